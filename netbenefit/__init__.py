@@ -1,0 +1,34 @@
+"""netbenefit: the Emerge Program eligibility rules and net positive benefit test.
+
+Section 71 of P.L.2020, c.156 (C.34:1B-339), as amended, applied to scenario files:
+
+>>> import netbenefit
+>>> scenario = netbenefit.load_scenario("scenarios/office_hq_default_area.yaml")  # doctest: +SKIP
+>>> result = netbenefit.evaluate(scenario)  # doctest: +SKIP
+>>> result.ratio, result.threshold, result.eligible  # doctest: +SKIP
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+from .compare import compare
+from .errors import ScenarioError
+from .evaluate import evaluate
+from .parameters import PARAMETERS, parameter
+from .result import Result
+from .scenario import Scenario, load_scenario
+
+try:
+    __version__ = version("netbenefit")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0+unknown"
+
+__all__ = [
+    "PARAMETERS",
+    "Result",
+    "Scenario",
+    "ScenarioError",
+    "compare",
+    "evaluate",
+    "load_scenario",
+    "parameter",
+]

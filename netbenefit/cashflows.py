@@ -1,0 +1,552 @@
+"""From a scenario to annual cash flows, present values and every s.71 rule, for many variants.
+
+:func:`compute` is the model. It takes a :class:`~netbenefit.scenario.Scenario` and, optionally,
+arrays of values for some of its numeric keys (``{"jobs.new": array([...])}``), and evaluates all
+those variants at once with numpy: every quantity is an array of shape ``(n, years)`` or
+``(n, 1)``, where n is 1 for a quantity that does not vary and the number of variants for one that
+does. :func:`netbenefit.evaluate` is the case of a single variant; sweeps and Monte Carlo pass
+arrays. Both therefore give the same numbers by construction.
+
+Timeline (README, "Conventions"): project years 1, 2, ... from approval; phase year t of a phase
+starting ``start_year`` years after approval is project year ``start_year + t``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import finance
+from .errors import ScenarioError
+from .parameters import parameter
+from .rules import eligibility, net_benefit
+from .scenario import Scenario
+
+#: Built-in benefit streams (README, "Benefit streams"), in the order results list them.
+BUILT_IN_STREAMS = (
+    "income_tax",
+    "spending_sales_tax",
+    "construction_income_tax",
+    "construction_spending_sales_tax",
+    "construction_sales_tax",
+    "corporation_business_tax",
+)
+#: Columns of the cash-flow table; an explicit stream may not take one of these names.
+CASHFLOW_COLUMNS = (
+    "phase",
+    "new_full_time_jobs",
+    "retained_full_time_jobs",
+    "full_time_jobs",
+    "wages",
+    "capital_investment",
+    "construction_wages",
+    "revenues",
+    "costs",
+    "net_benefits",
+    "weight",
+    "counted_net_benefits",
+    "discount_factor",
+    "pv_net_benefits",
+    "credits",
+    "pv_credits",
+    "cumulative_pv_net_benefits",
+    "cumulative_pv_credits",
+    "year",
+)
+RESERVED_STREAM_NAMES = frozenset(BUILT_IN_STREAMS) | frozenset(CASHFLOW_COLUMNS)
+
+
+# ----------------------------------------------------------------------------------------------
+# Inputs: the scenario's values, some of them replaced by arrays of variants
+# ----------------------------------------------------------------------------------------------
+
+
+class Inputs:
+    """Numeric and boolean values of a scenario for n variants, as column arrays.
+
+    ``number(key)`` gives shape ``(1, 1)`` for a value that does not vary and ``(n, 1)`` for one
+    given in ``overrides``, so that arithmetic broadcasts against ``(1, years)`` rows.
+    """
+
+    def __init__(self, scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = None):
+        self.scenario = scenario
+        self.overrides: dict[str, np.ndarray] = {}
+        sizes = set()
+        for key, values in (overrides or {}).items():
+            array = np.asarray(values)
+            if array.ndim != 1:
+                raise ScenarioError(scenario.source, key, "variant values must be a one-dimensional array")
+            self.overrides[key] = array.reshape(-1, 1)
+            sizes.add(array.shape[0])
+        if len(sizes) > 1:
+            raise ScenarioError(scenario.source, "", f"variant arrays differ in length: {sorted(sizes)}")
+        self.size = sizes.pop() if sizes else 1
+
+    def get(self, key: str):
+        """The scenario's value at ``key`` (``None`` where it or a parent is not given)."""
+        node = self.scenario
+        for segment in key.split("."):
+            if node is None:
+                return None
+            if isinstance(node, Mapping):
+                node = node.get(int(segment) if segment.isdigit() else segment)
+            elif isinstance(node, tuple):
+                node = node[int(segment)]
+            else:
+                node = getattr(node, segment)
+        return node
+
+    def number(self, key: str) -> np.ndarray:
+        if key in self.overrides:
+            return self.overrides[key].astype(float, copy=False)
+        value = self.get(key)
+        return np.array([[0.0 if value is None else float(value)]])
+
+    def optional_number(self, key: str) -> np.ndarray | None:
+        """Like :meth:`number`, but ``None`` when the value is not given (and not varied)."""
+        if key not in self.overrides and self.get(key) is None:
+            return None
+        return self.number(key)
+
+    def flag(self, key: str) -> np.ndarray:
+        """A boolean; a fact not given is False (nothing is presumed in the applicant's favour)."""
+        if key in self.overrides:
+            return self.overrides[key].astype(bool)
+        return np.array([[bool(self.get(key))]])
+
+
+# ----------------------------------------------------------------------------------------------
+# Results of the computation
+# ----------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Component:
+    """One benefit or cost stream of one phase, nominal and unweighted, in project years."""
+
+    phase: int  # 1 for the initial phase
+    name: str
+    source: str  # operations | construction | explicit
+    effect: str  # direct | indirect_and_induced
+    kind: str  # revenue | cost
+    abated: bool  # excluded under 71(a)(5)(e)
+    values: np.ndarray  # (n, years) [USD, nominal], >= 0
+
+
+@dataclass
+class PhaseFlows:
+    number: int  # 1 for the initial phase
+    name: str
+    start_year: np.ndarray  # (n, 1)
+    new_full_time_jobs: np.ndarray  # (n, years), ramped
+    retained_full_time_jobs: np.ndarray  # counted only when 71(c) makes them eligible
+    wages: np.ndarray
+    capital_investment: np.ndarray
+    construction_wages: np.ndarray
+    credits: np.ndarray  # requested tax credits by year [USD]
+    commitment_period_years: np.ndarray  # (n, 1)
+    window_end: np.ndarray  # (n, 1): end of the benefit window, years after approval
+    weight: np.ndarray  # (n, years)
+    weight_without_extension: np.ndarray
+    components: list[Component] = field(default_factory=list)
+    net_benefits: np.ndarray | None = None  # counted streams, unweighted
+    pv_benefits: np.ndarray | None = None  # (n, 1)
+    pv_benefits_without_extension: np.ndarray | None = None
+    pv_credits: np.ndarray | None = None
+    requested_credits: np.ndarray | None = None  # nominal total
+
+
+@dataclass
+class Computation:
+    size: int
+    years: np.ndarray  # (years,) 1 .. H
+    discount_factor: np.ndarray  # (n, years)
+    phases: list[PhaseFlows]
+    job_clause_code: np.ndarray  # (n, 1), index into eligibility.JOB_CLAUSES
+    retained_jobs_eligible: np.ndarray
+    threshold: np.ndarray
+    threshold_clause_code: np.ndarray  # index into net_benefit.THRESHOLD_CLAUSES
+    statutory_threshold_clause_code: np.ndarray
+    extension_counts: np.ndarray
+    extended_years: np.ndarray
+    cumulative_pv_benefits: np.ndarray  # (n, phases)
+    cumulative_pv_credits: np.ndarray
+    cumulative_ratio: np.ndarray
+    cumulative_passes: np.ndarray
+    pv_benefits: np.ndarray  # (n, 1), whole project
+    pv_credits: np.ndarray
+    ratio: np.ndarray
+    passes: np.ndarray
+    pv_benefits_without_extension: np.ndarray
+    requested_credits: np.ndarray
+    incremental_credit: np.ndarray
+    capital_investment_minimum: np.ndarray
+    initial_capital_investment: np.ndarray
+    infrastructure_fund_donation: np.ndarray
+    checks: dict[str, np.ndarray]
+    eligible: np.ndarray
+
+    def column(self, name: str) -> np.ndarray:
+        """A per-variant result as a flat array of length ``size``."""
+        return np.broadcast_to(getattr(self, name), (self.size, 1))[:, 0]
+
+
+# ----------------------------------------------------------------------------------------------
+# The model
+# ----------------------------------------------------------------------------------------------
+
+
+def _prefix(phase_index: int) -> str:
+    return "" if phase_index == 0 else f"phases.{phase_index - 1}."
+
+
+def _phase_records(scenario: Scenario):
+    """(prefix, model) of the initial phase (the top level) and each later phase."""
+    return [("", scenario)] + [(_prefix(i + 1), phase) for i, phase in enumerate(scenario.phases)]
+
+
+def _horizon(inputs: Inputs, commitment: list[np.ndarray], extended_years: np.ndarray) -> int:
+    """Last project year with a credit, a flow, or a part of a benefit window."""
+    last = 1.0
+    for (prefix, phase), period in zip(_phase_records(inputs.scenario), commitment):
+        start = inputs.number(prefix + "start_year") if prefix else np.zeros((1, 1))
+        first = inputs.number(prefix + "award.first_credit_year")
+        credit_years = inputs.number(prefix + "award.eligibility_period_years")
+        window_end = start + first - 1 + period + extended_years
+        flow_years = [*phase.capital_investment] + [year for stream in phase.streams for year in stream.by_year]
+        last = max(
+            last,
+            float(np.max(np.ceil(window_end - 1e-9))),
+            float(np.max(start + first + credit_years - 1)),
+            float(np.max(start)) + max(flow_years, default=0),
+        )
+    if not math.isfinite(last) or last > 1000:
+        raise ScenarioError(inputs.scenario.source, "commitment", f"the model would run {last:g} years; at most 1,000")
+    return int(last)
+
+
+def _by_year(inputs: Inputs, key: str, mapping: Mapping[int, float], phase_year: np.ndarray) -> np.ndarray:
+    """A year mapping (phase years) laid on project years: sum of value_k where phase year = k."""
+    total = np.zeros_like(phase_year, dtype=float)
+    for year in mapping:
+        total = total + inputs.number(f"{key}.{year}") * (phase_year == year)
+    return total
+
+
+def _ramp(inputs: Inputs, prefix: str, ramp_length: int, phase_year: np.ndarray) -> np.ndarray:
+    """Share of new jobs in place in each phase year: the t-th ramp value, the last one holding."""
+    index = np.clip(phase_year - 1, 0, ramp_length - 1)
+    values = [inputs.number(f"{prefix}jobs.ramp.{i}") for i in range(ramp_length)]
+    if all(v.shape[0] == 1 for v in values):
+        return np.array([v[0, 0] for v in values])[index]
+    matrix = np.concatenate(np.broadcast_arrays(*values), axis=1)  # (n, ramp_length)
+    index = np.broadcast_to(index, (matrix.shape[0], index.shape[1]))
+    return np.take_along_axis(matrix, index, axis=1)
+
+
+def gross_income_tax(taxable_income):
+    """New Jersey Gross Income Tax of a single filer, N.J.S.A. 54A:2-1, by progressive brackets.
+
+    Parameters
+    ----------
+    taxable_income : float or array
+        Taxable income for the year (the salary, in the built-in drivers). [USD]
+
+    >>> round(float(gross_income_tax(50000)), 2)  # 280 + 262.50 + 175 + 552.50
+    1270.0
+    """
+    income = np.asarray(taxable_income, dtype=float)
+    tax = np.zeros_like(income)
+    lower = 0.0
+    for upper, rate in parameter("gross_income_tax_brackets_single"):
+        top = np.inf if upper is None else float(upper)
+        tax = tax + rate * np.clip(income - lower, 0.0, top - lower)
+        lower = top
+    return tax
+
+
+def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = None) -> Computation:
+    """Evaluate a scenario (and optional arrays of variants of its numeric keys).
+
+    Parameters
+    ----------
+    scenario : Scenario
+    overrides : mapping of dotted key -> 1-D array, optional
+        Values that replace the scenario's at those keys, one per variant. All arrays have the
+        same length n. Values must be valid for their keys; :mod:`netbenefit.analysis` checks
+        them before calling.
+    """
+    inputs = Inputs(scenario, overrides)
+    number, flag = inputs.number, inputs.flag
+
+    # --- 71(c)(1): the job minimum, decided on the initial phase -----------------------------
+    job_clause = eligibility.job_minimum_clause(
+        number("jobs.new"),
+        number("jobs.retained"),
+        number("business.full_time_employees_at_application"),
+        flag("business.small_business"),
+        flag("business.targeted_industry"),
+        flag("location.government_restricted_municipality"),
+        flag("location.qualified_incentive_tract"),
+        flag("location.enhanced_area"),
+    )
+    retained_eligible = eligibility.retained_jobs_count(job_clause)
+
+    # --- 71(a)(5): threshold; does an extended commitment count? -----------------------------
+    statutory, statutory_code = net_benefit.statutory_threshold(
+        flag("location.distressed_municipality"),
+        flag("location.enhanced_area"),
+        flag("location.government_restricted_municipality"),
+        flag("location.mega_project"),
+    )
+    override = inputs.optional_number("threshold_override")
+    threshold = statutory if override is None else np.broadcast_to(override, np.broadcast_shapes(override.shape, statutory.shape))
+    threshold_code = statutory_code if override is None else np.full_like(statutory_code, net_benefit.OVERRIDE)
+    counts_extension = net_benefit.extension_counts(statutory_code)  # 71(a)(5)(d) vs (a), (b)
+    extended_years = number("commitment.extended_years")
+    counted_extension = np.where(counts_extension, extended_years, 0.0)
+
+    # --- commitment periods and the timeline ---------------------------------------------------
+    commitment = []
+    for prefix, _ in _phase_records(scenario):
+        period = inputs.optional_number(prefix + "commitment.period_years")
+        if period is None:  # 1.5 x the eligibility period [secondary]
+            period = parameter("commitment_period_multiple_of_eligibility_period") * number(
+                prefix + "award.eligibility_period_years"
+            )
+        commitment.append(period)
+    horizon = _horizon(inputs, commitment, extended_years)
+    years = np.arange(1, horizon + 1)
+    discount_factor = finance.discount_factors(number("discount_rate")[:, 0], years, scenario.timing)
+    discount_factor = discount_factor.reshape(-1, horizon)
+
+    revenue = scenario.revenue
+    sales_tax_rate = number("revenue.sales_and_use_tax_rate") if revenue else 0.0
+
+    phases: list[PhaseFlows] = []
+    for index, ((prefix, phase), period) in enumerate(zip(_phase_records(scenario), commitment)):
+        start = number(prefix + "start_year") if prefix else np.zeros((1, 1))
+        phase_year = years[None, :] - start.astype(int)  # (1 or n, years)
+        active = phase_year >= 1
+
+        # Jobs: jobs_t = new x ramp_t + retained (the retained ones when 71(c) counts them).
+        new_jobs = number(prefix + "jobs.new") * _ramp(inputs, prefix, len(phase.jobs.ramp), phase_year) * active
+        retained_jobs = np.where(retained_eligible, number(prefix + "jobs.retained"), 0.0) * active
+        jobs = new_jobs + retained_jobs
+        salary = number(prefix + "jobs.median_salary") * (1.0 + number(prefix + "jobs.salary_growth")) ** (
+            np.maximum(phase_year, 1) - 1
+        )
+        wages = jobs * salary
+        capital = _by_year(inputs, prefix + "capital_investment", phase.capital_investment, phase_year)
+
+        # Credits: the annual credit in each year of the eligibility period (never weighted).
+        first = number(prefix + "award.first_credit_year")
+        credit_years = number(prefix + "award.eligibility_period_years")
+        in_credit_period = (phase_year >= first) & (phase_year < first + credit_years)
+        if phase.award.annual_credit is not None:
+            annual_credit = number(prefix + "award.annual_credit")
+        else:
+            annual_credit = number(prefix + "award.per_new_job") * number(prefix + "jobs.new") + np.where(
+                retained_eligible, number(prefix + "award.per_retained_job") * number(prefix + "jobs.retained"), 0.0
+            )
+        credits = annual_credit * in_credit_period
+
+        # Benefit window: from approval through the commitment period (plus a counted extension).
+        window_end_without = start + first - 1 + period
+        window_end = window_end_without + counted_extension
+        weight = finance.window_weights(window_end[:, 0], years).reshape(-1, horizon) * active
+        weight_without = finance.window_weights(window_end_without[:, 0], years).reshape(-1, horizon) * active
+
+        flows = PhaseFlows(
+            number=index + 1,
+            name=scenario.name if index == 0 else phase.name,
+            start_year=start,
+            new_full_time_jobs=new_jobs,
+            retained_full_time_jobs=retained_jobs,
+            wages=wages,
+            capital_investment=capital,
+            construction_wages=capital * (number("revenue.construction_labor_share") if revenue else 0.0),
+            credits=credits,
+            commitment_period_years=period,
+            window_end=window_end,
+            weight=weight,
+            weight_without_extension=weight_without,
+        )
+        if revenue is not None:
+            flows.components.extend(
+                _driver_components(inputs, prefix, index + 1, jobs, wages, salary, capital, sales_tax_rate)
+            )
+        for j, stream in enumerate(phase.streams):
+            flows.components.append(
+                Component(
+                    phase=index + 1,
+                    name=stream.name,
+                    source="explicit",
+                    effect="direct",
+                    kind=stream.kind,
+                    abated=stream.abated,
+                    values=_by_year(inputs, f"{prefix}streams.{j}.by_year", stream.by_year, phase_year),
+                )
+            )
+        net = np.zeros((1, horizon))
+        for component in flows.components:
+            if not component.abated:  # 71(a)(5)(e): abated taxes are not counted
+                net = net + (component.values if component.kind == "revenue" else -component.values)
+        flows.net_benefits = net
+        # Benefits are never reduced by the credit ("prior to considering the value of the
+        # requested tax credit"); credits and benefits use one discount rate, 71(a)(5)(c).
+        flows.pv_benefits = np.sum(net * weight * discount_factor, axis=1, keepdims=True)
+        flows.pv_benefits_without_extension = np.sum(net * weight_without * discount_factor, axis=1, keepdims=True)
+        flows.pv_credits = np.sum(credits * discount_factor, axis=1, keepdims=True)
+        flows.requested_credits = np.sum(credits, axis=1, keepdims=True)
+        phases.append(flows)
+
+    # --- 71(a)(5): the test on the initial phase, then cumulatively on each later phase ------
+    size = inputs.size
+    cumulative_benefits = np.cumsum(np.concatenate([_column(p.pv_benefits, size) for p in phases], axis=1), axis=1)
+    cumulative_credits = np.cumsum(np.concatenate([_column(p.pv_credits, size) for p in phases], axis=1), axis=1)
+    threshold_column = _column(threshold, size)
+    cumulative_ratio = _ratio(cumulative_benefits, cumulative_credits)
+    cumulative_passes = net_benefit.meets_threshold(cumulative_ratio, threshold_column) & (cumulative_credits > 0)
+    pv_benefits = cumulative_benefits[:, -1:]
+    pv_credits = cumulative_credits[:, -1:]
+    passes = np.all(cumulative_passes, axis=1, keepdims=True)
+    pv_without = sum(_column(p.pv_benefits_without_extension, size) for p in phases)
+    requested = sum(_column(p.requested_credits, size) for p in phases)
+    incremental = np.where(
+        (counted_extension > 0) & (pv_credits > 0),
+        net_benefit.incremental_credit(requested, np.where(pv_credits > 0, pv_credits, 1.0), pv_without, threshold_column),
+        0.0,
+    )
+
+    # --- 71(b): minimum capital investment and the infrastructure fund donation --------------
+    minimum = eligibility.capital_investment_minimum(
+        [
+            (portion.use, portion.work, number(f"facility.portions.{i}.gross_leasable_area_sqft"))
+            for i, portion in enumerate(scenario.facility.portions)
+        ],
+        flag("business.small_business"),
+    )
+    initial_investment = sum((number(f"capital_investment.{year}") for year in scenario.capital_investment), np.zeros((1, 1)))
+    donation = np.maximum(0.0, minimum - initial_investment)  # 71(b)(2)
+
+    prevailing = "attestations.prevailing_wage."
+    checks = {
+        # 71(b)(2) makes a shortfall an obligation to donate, not a failure: always met.
+        "71(a)(1)": np.ones((1, 1), dtype=bool),
+        "71(a)(2)": job_clause > 0,
+        "71(a)(3)": flag("location.qualified_incentive_area"),
+        "71(a)(4)": flag("attestations.material_factor"),
+        "71(a)(5)": passes,
+        "71(a)(6)": flag("attestations.environmental_standards"),
+        "71(a)(7)": flag("attestations.affirmative_action"),
+        "71(a)(8)": eligibility.prevailing_wage_satisfied(
+            flag(prevailing + "construction"),
+            flag(prevailing + "building_services"),
+            flag(prevailing + "exemption.landlord_not_assisted"),
+            flag(prevailing + "exemption.landlord_party_to_contract"),
+            inputs.optional_number(prevailing + "exemption.lease_share_of_facility"),
+            inputs.optional_number(prevailing + "construction_starts_years_after_first_certificate"),
+        ),
+        "71(d)": eligibility.accommodation_and_withholding_satisfied(
+            number("facility.accommodates_share"), number("jobs.nj_withholding_share")
+        ),
+        "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),
+    }
+    eligible = np.ones((1, 1), dtype=bool)
+    for passed in checks.values():
+        eligible = eligible & passed
+
+    return Computation(
+        size=size,
+        years=years,
+        discount_factor=discount_factor,
+        phases=phases,
+        job_clause_code=job_clause,
+        retained_jobs_eligible=retained_eligible,
+        threshold=threshold,
+        threshold_clause_code=threshold_code,
+        statutory_threshold_clause_code=statutory_code,
+        extension_counts=counts_extension,
+        extended_years=extended_years,
+        cumulative_pv_benefits=cumulative_benefits,
+        cumulative_pv_credits=cumulative_credits,
+        cumulative_ratio=cumulative_ratio,
+        cumulative_passes=cumulative_passes,
+        pv_benefits=pv_benefits,
+        pv_credits=pv_credits,
+        ratio=cumulative_ratio[:, -1:],
+        passes=passes,
+        pv_benefits_without_extension=pv_without,
+        requested_credits=requested,
+        incremental_credit=incremental,
+        capital_investment_minimum=minimum,
+        initial_capital_investment=initial_investment,
+        infrastructure_fund_donation=donation,
+        checks=checks,
+        eligible=eligible,
+    )
+
+
+def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capital, sales_tax_rate):
+    """Streams of the built-in revenue drivers for one phase (README, "Benefit streams")."""
+    number = inputs.number
+    revenue = inputs.scenario.revenue
+    withholding = number(prefix + "jobs.nj_withholding_share")
+    # Only withholdings subject to the NJ Gross Income Tax yield it.
+    if revenue.income_tax == "progressive":
+        income_tax = jobs * gross_income_tax(salary) * withholding
+    else:
+        income_tax = wages * number("revenue.income_tax_effective_rate") * withholding
+    spending_share = number("revenue.taxable_spending_share")
+    construction_wages = capital * number("revenue.construction_labor_share")
+    direct = {
+        ("operations", "income_tax"): income_tax,
+        ("operations", "spending_sales_tax"): wages * spending_share * sales_tax_rate,
+        ("construction", "construction_income_tax"): construction_wages * number("revenue.construction_income_tax_rate"),
+        ("construction", "construction_spending_sales_tax"): construction_wages * spending_share * sales_tax_rate,
+    }
+    multiplier_effect = number("revenue.earnings_multiplier") - 1.0  # total / direct, minus the direct part
+    components = []
+    for (source, name), values in direct.items():
+        components.append(Component(phase_number, name, source, "direct", "revenue", False, values))
+        components.append(
+            Component(phase_number, name, source, "indirect_and_induced", "revenue", False, values * multiplier_effect)
+        )
+    components.append(
+        Component(
+            phase_number,
+            "construction_sales_tax",
+            "construction",
+            "direct",
+            "revenue",
+            False,
+            capital * number("revenue.construction_taxable_share") * sales_tax_rate,
+        )
+    )
+    if phase_number == 1:  # the business's CBT, in each initial-phase year with jobs in place
+        components.append(
+            Component(
+                phase_number,
+                "corporation_business_tax",
+                "operations",
+                "direct",
+                "revenue",
+                False,
+                number("revenue.corporate_business_tax") * (jobs > 0),
+            )
+        )
+    return components
+
+
+def _column(array, size: int) -> np.ndarray:
+    return np.broadcast_to(array, (size, 1))
+
+
+def _ratio(benefits: np.ndarray, credits: np.ndarray) -> np.ndarray:
+    """benefits / credits, NaN where the credits are zero (the caller reports that case)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(credits > 0, benefits / np.where(credits > 0, credits, 1.0), np.nan)

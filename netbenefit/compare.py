@@ -1,0 +1,69 @@
+"""Side-by-side comparison of several evaluated scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from .evaluate import evaluate
+from .result import Result
+from .scenario import Scenario
+
+SUMMARY_COLUMNS = (
+    "scenario",
+    "name",
+    "eligible",
+    "passes",
+    "ratio",
+    "threshold",
+    "threshold_clause",
+    "pv_benefits",
+    "pv_credits",
+    "max_credit_pv",
+    "requested_credits",
+    "discount_rate",
+    "jobs_clause",
+    "retained_jobs_eligible",
+    "capital_investment_minimum",
+    "infrastructure_fund_donation",
+    "extended_years",
+    "incremental_credit",
+    "failed_checks",
+)
+
+
+def summary_row(result: Result) -> dict:
+    """One scenario's headline facts (a row of :func:`compare`)."""
+    failed = [row.id for row in result.checks.itertuples(index=False) if not row.passed]
+    return {
+        "scenario": result.scenario.source,
+        "name": result.name,
+        "eligible": result.eligible,
+        "passes": result.passes,
+        "ratio": result.ratio,
+        "threshold": result.threshold,
+        "threshold_clause": result.threshold_clause,
+        "pv_benefits": result.pv_benefits,
+        "pv_credits": result.pv_credits,
+        "max_credit_pv": result.max_credit_pv,
+        "requested_credits": result.requested_credits,
+        "discount_rate": result.discount_rate,
+        "jobs_clause": result.jobs_clause,
+        "retained_jobs_eligible": result.retained_jobs_eligible,
+        "capital_investment_minimum": result.capital_investment_minimum,
+        "infrastructure_fund_donation": result.infrastructure_fund_donation,
+        "extended_years": result.extended_years,
+        "incremental_credit": result.incremental_credit,
+        "failed_checks": " ".join(failed),
+    }
+
+
+def compare(items: Iterable[Result | Scenario | str | Path]) -> pd.DataFrame:
+    """A summary table, one row per scenario (results, scenarios or scenario files).
+
+    >>> table = compare(["scenarios/party_city.yaml", "scenarios/mega_project.yaml"])  # doctest: +SKIP
+    """
+    results = [item if isinstance(item, Result) else evaluate(item) for item in items]
+    return pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS))

@@ -1,0 +1,212 @@
+"""The pipeline: scenario -> computation (:mod:`netbenefit.cashflows`) -> :class:`Result`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import explain
+from .cashflows import Computation, compute
+from .errors import ScenarioError
+from .result import Result
+from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
+from .scenario import Scenario, load_scenario
+
+
+def evaluate(scenario: Scenario | str | Path) -> Result:
+    """Apply every s.71 rule and the net positive benefit test to one scenario.
+
+    Parameters
+    ----------
+    scenario : Scenario, or the path of a scenario file
+
+    Raises
+    ------
+    ScenarioError
+        When the scenario cannot be evaluated: the requested credits are zero (the ratio is
+        undefined) or present values overflow (a discount rate too close to -1).
+    """
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    computation = compute(scenario)
+    _check_computable(scenario, computation)
+    return _result(scenario, computation)
+
+
+def _check_computable(scenario: Scenario, computation: Computation) -> None:
+    initial = computation.phases[0]
+    if float(initial.requested_credits[0, 0]) <= 0:
+        raise ScenarioError(
+            scenario.source,
+            "award",
+            "the requested tax credits of the initial phase are zero, so the net benefit ratio "
+            "(benefits / credits) is undefined",
+        )
+    values = [computation.pv_benefits, computation.pv_credits, computation.pv_benefits_without_extension]
+    if not all(np.all(np.isfinite(v)) for v in values):
+        raise ScenarioError(
+            scenario.source,
+            "discount_rate",
+            f"present values overflow at a discount rate of {scenario.discount_rate!r} over "
+            f"{len(computation.years)} years; use a rate further from -1",
+        )
+    if float(computation.pv_credits[0, 0]) <= 0:
+        raise ScenarioError(
+            scenario.source,
+            "discount_rate",
+            f"the present value of the credits rounds to zero at a discount rate of {scenario.discount_rate!r}",
+        )
+
+
+def _scalar(array) -> float:
+    return float(np.asarray(array).reshape(-1)[0])
+
+
+def _result(scenario: Scenario, c: Computation) -> Result:
+    ratio, threshold = _scalar(c.ratio), _scalar(c.threshold)
+    passes = bool(_scalar(c.passes))
+    job_clause = JOB_CLAUSES[int(_scalar(c.job_clause_code))]
+    threshold_clause = THRESHOLD_CLAUSES[int(_scalar(c.threshold_clause_code))]
+    statutory_code = int(_scalar(c.statutory_threshold_clause_code))
+    incremental = _scalar(c.incremental_credit)
+    extended_years = scenario.commitment.extended_years
+
+    phase_tests = pd.DataFrame(
+        {
+            "phases": [list(range(1, k + 2)) for k in range(len(c.phases))],
+            "pv_benefits": c.cumulative_pv_benefits[0],
+            "pv_credits": c.cumulative_pv_credits[0],
+            "ratio": c.cumulative_ratio[0],
+            "passes": c.cumulative_passes[0].astype(bool),
+        }
+    )
+    failed = [k + 1 for k, ok in enumerate(c.cumulative_passes[0]) if not ok] if len(c.phases) > 1 else []
+    note = explain.extension_note(scenario, statutory_code, incremental)
+    donation = _scalar(c.infrastructure_fund_donation)
+    minimum = _scalar(c.capital_investment_minimum)
+    investment = _scalar(c.initial_capital_investment)
+    passed = {check_id: bool(_scalar(value)) for check_id, value in c.checks.items()}
+    messages = {
+        "71(a)(1)": explain.capital_investment_message(scenario, minimum, investment, donation),
+        "71(a)(2)": explain.jobs_message(scenario, job_clause),
+        "71(a)(3)": explain.location_message(scenario),
+        "71(a)(5)": explain.net_benefit_message(scenario, ratio, threshold, threshold_clause, passes, failed, note),
+        "71(a)(8)": explain.prevailing_wage_message(scenario, passed["71(a)(8)"]),
+        "71(d)": explain.accommodation_message(scenario, passed["71(d)"]),
+        "71(f)": explain.application_date_message(scenario, passed["71(f)"]),
+        **explain.attestation_messages(scenario),
+    }
+    checks = pd.DataFrame(
+        {"id": list(CHECK_IDS), "passed": [passed[i] for i in CHECK_IDS], "message": [messages[i] for i in CHECK_IDS]}
+    )
+    schedule = repayment_schedule(incremental, extended_years)
+    repayment = pd.DataFrame(schedule, columns=["years_maintained", "repayment"]).astype(
+        {"years_maintained": int, "repayment": float}
+    )
+    streams = _streams_table(c)
+    excluded = tuple(dict.fromkeys(streams.loc[streams["abated"], "stream"]))
+    return Result(
+        scenario=scenario,
+        name=scenario.name,
+        eligible=all(passed.values()),
+        pv_benefits=_scalar(c.pv_benefits),
+        pv_credits=_scalar(c.pv_credits),
+        ratio=ratio,
+        threshold=threshold,
+        threshold_clause=threshold_clause,
+        passes=passes,
+        discount_rate=scenario.discount_rate,
+        checks=checks,
+        capital_investment_minimum=minimum,
+        capital_investment=investment,
+        infrastructure_fund_donation=donation,
+        jobs_clause=job_clause,
+        retained_jobs_eligible=bool(_scalar(c.retained_jobs_eligible)),
+        phase_tests=phase_tests,
+        extended_years=extended_years,
+        extension_counted=bool(_scalar(c.extension_counts)) and extended_years > 0,
+        incremental_credit=incremental,
+        repayment_schedule=repayment,
+        pv_benefits_without_extension=_scalar(c.pv_benefits_without_extension),
+        requested_credits=_scalar(c.requested_credits),
+        max_credit_pv=_scalar(c.pv_benefits) / threshold,
+        excluded_streams=excluded,
+        commitment_period_years=_scalar(c.phases[0].commitment_period_years),
+        cashflows=_cashflow_table(c, streams),
+        streams=streams,
+    )
+
+
+def _row(array, years: int) -> np.ndarray:
+    return np.broadcast_to(array, (1, years))[0]
+
+
+def _streams_table(c: Computation) -> pd.DataFrame:
+    """Long table: one row per phase, stream component and project year."""
+    n_years = len(c.years)
+    discount = _row(c.discount_factor, n_years)
+    frames = []
+    for phase in c.phases:
+        weight = _row(phase.weight, n_years)
+        for component in phase.components:
+            sign = 1.0 if component.kind == "revenue" else -1.0
+            amount = sign * _row(component.values, n_years)
+            counted = np.zeros(n_years) if component.abated else amount * weight
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "phase": phase.number,
+                        "year": c.years,
+                        "stream": component.name,
+                        "source": component.source,
+                        "effect": component.effect,
+                        "kind": component.kind,
+                        "abated": component.abated,
+                        "amount": amount,
+                        "weight": weight,
+                        "counted": counted,
+                        "discount_factor": discount,
+                        "present_value": counted * discount,
+                    }
+                )
+            )
+    return pd.concat(frames, ignore_index=True)
+
+
+def _cashflow_table(c: Computation, streams: pd.DataFrame) -> pd.DataFrame:
+    """Wide table: one row per project year, summed over phases."""
+    n_years = len(c.years)
+    total = lambda name: sum(_row(getattr(p, name), n_years) for p in c.phases)  # noqa: E731
+    table = {
+        "new_full_time_jobs": total("new_full_time_jobs"),
+        "retained_full_time_jobs": total("retained_full_time_jobs"),
+    }
+    table["full_time_jobs"] = table["new_full_time_jobs"] + table["retained_full_time_jobs"]
+    table["wages"] = total("wages")
+    table["capital_investment"] = total("capital_investment")
+    table["construction_wages"] = total("construction_wages")
+    by_stream = streams.pivot_table(index="year", columns="stream", values="amount", aggfunc="sum", sort=False)
+    for name in by_stream.columns:
+        table[name] = by_stream[name].reindex(c.years).to_numpy()
+    counted_rows = streams[~streams["abated"]]
+    revenues = counted_rows[counted_rows["kind"] == "revenue"].groupby("year")["amount"].sum()
+    costs = -counted_rows[counted_rows["kind"] == "cost"].groupby("year")["amount"].sum()
+    table["revenues"] = revenues.reindex(c.years, fill_value=0.0).to_numpy()
+    table["costs"] = costs.reindex(c.years, fill_value=0.0).to_numpy()
+    table["net_benefits"] = table["revenues"] - table["costs"]
+    table["weight"] = _row(c.phases[0].weight, n_years)
+    for phase in c.phases[1:]:
+        table[f"weight_phase_{phase.number}"] = _row(phase.weight, n_years)
+    counted = sum(_row(p.net_benefits * p.weight, n_years) for p in c.phases)
+    discount = _row(c.discount_factor, n_years)
+    table["counted_net_benefits"] = counted
+    table["discount_factor"] = discount
+    table["pv_net_benefits"] = counted * discount
+    credits = total("credits")
+    table["credits"] = credits
+    table["pv_credits"] = credits * discount
+    table["cumulative_pv_net_benefits"] = np.cumsum(table["pv_net_benefits"])
+    table["cumulative_pv_credits"] = np.cumsum(table["pv_credits"])
+    return pd.DataFrame(table, index=pd.Index(c.years, name="year"))

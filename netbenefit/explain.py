@@ -1,0 +1,241 @@
+"""The sentence each s.71 check carries in a result: what was compared, with what, under which clause.
+
+These functions only describe; the decisions come from :mod:`netbenefit.rules` through the
+computation passed in.
+"""
+
+from __future__ import annotations
+
+from .parameters import parameter
+from .rules import eligibility, net_benefit
+from .scenario import Scenario
+
+
+def money(amount: float) -> str:
+    """``$1,234,567`` (whole dollars)."""
+    sign = "-" if amount < 0 else ""
+    return f"{sign}${abs(amount):,.0f}"
+
+
+def percent(share: float) -> str:
+    """A share as a percentage, without needless decimals: 0.8 -> ``80%``, 0.5001 -> ``50.01%``."""
+    return f"{share * 100:.4f}".rstrip("0").rstrip(".") + "%"
+
+
+def jobs(count: float) -> str:
+    return f"{count:,.0f}" if float(count).is_integer() else f"{count:,.2f}"
+
+
+def _attested(value: bool | None, key: str, what: str, clause: str) -> str:
+    if value is None:
+        return f"Not given: {key} is missing, and nothing is presumed ({what}, {clause})."
+    if value:
+        return f"Attested: {what}, {clause}."
+    return f"Not attested: {key} is false ({what}, {clause})."
+
+
+def capital_investment_message(scenario: Scenario, minimum: float, investment: float, donation: float) -> str:
+    if scenario.business.small_business:
+        return (
+            "Small business: no minimum capital investment, 71(b)(1)(e), provided it shows intent to "
+            "remain in the State for the commitment period."
+        )
+    parts = []
+    for portion in scenario.facility.portions:
+        rate, clause = eligibility.capital_investment_rate(portion.use, portion.work)
+        parts.append(
+            f"{jobs(portion.gross_leasable_area_sqft)} sq ft {portion.use} {portion.work.replace('_', ' ')} "
+            f"x ${rate}, {clause}"
+        )
+    text = f"Capital investment of the initial phase {money(investment)} vs minimum {money(minimum)} ({'; '.join(parts)})."
+    if donation > 0:
+        text += (
+            f" Shortfall: the business shall donate the uninvested balance of {money(donation)} to the "
+            "infrastructure fund, 71(b)(2); eligibility stands with that obligation."
+        )
+    else:
+        text += " Met."
+    return text
+
+
+def jobs_message(scenario: Scenario, clause: str | None) -> str:
+    business, location = scenario.business, scenario.location
+    new, retained = scenario.jobs.new, scenario.jobs.retained
+    if business.small_business:
+        needed = parameter("small_business_new_job_growth_share") * business.full_time_employees_at_application
+        base = (
+            f"Small business: {jobs(new)} new full-time jobs vs {percent(parameter('small_business_new_job_growth_share'))} "
+            f"of a workforce of {jobs(business.full_time_employees_at_application)} = {jobs(needed)}, 71(c)(1)(a)"
+        )
+    elif business.targeted_industry:
+        base = f"Targeted industry: {jobs(new)} new full-time jobs vs {parameter('targeted_industry_minimum_new_jobs')}, 71(c)(1)(b)"
+    else:
+        base = f"{jobs(new)} new full-time jobs vs {parameter('other_business_minimum_new_jobs')}, 71(c)(1)(c)"
+    retained_minimum = int(
+        eligibility.retained_jobs_minimum(
+            location.government_restricted_municipality, location.qualified_incentive_tract, location.enhanced_area
+        )
+    )
+    if clause == "71(c)(1)(d)":
+        return f"{base}; and {jobs(retained)} retained full-time jobs >= {retained_minimum}, so they count too, 71(c)(1)(d)."
+    if clause == "71(c)(1)(e)":
+        return (
+            f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= "
+            f"{parameter('retained_only_minimum_incentive_location')} in a qualified incentive tract, enhanced area or "
+            "government-restricted municipality), 71(c)(1)(e); the minimum is all its retained jobs at application."
+        )
+    if clause == "71(c)(1)(f)":
+        return (
+            f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= "
+            f"{parameter('retained_only_minimum_statewide')} anywhere in the State), 71(c)(1)(f); the minimum is all "
+            "its retained jobs at application."
+        )
+    if clause is not None:
+        retained_note = (
+            f"; {jobs(retained)} retained full-time jobs are below the {retained_minimum} of 71(c)(1)(d), so they do not count"
+            if retained > 0 and clause != "71(c)(1)(a)"
+            else ""
+        )
+        return f"{base}: met{retained_note}."
+    return (
+        f"{base}: not met; {jobs(retained)} retained full-time jobs do not reach the "
+        f"{parameter('retained_only_minimum_incentive_location')} of 71(c)(1)(e) (in an incentive location) or the "
+        f"{parameter('retained_only_minimum_statewide')} of 71(c)(1)(f)."
+    )
+
+
+def net_benefit_message(
+    scenario: Scenario,
+    ratio: float,
+    threshold: float,
+    clause: str,
+    passes: bool,
+    failed_phases: list[int],
+    extension_note: str,
+) -> str:
+    sign = ">=" if passes else "<"
+    text = (
+        f"PV of net benefits / PV of requested credits = {ratio:.4f} {sign} {threshold:.2f} ({percent(threshold)}, "
+        f"{clause}) at a {percent(scenario.discount_rate)} discount rate, {scenario.timing.replace('_', ' ')}."
+    )
+    if clause == "71(a)(5)(f)":
+        text += " The threshold is the scenario's override under 71(a)(5)(f), not the statutory one."
+    if failed_phases:
+        text += f" Cumulative test failed through phase {', '.join(str(k) for k in failed_phases)}."
+    if extension_note:
+        text += " " + extension_note
+    return text
+
+
+def extension_note(scenario: Scenario, statutory_code: int, incremental: float) -> str:
+    years = scenario.commitment.extended_years
+    if years == 0:
+        return ""
+    if statutory_code != net_benefit.DEFAULT:
+        clause = net_benefit.THRESHOLD_CLAUSES[statutory_code]
+        return (
+            f"The elected {years}-year extended commitment is not counted: {clause} bases this test on the "
+            "benefits through the end of the commitment period only; its incremental credit is 0."
+        )
+    if incremental > 0:
+        return (
+            f"Counts a {years}-year extended commitment, 71(a)(5)(d); incremental credit {money(incremental)}, "
+            "repaid in proportion to the extended years not maintained."
+        )
+    return (
+        f"Counts a {years}-year extended commitment, 71(a)(5)(d); the project passes without it, so nothing is "
+        "repaid if it is not maintained."
+    )
+
+
+def prevailing_wage_message(scenario: Scenario, passed: bool) -> str:
+    wage = scenario.attestations.prevailing_wage
+    if wage is None:
+        return "Not given: attestations.prevailing_wage is missing, and nothing is presumed, 71(a)(8)."
+    exemption = wage.exemption
+    if exemption is not None and passed:
+        share = exemption.lease_share_of_facility
+        if (
+            exemption.landlord_not_assisted
+            and exemption.landlord_party_to_contract
+            and share is not None
+            and share < parameter("prevailing_wage_exemption_lease_share_maximum")
+        ):
+            return (
+                f"Exempt, 71(a)(8)(a)(i)-(iii): the landlord is not assisted, is a party to the contract, and the lease "
+                f"is {percent(share)} (< {percent(parameter('prevailing_wage_exemption_lease_share_maximum'))}) of the "
+                "entire facility."
+            )
+    years_after = wage.construction_starts_years_after_first_certificate
+    construction_exempt = years_after is not None and years_after > parameter("prevailing_wage_construction_exemption_years")
+    if passed:
+        construction = (
+            f"construction commences {years_after:g} years after the first certificate of compliance (> "
+            f"{parameter('prevailing_wage_construction_exemption_years')}), 71(a)(8)(b)"
+            if construction_exempt and not wage.construction
+            else "construction workers are paid prevailing wage"
+        )
+        return f"Building-services workers are paid prevailing wage and {construction}, 71(a)(8)."
+    missing = []
+    if not wage.building_services:
+        missing.append(
+            "building-services workers are not attested paid prevailing wage"
+            if wage.building_services is not None
+            else "attestations.prevailing_wage.building_services is not given"
+        )
+    if not (wage.construction or construction_exempt):
+        missing.append(
+            "construction workers are not attested paid prevailing wage and no 71(a)(8)(b) exemption applies"
+            if wage.construction is not None
+            else "attestations.prevailing_wage.construction is not given"
+        )
+    return "Not met, 71(a)(8): " + "; ".join(missing) + "; the 71(a)(8)(a)(i)-(iii) exemption does not apply."
+
+
+def accommodation_message(scenario: Scenario, passed: bool) -> str:
+    share = scenario.facility.accommodates_share
+    withholding = scenario.jobs.nj_withholding_share
+    accommodation_minimum = parameter("accommodation_share_minimum")
+    withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
+    first = f"the facility accommodates {percent(share)} of new and retained full-time employees (must be more than {percent(accommodation_minimum)})"
+    second = f"{percent(withholding)} of their withholdings are subject to the NJ Gross Income Tax (must be at least {percent(withholding_minimum)})"
+    return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
+
+
+def application_date_message(scenario: Scenario, passed: bool) -> str:
+    start, deadline = parameter("application_period_start"), parameter("application_deadline")
+    verdict = "within" if passed else "outside"
+    return (
+        f"Application date {scenario.application_date.isoformat()} is {verdict} the application period: on or after "
+        f"{start.isoformat()} and prior to {deadline.isoformat()}, 71(f)."
+    )
+
+
+def location_message(scenario: Scenario) -> str:
+    if scenario.location.qualified_incentive_area:
+        return "Located in a qualified incentive area, 71(a)(3)."
+    return "Not located in a qualified incentive area: location.qualified_incentive_area is not true, 71(a)(3)."
+
+
+def attestation_messages(scenario: Scenario) -> dict[str, str]:
+    attestations = scenario.attestations
+    return {
+        "71(a)(4)": _attested(
+            attestations.material_factor,
+            "attestations.material_factor",
+            "the award is a material factor in the decision to create or retain the jobs",
+            "71(a)(4)",
+        ),
+        "71(a)(6)": _attested(
+            attestations.environmental_standards,
+            "attestations.environmental_standards",
+            "the facility complies with minimum environmental and sustainability standards",
+            "71(a)(6)",
+        ),
+        "71(a)(7)": _attested(
+            attestations.affirmative_action,
+            "attestations.affirmative_action",
+            "the project complies with the authority's affirmative action requirements",
+            "71(a)(7)",
+        ),
+    }

@@ -1,0 +1,139 @@
+"""The result of evaluating one scenario: facts, tables, and the JSON contract."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from .scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Result:
+    """Everything :func:`netbenefit.evaluate` found for one scenario.
+
+    Money is nominal USD; present values are at approval. Tables:
+
+    - ``checks``: one row per s.71 check (``id``, ``passed``, ``message``), in statute order;
+    - ``phase_tests``: one row per cumulative net benefit test (initial phase, then 1..k);
+    - ``cashflows``: one row per project year (jobs, wages, each stream, weights, discount
+      factors, credits, present values);
+    - ``streams``: the same streams in long form, by phase, source (operations, construction,
+      explicit) and effect (direct, indirect_and_induced), with weights and present values;
+    - ``repayment_schedule``: repayment owed after maintaining m extended years.
+    """
+
+    scenario: Scenario
+    name: str
+    eligible: bool
+    pv_benefits: float  # [USD] whole project, counted window
+    pv_credits: float  # [USD]
+    ratio: float  # net_benefit_ratio = pv_benefits / pv_credits
+    threshold: float
+    threshold_clause: str
+    passes: bool
+    discount_rate: float
+    checks: pd.DataFrame
+    capital_investment_minimum: float
+    capital_investment: float  # initial phase, nominal, all years
+    infrastructure_fund_donation: float
+    jobs_clause: str | None
+    retained_jobs_eligible: bool
+    phase_tests: pd.DataFrame
+    extended_years: int
+    extension_counted: bool
+    incremental_credit: float
+    repayment_schedule: pd.DataFrame
+    pv_benefits_without_extension: float
+    requested_credits: float  # nominal, whole project
+    max_credit_pv: float
+    excluded_streams: tuple[str, ...]
+    commitment_period_years: float  # initial phase
+    cashflows: pd.DataFrame = field(repr=False)
+    streams: pd.DataFrame = field(repr=False)
+
+    @property
+    def net_benefit_ratio(self) -> float:
+        return self.ratio
+
+    def check(self, check_id: str) -> bool:
+        """Whether the check ``check_id`` (e.g. ``"71(a)(2)"``) passed."""
+        row = self.checks.loc[self.checks["id"] == check_id]
+        if row.empty:
+            raise KeyError(f"no check {check_id!r}; checks are {list(self.checks['id'])}")
+        return bool(row["passed"].iloc[0])
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON result contract (README, "Result reference"), with plain Python values."""
+        return {
+            "name": self.name,
+            "eligible": bool(self.eligible),
+            "net_benefit": {
+                "pv_benefits": float(self.pv_benefits),
+                "pv_credits": float(self.pv_credits),
+                "ratio": float(self.ratio),
+                "threshold": float(self.threshold),
+                "threshold_clause": self.threshold_clause,
+                "passes": bool(self.passes),
+                "discount_rate": float(self.discount_rate),
+            },
+            "checks": [
+                {"id": row.id, "passed": bool(row.passed), "message": row.message}
+                for row in self.checks.itertuples(index=False)
+            ],
+            "capital_investment_minimum": float(self.capital_investment_minimum),
+            "infrastructure_fund_donation": float(self.infrastructure_fund_donation),
+            "jobs_clause": self.jobs_clause,
+            "retained_jobs_eligible": bool(self.retained_jobs_eligible),
+            "phases": [
+                {
+                    "phases": [int(k) for k in row.phases],
+                    "pv_benefits": float(row.pv_benefits),
+                    "pv_credits": float(row.pv_credits),
+                    "ratio": float(row.ratio),
+                    "passes": bool(row.passes),
+                }
+                for row in self.phase_tests.itertuples(index=False)
+            ],
+            "extended_commitment": {
+                "years": int(self.extended_years),
+                "incremental_credit": float(self.incremental_credit),
+                "repayment_schedule": [
+                    {"years_maintained": int(row.years_maintained), "repayment": float(row.repayment)}
+                    for row in self.repayment_schedule.itertuples(index=False)
+                ],
+            },
+            "max_credit_pv": float(self.max_credit_pv),
+            "excluded_streams": list(self.excluded_streams),
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def summary(self) -> str:
+        """A short plain-text account: the ratio against its threshold, then each check."""
+        verdict = "ELIGIBLE" if self.eligible else "NOT ELIGIBLE"
+        lines = [
+            f"{self.name}: {verdict}",
+            f"  net benefit ratio {self.ratio:.4f} vs threshold {self.threshold:.2f} ({self.threshold_clause}): "
+            f"{'passes' if self.passes else 'fails'}",
+            f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
+            f"largest credit that passes, PV ${self.max_credit_pv:,.0f}",
+        ]
+        if len(self.phase_tests) > 1:
+            for row in self.phase_tests.itertuples(index=False):
+                phases = "+".join(str(k) for k in row.phases)
+                lines.append(f"  phases {phases}: ratio {row.ratio:.4f} {'passes' if row.passes else 'fails'}")
+        if self.infrastructure_fund_donation > 0:
+            lines.append(f"  infrastructure fund donation, 71(b)(2): ${self.infrastructure_fund_donation:,.0f}")
+        if self.excluded_streams:
+            lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
+        for row in self.checks.itertuples(index=False):
+            lines.append(f"  [{'pass' if row.passed else 'FAIL'}] {row.id:<9} {row.message}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()

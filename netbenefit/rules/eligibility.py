@@ -1,0 +1,203 @@
+"""Eligibility rules of section 71(a)(1)-(4), (6)-(8), 71(b), 71(c), 71(d) and 71(f).
+
+Each function takes numbers or numpy arrays (booleans for flags) and broadcasts, so the same
+code decides one scenario or a million variants. Every bound comes from the cited parameters
+file; the comparison written on each line is the one its parameter declares.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+
+from ..parameters import parameter
+
+#: The checks of an evaluation, in the order results list them.
+CHECK_IDS = (
+    "71(a)(1)",
+    "71(a)(2)",
+    "71(a)(3)",
+    "71(a)(4)",
+    "71(a)(5)",
+    "71(a)(6)",
+    "71(a)(7)",
+    "71(a)(8)",
+    "71(d)",
+    "71(f)",
+)
+
+#: Codes returned by :func:`job_minimum_clause`: index -> clause (0: the minimum is not met).
+JOB_CLAUSES = (None, "71(c)(1)(a)", "71(c)(1)(b)", "71(c)(1)(c)", "71(c)(1)(d)", "71(c)(1)(e)", "71(c)(1)(f)")
+_A, _B, _C, _D, _E, _F = 1, 2, 3, 4, 5, 6
+
+INDUSTRIAL_USES = ("industrial", "warehousing", "logistics", "research_and_development")
+
+
+def capital_investment_rate(use: str, work: str) -> tuple[float, str]:
+    """Minimum investment per square foot of a portion of the premises, and its clause.
+
+    ``use`` is the portion's use both before and after the work: a portion rehabilitated for
+    continued similar industrial, warehousing, logistics or R&D use takes the 71(b)(1)(a) rate;
+    one converted from another use counts as ``other`` (71(b)(1)(c)).
+
+    >>> capital_investment_rate("warehousing", "new_construction")
+    (60, '71(b)(1)(b)')
+    """
+    industrial = use in INDUSTRIAL_USES
+    if work == "rehabilitation":
+        name = "capital_investment_rate_industrial_rehabilitation" if industrial else "capital_investment_rate_other_rehabilitation"
+        clause = "71(b)(1)(a)" if industrial else "71(b)(1)(c)"
+    elif work == "new_construction":
+        name = "capital_investment_rate_industrial_new_construction" if industrial else "capital_investment_rate_other_new_construction"
+        clause = "71(b)(1)(b)" if industrial else "71(b)(1)(d)"
+    else:
+        raise ValueError(f"work must be rehabilitation or new_construction, not {work!r}")
+    return parameter(name), clause
+
+
+def capital_investment_minimum(portions, small_business=False):
+    """Minimum capital investment of 71(b)(1): sum of area x rate over the portions. [USD]
+
+    Parameters
+    ----------
+    portions : iterable of (use, work, gross_leasable_area_sqft)
+        The area may be a number or an array of variants. [sq ft]
+    small_business : bool or array of bool
+        A small business has no minimum, 71(b)(1)(e).
+
+    >>> capital_investment_minimum([("other", "rehabilitation", 1000), ("logistics", "rehabilitation", 500)])
+    50000.0
+    """
+    total = 0.0
+    for use, work, area in portions:
+        rate, _ = capital_investment_rate(use, work)
+        total = total + rate * np.asarray(area, dtype=float)
+    return np.where(small_business, 0.0, total)  # 71(b)(1)(e)
+
+
+def retained_jobs_minimum(government_restricted_municipality, qualified_incentive_tract, enhanced_area):
+    """Retained jobs that make a (b)/(c)-eligible business eligible for them too, 71(c)(1)(d).
+
+    Where a location is several of these, the lowest minimum applies (a convention).
+    """
+    return np.where(
+        government_restricted_municipality,
+        parameter("retained_jobs_minimum_government_restricted_municipality"),
+        np.where(
+            np.logical_or(qualified_incentive_tract, enhanced_area),
+            parameter("retained_jobs_minimum_tract_or_enhanced_area"),
+            parameter("retained_jobs_minimum_elsewhere"),
+        ),
+    )
+
+
+def job_minimum_clause(
+    new_full_time_jobs,
+    retained_full_time_jobs,
+    full_time_employees_at_application,
+    small_business,
+    targeted_industry,
+    government_restricted_municipality,
+    qualified_incentive_tract,
+    enhanced_area,
+):
+    """The clause of 71(c)(1) under which the business meets the job minimum, as a code.
+
+    Returns an integer array: an index into :data:`JOB_CLAUSES`, 0 when no clause is met.
+    The retained jobs count for the award when the code is that of (d), (e) or (f).
+
+    Order (README, "Job minimum"): (d), (e) or (f) when the retained jobs are eligible under
+    it; otherwise (a), (b) or (c), whichever made the business eligible.
+
+    >>> int(job_minimum_clause(35, 0, 0, False, False, False, False, False))
+    3
+    >>> int(job_minimum_clause(34, 0, 0, False, False, False, False, False))
+    0
+    """
+    new = np.asarray(new_full_time_jobs, dtype=float)
+    retained = np.asarray(retained_full_time_jobs, dtype=float)
+    workforce = np.asarray(full_time_employees_at_application, dtype=float)
+    small = np.asarray(small_business, dtype=bool)
+    targeted = np.asarray(targeted_industry, dtype=bool)
+    restricted = np.asarray(government_restricted_municipality, dtype=bool)
+    tract_or_enhanced = np.logical_or(qualified_incentive_tract, enhanced_area)
+
+    # 71(c)(1)(a): a small business grows its workforce by at least 25% with new jobs.
+    growth = parameter("small_business_new_job_growth_share")
+    meets_a = small & (workforce >= 1) & (new >= growth * workforce)
+    # 71(c)(1)(b): not a small business, primarily in a targeted industry: at least 25 new jobs.
+    meets_b = ~small & targeted & (new >= parameter("targeted_industry_minimum_new_jobs"))
+    # 71(c)(1)(c): any other business (neither small nor targeted): at least 35 new jobs.
+    meets_c = ~small & ~targeted & (new >= parameter("other_business_minimum_new_jobs"))
+    # 71(c)(1)(d): a (b)/(c) business also gets its retained jobs at 150 / 250 / 500 retained.
+    minimum_d = retained_jobs_minimum(restricted, qualified_incentive_tract, enhanced_area)
+    meets_d = (meets_b | meets_c) & (retained >= minimum_d)
+    # 71(c)(1)(e): not eligible under (b)-(d), in a tract, enhanced area or government-restricted
+    # municipality, retaining at least 500.
+    incentive_location = tract_or_enhanced | restricted
+    meets_e = ~(meets_b | meets_c | meets_d) & incentive_location & (
+        retained >= parameter("retained_only_minimum_incentive_location")
+    )
+    # 71(c)(1)(f): not eligible under (b)-(e), anywhere in the State, retaining at least 1,000.
+    meets_f = ~(meets_b | meets_c | meets_d | meets_e) & (retained >= parameter("retained_only_minimum_statewide"))
+    return np.select([meets_d, meets_e, meets_f, meets_a, meets_b, meets_c], [_D, _E, _F, _A, _B, _C], default=0)
+
+
+def retained_jobs_count(job_clause_code):
+    """True where the retained jobs count for the award: eligible under 71(c)(1)(d), (e) or (f)."""
+    return np.isin(job_clause_code, (_D, _E, _F))
+
+
+def prevailing_wage_satisfied(
+    construction,
+    building_services,
+    landlord_not_assisted,
+    landlord_party_to_contract,
+    lease_share_of_facility,
+    construction_starts_years_after_first_certificate,
+):
+    """71(a)(8): prevailing wage paid, or an exemption applies.
+
+    Parameters
+    ----------
+    construction, building_services : bool or array
+        Construction / building-services workers are paid prevailing wage.
+    landlord_not_assisted, landlord_party_to_contract : bool or array
+        71(a)(8)(a)(i) and (ii).
+    lease_share_of_facility : float or array
+        The largest share of the entire facility leased, at contract time or later (NaN or
+        ``None`` when not given: no exemption). [share]
+    construction_starts_years_after_first_certificate : float or array
+        NaN or ``None`` when not given. [years]
+    """
+    lease_share = np.asarray(np.nan if lease_share_of_facility is None else lease_share_of_facility, dtype=float)
+    years_after = np.asarray(
+        np.nan if construction_starts_years_after_first_certificate is None else construction_starts_years_after_first_certificate,
+        dtype=float,
+    )
+    # 71(a)(8)(a)(i)-(iii): all three; (iii) a lease of less than 35% of the entire facility.
+    # (A share not given compares False: no exemption is presumed.)
+    exempt = (
+        np.asarray(landlord_not_assisted, dtype=bool)
+        & np.asarray(landlord_party_to_contract, dtype=bool)
+        & (lease_share < parameter("prevailing_wage_exemption_lease_share_maximum"))
+    )
+    # 71(a)(8)(b): construction commencing more than two years after the first certificate of
+    # compliance needs no prevailing wage (construction work only, never building services).
+    construction_exempt = years_after > parameter("prevailing_wage_construction_exemption_years")
+    construction_ok = np.asarray(construction, dtype=bool) | construction_exempt
+    return exempt | (np.asarray(building_services, dtype=bool) & construction_ok)
+
+
+def accommodation_and_withholding_satisfied(accommodates_share, nj_withholding_share):
+    """71(d): the facility holds more than half of the new and retained full-time employees,
+    and not less than 80% of their withholdings are subject to the NJ Gross Income Tax Act."""
+    accommodates = np.asarray(accommodates_share, dtype=float) > parameter("accommodation_share_minimum")
+    withholding = np.asarray(nj_withholding_share, dtype=float) >= parameter("gross_income_tax_withholding_share_minimum")
+    return accommodates & withholding
+
+
+def application_date_satisfied(application_date: dt.date) -> bool:
+    """71(f): on or after the effective date of P.L.2020, c.156 and prior to 2029-03-01."""
+    return parameter("application_period_start") <= application_date < parameter("application_deadline")

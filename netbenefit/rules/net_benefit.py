@@ -1,0 +1,108 @@
+"""The net positive benefit test of 71(a)(5): thresholds, the comparison, extended commitment.
+
+Pure functions on numbers and numpy arrays; they broadcast over variants.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..parameters import parameter
+
+#: Codes returned by :func:`statutory_threshold` (and 3 for an override under 71(a)(5)(f)).
+THRESHOLD_CLAUSES = ("71(a)(5)", "71(a)(5)(a)", "71(a)(5)(b)", "71(a)(5)(f)")
+DEFAULT, DISTRESSED_OR_ENHANCED, RESTRICTED_OR_MEGA, OVERRIDE = 0, 1, 2, 3
+
+
+def statutory_threshold(distressed_municipality, enhanced_area, government_restricted_municipality, mega_project):
+    """The statutory threshold multiple and the code of its clause.
+
+    400% by default, 71(a)(5); 300% in a distressed municipality or enhanced area, 71(a)(5)(a);
+    200% in a government-restricted municipality or for a mega project, 71(a)(5)(b). Where
+    several apply the lowest is used (a convention).
+
+    Returns
+    -------
+    (threshold, clause_code) : arrays
+        ``THRESHOLD_CLAUSES[clause_code]`` names the clause.
+
+    >>> [float(x) for x in statutory_threshold(True, False, False, True)]
+    [2.0, 2.0]
+    """
+    restricted_or_mega = np.logical_or(government_restricted_municipality, mega_project)
+    distressed_or_enhanced = np.logical_or(distressed_municipality, enhanced_area)
+    code = np.where(restricted_or_mega, RESTRICTED_OR_MEGA, np.where(distressed_or_enhanced, DISTRESSED_OR_ENHANCED, DEFAULT))
+    threshold = np.where(
+        restricted_or_mega,
+        parameter("net_benefit_threshold_restricted_or_mega"),  # 71(a)(5)(b)
+        np.where(
+            distressed_or_enhanced,
+            parameter("net_benefit_threshold_distressed_or_enhanced"),  # 71(a)(5)(a)
+            parameter("net_benefit_threshold_default"),  # 71(a)(5)
+        ),
+    )
+    return threshold, code
+
+
+def extension_counts(statutory_clause_code):
+    """Whether an elected extended commitment counts toward the benefits, 71(a)(5)(d).
+
+    Only the 400 percent test of 71(a)(5) counts benefits through an extended commitment; the
+    300 and 200 percent tests of (a) and (b) count them "through the end of the commitment
+    period". An override under 71(a)(5)(f) changes the percentage, not the window, so pass the
+    statutory code here.
+    """
+    return np.asarray(statutory_clause_code) == DEFAULT
+
+
+def meets_threshold(ratio, threshold):
+    """``ratio >= threshold``, 71(a)(5) ("at least"), with a relative tolerance of 1e-9 so that a
+    ratio equal to the threshold up to floating-point rounding passes.
+
+    >>> bool(meets_threshold(4.0 * (1 - 1e-12), 4.0)), bool(meets_threshold(3.99, 4.0))
+    (True, False)
+    """
+    ratio = np.asarray(ratio, dtype=float)
+    threshold = np.asarray(threshold, dtype=float)
+    tolerance = parameter("net_benefit_ratio_relative_tolerance")
+    return (ratio >= threshold) | (np.abs(ratio - threshold) <= tolerance * np.maximum(np.abs(ratio), np.abs(threshold)))
+
+
+def incremental_credit(requested_credits, pv_credits, pv_benefits_without_extension, threshold):
+    """Nominal credit received on account of an extended commitment, 71(a)(5)(d) (a convention).
+
+    The largest credit the project could have had without the extension has present value
+    ``B0 / T``; the share of the requested credit above it is incremental:
+    ``requested x max(0, 1 - (B0 / T) / K)``. Zero when the project passes without the
+    extension.
+
+    Parameters
+    ----------
+    requested_credits : float or array
+        Requested tax credits, nominal, over the whole project. [USD]
+    pv_credits : float or array
+        K, their present value. [USD]
+    pv_benefits_without_extension : float or array
+        B0, present value of net benefits through the commitment period alone. [USD]
+    threshold : float or array
+        T, the applicable multiple.
+
+    >>> float(incremental_credit(100.0, 80.0, 240.0, 4.0))  # B0/T = 60 of K = 80: 25% above
+    25.0
+    """
+    share = 1.0 - (np.asarray(pv_benefits_without_extension, dtype=float) / threshold) / pv_credits
+    return np.asarray(requested_credits, dtype=float) * np.maximum(0.0, share)
+
+
+def repayment_schedule(incremental_credit_amount: float, extended_years: int) -> list[tuple[int, float]]:
+    """Repayment owed if the project is maintained m of X extended years (m = 0 .. X-1).
+
+    ``incremental credit x (X - m) / X``: a convention, since the law asks for "a proportion of
+    the incremental benefits ... taking into consideration the number of years of extended
+    commitment during which the business maintained the project", 71(a)(5)(d).
+
+    >>> repayment_schedule(300.0, 3)
+    [(0, 300.0), (1, 200.0), (2, 100.0)]
+    """
+    years = int(extended_years)
+    return [(m, float(incremental_credit_amount) * (years - m) / years) for m in range(years)]

@@ -1,0 +1,571 @@
+"""Scenario files: loading, validation and the typed, immutable scenario.
+
+A scenario is one YAML file in the v1 format (README, "Scenario reference"). It is read with a
+safe loader that also rejects duplicate keys, validated field by field, and returned as a frozen
+:class:`Scenario`. Every problem raises :class:`~netbenefit.errors.ScenarioError`, whose one-line
+message names the file, the dotted key path and the problem.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Annotated, Any, Literal, Optional
+
+import yaml
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, Strict, ValidationError
+
+from .errors import ScenarioError
+from .parameters import parameter
+
+# ----------------------------------------------------------------------------------------------
+# Field types
+# ----------------------------------------------------------------------------------------------
+
+Number = Annotated[float, Strict()]
+Money = Annotated[float, Strict(), Field(ge=0)]  # [USD, nominal]
+Count = Annotated[float, Strict(), Field(ge=0)]  # full-time jobs, square feet
+Share = Annotated[float, Strict(), Field(ge=0, le=1)]  # a decimal share, 0.3 not 30
+Flag = Annotated[bool, Strict()]
+Text = Annotated[str, Strict()]
+YearKey = Annotated[int, Strict(), Field(ge=1)]  # project (or phase) year, 1 = first year
+ByYear = Annotated[Mapping[YearKey, Money], AfterValidator(MappingProxyType)]
+
+
+def _empty_by_year() -> Mapping[int, float]:
+    return MappingProxyType({})
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# The v1 scenario
+# ----------------------------------------------------------------------------------------------
+
+PortionUse = Literal["industrial", "warehousing", "logistics", "research_and_development", "other"]
+PortionWork = Literal["rehabilitation", "new_construction"]
+
+
+class Business(_Model):
+    small_business: Flag = False  # 71(b)(1)(e), 71(c)(1)(a)
+    targeted_industry: Flag = False  # 71(c)(1)(b)
+    full_time_employees_at_application: Count = 0.0  # W in 71(c)(1)(a)
+
+
+class Location(_Model):
+    qualified_incentive_area: Flag = False  # 71(a)(3)
+    qualified_incentive_tract: Flag = False
+    government_restricted_municipality: Flag = False
+    distressed_municipality: Flag = False
+    enhanced_area: Flag = False
+    mega_project: Flag = False
+
+
+class Portion(_Model):
+    """A portion of the premises, 71(b)(1). ``use`` is its use before and after the work."""
+
+    use: PortionUse
+    work: PortionWork
+    gross_leasable_area_sqft: Count
+
+
+class Facility(_Model):
+    portions: Annotated[tuple[Portion, ...], Field(min_length=1)]
+    accommodates_share: Share  # 71(d)
+
+
+class Jobs(_Model):
+    new: Count  # new full-time jobs at full ramp-up
+    retained: Count = 0.0
+    ramp: Annotated[tuple[Share, ...], Field(min_length=1)] = (1.0,)
+    median_salary: Optional[Money] = None  # [USD/year] in (phase) year 1
+    salary_growth: Annotated[float, Strict(), Field(gt=-1)] = 0.0
+    nj_withholding_share: Share  # 71(d)
+
+
+class Award(_Model):
+    annual_credit: Optional[Money] = None  # [USD/year]
+    per_new_job: Optional[Money] = None  # [USD/job/year]
+    per_retained_job: Optional[Money] = None
+    eligibility_period_years: Annotated[int, Strict(), Field(ge=1)] = parameter(
+        "eligibility_period_years_default"
+    )
+    first_credit_year: YearKey = 1
+
+
+class Commitment(_Model):
+    period_years: Optional[Annotated[float, Strict(), Field(gt=0)]] = None  # None: 1.5 x E
+    extended_years: Annotated[int, Strict(), Field(ge=0)] = 0  # 71(a)(5)(d)
+
+
+class PhaseCommitment(_Model):
+    period_years: Optional[Annotated[float, Strict(), Field(gt=0)]] = None
+
+
+class Revenue(_Model):
+    """Built-in revenue drivers (README, "Benefit streams"). Rates and shares are decimals."""
+
+    income_tax_effective_rate: Optional[Share] = None
+    income_tax: Optional[Literal["progressive"]] = None
+    taxable_spending_share: Share = 0.0
+    construction_taxable_share: Share = 0.0
+    construction_labor_share: Share = 0.0
+    construction_income_tax_rate: Share = 0.0
+    earnings_multiplier: Annotated[float, Strict(), Field(ge=1)] = 1.0  # Type II, total / direct
+    corporate_business_tax: Money = 0.0  # [USD/year]
+    sales_and_use_tax_rate: Share = parameter("sales_and_use_tax_rate")  # optional override
+
+
+class Stream(_Model):
+    name: Annotated[str, Strict(), Field(min_length=1)]
+    kind: Literal["revenue", "cost"]
+    abated: Flag = False  # True: excluded under 71(a)(5)(e)
+    by_year: ByYear = Field(default_factory=_empty_by_year)
+    from_csv: Optional[Text] = None  # provenance; by_year holds the values read
+
+
+class Exemption(_Model):
+    landlord_not_assisted: Optional[Flag] = None  # 71(a)(8)(a)(i)
+    landlord_party_to_contract: Optional[Flag] = None  # 71(a)(8)(a)(ii)
+    lease_share_of_facility: Optional[Share] = None  # 71(a)(8)(a)(iii)
+
+
+class PrevailingWage(_Model):
+    construction: Optional[Flag] = None
+    building_services: Optional[Flag] = None
+    exemption: Optional[Exemption] = None
+    construction_starts_years_after_first_certificate: Optional[Count] = None  # 71(a)(8)(b)
+
+
+class Attestations(_Model):
+    material_factor: Optional[Flag] = None  # 71(a)(4)
+    environmental_standards: Optional[Flag] = None  # 71(a)(6)
+    affirmative_action: Optional[Flag] = None  # 71(a)(7)
+    prevailing_wage: Optional[PrevailingWage] = None  # 71(a)(8)
+
+
+class Phase(_Model):
+    """A later phase of a phased project; its years count from ``start_year``."""
+
+    name: Annotated[str, Strict(), Field(min_length=1)]
+    start_year: Annotated[int, Strict(), Field(ge=0)]
+    capital_investment: ByYear = Field(default_factory=_empty_by_year)
+    jobs: Jobs
+    award: Award
+    commitment: PhaseCommitment = PhaseCommitment()
+    streams: tuple[Stream, ...] = ()
+
+
+class Scenario(_Model):
+    """A validated, immutable Emerge application scenario (v1 format).
+
+    Build one with :func:`load_scenario` (a YAML file) or :meth:`Scenario.from_dict`; derive a
+    variant with :meth:`replace`. The top level is the initial phase; ``phases`` holds the later
+    ones.
+    """
+
+    name: Annotated[str, Strict(), Field(min_length=1)]
+    description: Text = ""
+    application_date: dt.date  # 71(f)
+    discount_rate: Annotated[float, Strict(), Field(gt=-1)]  # nominal, 71(a)(5)(c)
+    timing: Literal["end_of_year", "mid_year"] = "end_of_year"
+    threshold_override: Optional[Annotated[float, Strict(), Field(gt=0)]] = None  # 71(a)(5)(f)
+    business: Business = Business()
+    location: Location = Location()
+    facility: Facility
+    capital_investment: ByYear = Field(default_factory=_empty_by_year)
+    jobs: Jobs
+    award: Award
+    commitment: Commitment = Commitment()
+    revenue: Optional[Revenue] = None
+    streams: tuple[Stream, ...] = ()
+    attestations: Attestations = Attestations()
+    phases: tuple[Phase, ...] = ()
+
+    _source: str = PrivateAttr(default="<dict>")
+    _base_dir: str = PrivateAttr(default=".")
+
+    # -- construction ----------------------------------------------------------------------
+
+    @classmethod
+    def from_dict(
+        cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None
+    ) -> Scenario:
+        """Validate a plain mapping (as a YAML file would give) into a Scenario.
+
+        ``base_dir`` is where ``from_csv`` paths are resolved (default: the working directory).
+        Raises :class:`ScenarioError` naming ``source``, the key path and the problem.
+        """
+        source = str(source)
+        base = Path(base_dir) if base_dir is not None else Path.cwd()
+        if not isinstance(data, Mapping):
+            raise ScenarioError(source, "", "the scenario must be a mapping of keys to values")
+        data = _read_csv_streams(dict(data), source, base)
+        try:
+            scenario = cls.model_validate(data)
+        except ValidationError as error:
+            raise _scenario_error(error, source) from None
+        _check_consistency(scenario, source)
+        scenario._source, scenario._base_dir = source, str(base)
+        return scenario
+
+    @property
+    def source(self) -> str:
+        """The file (or ``<dict>``) this scenario was read from."""
+        return self._source
+
+    @property
+    def base_dir(self) -> Path:
+        """The folder against which ``from_csv`` paths were resolved."""
+        return Path(self._base_dir)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain mapping that :meth:`from_dict` turns back into an equal Scenario.
+
+        Streams read from CSV are given by their values (``by_year``).
+        """
+        return _plain(self)
+
+    def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
+        """A validated copy with the values at some dotted key paths changed.
+
+        >>> variant = scenario.replace({"jobs.new": 200, "discount_rate": 0.05})  # doctest: +SKIP
+
+        List items and year keys are path segments too: ``phases.0.jobs.new``,
+        ``capital_investment.2``, ``facility.portions.0.gross_leasable_area_sqft``. Keyword
+        arguments name top-level keys (``scenario.replace(discount_rate=0.05)``).
+        """
+        data = self.to_dict()
+        for key, value in {**(changes or {}), **keyword_changes}.items():
+            _set_path(data, key, value, self.source)
+        return Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
+
+    def value_at(self, key: str) -> Any:
+        """The value at a dotted key path (``jobs.new``, ``phases.0.award.annual_credit``)."""
+        node: Any = self
+        for segment in key.split("."):
+            node = _child(node, segment)
+            if node is _MISSING:
+                raise ScenarioError(self.source, key, "no such key in this scenario")
+        return node
+
+
+# ----------------------------------------------------------------------------------------------
+# Loading
+# ----------------------------------------------------------------------------------------------
+
+
+class _DuplicateKeyError(yaml.YAMLError):
+    pass
+
+
+class _StrictSafeLoader(yaml.SafeLoader):
+    """PyYAML's SafeLoader (no Python objects) that also rejects duplicate mapping keys."""
+
+
+def _construct_unique_mapping(loader: _StrictSafeLoader, node: yaml.MappingNode, deep: bool = False):
+    loader.flatten_mapping(node)
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            duplicate = key in seen
+            seen.add(key)
+        except TypeError:  # an unhashable key; the constructor below reports it
+            continue
+        if duplicate:
+            line = key_node.start_mark.line + 1
+            raise _DuplicateKeyError(f"duplicate key {key!r} (line {line})")
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_StrictSafeLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping
+)
+
+
+def read_yaml(path: str | Path) -> Any:
+    """Parse a YAML file safely: no Python objects, no duplicate keys. Raises ScenarioError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(str(path), "", "file not found") from None
+    except IsADirectoryError:
+        raise ScenarioError(str(path), "", "is a folder, not a scenario file") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(str(path), "", "is not UTF-8 text") from None
+    except OSError as error:
+        raise ScenarioError(str(path), "", f"cannot be read ({error.strerror})") from None
+    try:
+        return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
+    except _DuplicateKeyError as error:
+        raise ScenarioError(str(path), "", str(error)) from None
+    except yaml.YAMLError as error:
+        raise ScenarioError(str(path), "", f"not valid YAML: {_yaml_problem(error)}") from None
+    except RecursionError:
+        raise ScenarioError(str(path), "", "not valid YAML: nested too deeply") from None
+
+
+def _yaml_problem(error: yaml.YAMLError) -> str:
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or str(error)
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    return f"{problem}{where}"
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a v1 scenario file.
+
+    Parameters
+    ----------
+    path : str or Path
+        A YAML scenario file. ``from_csv`` paths inside it are relative to its folder.
+
+    Raises
+    ------
+    ScenarioError
+        For any problem, with a one-line message ``file: key.path: problem``.
+    """
+    path = Path(path)
+    data = read_yaml(path)
+    if data is None:
+        raise ScenarioError(str(path), "", "the file is empty")
+    return Scenario.from_dict(data, source=str(path), base_dir=path.parent)
+
+
+# ----------------------------------------------------------------------------------------------
+# Streams from CSV
+# ----------------------------------------------------------------------------------------------
+
+
+def _read_csv_streams(data: dict, source: str, base: Path) -> dict:
+    """Replace each stream's ``from_csv`` by the ``by_year`` values its CSV holds."""
+    data["streams"] = _csv_stream_list(data.get("streams"), "streams", source, base)
+    phases = data.get("phases")
+    if isinstance(phases, list | tuple):
+        data["phases"] = [
+            {**phase, "streams": _csv_stream_list(phase.get("streams"), f"phases.{i}.streams", source, base)}
+            if isinstance(phase, Mapping) and "streams" in phase
+            else phase
+            for i, phase in enumerate(phases)
+        ]
+    if data["streams"] is None:
+        del data["streams"]
+    return data
+
+
+def _csv_stream_list(streams: Any, key: str, source: str, base: Path) -> Any:
+    if not isinstance(streams, list | tuple):
+        return streams
+    resolved = []
+    for i, stream in enumerate(streams):
+        if isinstance(stream, Mapping):
+            has_csv = stream.get("from_csv") is not None
+            has_years = "by_year" in stream
+            if has_csv and has_years:
+                raise ScenarioError(source, f"{key}.{i}", "give by_year or from_csv, not both")
+            if not has_csv and not has_years:
+                raise ScenarioError(source, f"{key}.{i}", "a stream needs by_year or from_csv")
+            if has_csv:
+                stream = {**stream, "by_year": read_stream_csv(stream["from_csv"], base, source, f"{key}.{i}.from_csv")}
+        resolved.append(stream)
+    return resolved
+
+
+def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, float]:
+    """Read a stream CSV (header ``year,amount``) into ``{year: amount}``. Raises ScenarioError."""
+    if not isinstance(name, str) or not name.strip():
+        raise ScenarioError(source, key, "must be the path of a CSV file")
+    path = (base / name) if not Path(name).is_absolute() else Path(name)
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
+            rows = list(csv.reader(handle))
+    except FileNotFoundError:
+        raise ScenarioError(source, key, f"CSV file not found: {path}") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        raise ScenarioError(source, key, f"cannot read CSV file {path}: {error}") from None
+    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    if not rows or [cell.strip().lower() for cell in rows[0]] != ["year", "amount"]:
+        raise ScenarioError(source, key, f"{path}: the first line must be the header year,amount")
+    values: dict[int, float] = {}
+    for line, row in enumerate(rows[1:], start=2):
+        where = f"{path} line {line}"
+        if len(row) != 2:
+            raise ScenarioError(source, key, f"{where}: expected 2 cells (year,amount), got {len(row)}")
+        year_text, amount_text = (cell.strip() for cell in row)
+        if not year_text.isdigit() or int(year_text) < 1:
+            raise ScenarioError(source, key, f"{where}: year must be a whole number >= 1, got {year_text!r}")
+        try:
+            amount = float(amount_text)
+        except ValueError:
+            raise ScenarioError(source, key, f"{where}: amount must be a number, got {amount_text!r}") from None
+        if not math.isfinite(amount) or amount < 0:
+            raise ScenarioError(source, key, f"{where}: amount must be a finite number >= 0, got {amount_text!r}")
+        year = int(year_text)
+        if year in values:
+            raise ScenarioError(source, key, f"{where}: year {year} appears twice")
+        values[year] = amount
+    if not values:
+        raise ScenarioError(source, key, f"{path}: the CSV has a header but no rows")
+    return values
+
+
+# ----------------------------------------------------------------------------------------------
+# Errors and cross-field rules
+# ----------------------------------------------------------------------------------------------
+
+_PROBLEMS = {
+    "missing": "required key is missing",
+    "extra_forbidden": "unknown key",
+    "finite_number": "must be a finite number (not NaN or infinity)",
+    "model_type": "must be a mapping of keys to values",
+    "model_attributes_type": "must be a mapping of keys to values",
+    "dict_type": "must be a mapping of keys to values",
+    "mapping_type": "must be a mapping of keys to values",
+    "tuple_type": "must be a list",
+    "list_type": "must be a list",
+    "bool_type": "must be true or false",
+    "string_type": "must be text",
+    "int_type": "must be a whole number",
+    "float_type": "must be a number",
+    "date_type": "must be a date (YYYY-MM-DD)",
+    "date_from_datetime_parsing": "must be a date (YYYY-MM-DD)",
+    "date_from_datetime_inexact": "must be a date (YYYY-MM-DD), without a time",
+    "date_parsing": "must be a date (YYYY-MM-DD)",
+}
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
+    """The first validation problem as a one-line ScenarioError (with a count of the rest)."""
+    errors = error.errors(include_url=False)
+    first = errors[0]
+    loc = [str(part) for part in first["loc"]]
+    kind = first["type"]
+    if loc and loc[-1] == "[key]":  # a bad key of a year mapping
+        key = ".".join(loc[:-2] + [loc[-2]])
+        problem = "year keys must be whole numbers >= 1"
+    else:
+        key = ".".join(loc)
+        problem = _PROBLEMS.get(kind)
+        if problem is None:
+            message = first["msg"]
+            message = message.removeprefix("Value error, ")
+            problem = message[:1].lower() + message[1:]
+        if kind == "extra_forbidden" and len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
+            problem += " (a phase's commitment sets period_years only; extended_years is the project's)"
+        if kind not in ("missing", "extra_forbidden"):
+            problem += f" (got {_shown(first.get('input'))})"
+    if len(errors) > 1:
+        problem += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    return ScenarioError(source, key, problem)
+
+
+def _check_consistency(scenario: Scenario, source: str) -> None:
+    """Rules that involve more than one key (scenario format, "Required keys")."""
+    all_jobs = [("jobs", scenario.jobs)] + [
+        (f"phases.{i}.jobs", phase.jobs) for i, phase in enumerate(scenario.phases)
+    ]
+    all_awards = [("award", scenario.award)] + [
+        (f"phases.{i}.award", phase.award) for i, phase in enumerate(scenario.phases)
+    ]
+    all_streams = [("streams", scenario.streams)] + [
+        (f"phases.{i}.streams", phase.streams) for i, phase in enumerate(scenario.phases)
+    ]
+    if scenario.business.small_business and scenario.business.full_time_employees_at_application < 1:
+        raise ScenarioError(
+            source,
+            "business.full_time_employees_at_application",
+            "required (>= 1) for a small business, 71(c)(1)(a)",
+        )
+    for key, award in all_awards:
+        if (award.annual_credit is None) == (award.per_new_job is None):
+            raise ScenarioError(source, key, "give exactly one of annual_credit or per_new_job")
+        if award.per_retained_job is not None and award.per_new_job is None:
+            raise ScenarioError(source, f"{key}.per_retained_job", "goes with per_new_job, not annual_credit")
+    if scenario.revenue is not None:
+        if scenario.revenue.income_tax_effective_rate is not None and scenario.revenue.income_tax is not None:
+            raise ScenarioError(
+                source, "revenue.income_tax", "give income_tax_effective_rate or income_tax: progressive, not both"
+            )
+        for key, jobs in all_jobs:
+            if jobs.median_salary is None:
+                raise ScenarioError(source, f"{key}.median_salary", "required when revenue is given")
+    elif not any(streams for _, streams in all_streams):
+        raise ScenarioError(
+            source, "revenue", "the scenario has no benefits: give revenue drivers or streams (or both)"
+        )
+    from .cashflows import RESERVED_STREAM_NAMES  # one list of built-in names
+
+    for key, streams in all_streams:
+        names = [stream.name for stream in streams]
+        for i, name in enumerate(names):
+            if name in RESERVED_STREAM_NAMES:
+                raise ScenarioError(source, f"{key}.{i}.name", f"{name!r} is the name of a built-in column")
+            if name in names[:i]:
+                raise ScenarioError(source, f"{key}.{i}.name", f"{name!r} is used by another stream of the list")
+
+
+# ----------------------------------------------------------------------------------------------
+# Plain data and dotted paths
+# ----------------------------------------------------------------------------------------------
+
+_MISSING = object()
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        out = {name: _plain(getattr(value, name)) for name in type(value).model_fields}
+        if isinstance(value, Stream):
+            out.pop("from_csv")
+        return out
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _child(node: Any, segment: str) -> Any:
+    if isinstance(node, BaseModel):
+        return getattr(node, segment, _MISSING) if segment in type(node).model_fields else _MISSING
+    if isinstance(node, Mapping):
+        key: Any = int(segment) if segment.isdigit() else segment
+        return node.get(key, _MISSING)
+    if isinstance(node, list | tuple):
+        if segment.isdigit() and int(segment) < len(node):
+            return node[int(segment)]
+    return _MISSING
+
+
+def _set_path(data: dict, key: str, value: Any, source: str) -> None:
+    segments = key.split(".")
+    node: Any = data
+    for depth, segment in enumerate(segments):
+        last = depth == len(segments) - 1
+        where = ".".join(segments[: depth + 1])
+        if isinstance(node, list):
+            if not segment.isdigit() or int(segment) >= len(node):
+                raise ScenarioError(source, where, f"no item {segment} in this list of {len(node)}")
+            index: Any = int(segment)
+        elif isinstance(node, dict):
+            index = int(segment) if segment.isdigit() else segment
+        else:
+            raise ScenarioError(source, where, "cannot set a key inside a value that is not a mapping or list")
+        if last:
+            node[index] = value
+        else:
+            if isinstance(node, dict) and (index not in node or node[index] is None):
+                node[index] = {}
+            node = node[index]
