@@ -1,0 +1,30 @@
+"""``netbenefit compare FILE... --out DIR``: several scenarios side by side, written to a folder."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("compare", help="evaluate several scenarios and write a comparison")
+    parser.add_argument("files", type=Path, nargs="+")
+    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--force", action="store_true", help="write into a non-empty output folder")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..evaluate import evaluate
+    from ..output import prepare_output_folder, write_comparison
+
+    results = [evaluate(path) for path in args.files]  # every scenario first: nothing written on error
+    folder = prepare_output_folder(args.out, args.force)
+    written = write_comparison(results, folder)
+    for result in results:
+        print(
+            f"{result.name}: ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause}) "
+            f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
+        )
+    print(f"wrote {len(written)} files to {folder}")
+    return 0
