@@ -106,7 +106,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         {"years_maintained": int, "repayment": float}
     )
     streams = _streams_table(c)
-    excluded = tuple(dict.fromkeys(streams.loc[streams["abated"], "stream"]))
+    excluded = tuple(dict.fromkeys(component.name for p in c.phases for component in p.components if component.abated))
     return Result(
         scenario=scenario,
         name=scenario.name,
@@ -134,7 +134,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         max_credit_pv=_scalar(c.pv_benefits) / threshold,
         excluded_streams=excluded,
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
-        cashflows=_cashflow_table(c, streams),
+        cashflows=_cashflow_table(c),
         streams=streams,
     )
 
@@ -143,42 +143,54 @@ def _row(array, years: int) -> np.ndarray:
     return np.broadcast_to(array, (1, years))[0]
 
 
-def _streams_table(c: Computation) -> pd.DataFrame:
-    """Long table: one row per phase, stream component and project year."""
+def _component_rows(c: Computation):
+    """Each phase's stream components as (phase, component, signed amounts, phase weight)."""
     n_years = len(c.years)
-    discount = _row(c.discount_factor, n_years)
-    frames = []
     for phase in c.phases:
         weight = _row(phase.weight, n_years)
         for component in phase.components:
             sign = 1.0 if component.kind == "revenue" else -1.0
-            amount = sign * _row(component.values, n_years)
-            counted = np.zeros(n_years) if component.abated else amount * weight
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "phase": phase.number,
-                        "year": c.years,
-                        "stream": component.name,
-                        "source": component.source,
-                        "effect": component.effect,
-                        "kind": component.kind,
-                        "abated": component.abated,
-                        "amount": amount,
-                        "weight": weight,
-                        "counted": counted,
-                        "discount_factor": discount,
-                        "present_value": counted * discount,
-                    }
-                )
-            )
-    return pd.concat(frames, ignore_index=True)
+            yield phase, component, sign * _row(component.values, n_years), weight
 
 
-def _cashflow_table(c: Computation, streams: pd.DataFrame) -> pd.DataFrame:
+def _streams_table(c: Computation) -> pd.DataFrame:
+    """Long table: one row per phase, stream component and project year."""
+    n_years = len(c.years)
+    rows = list(_component_rows(c))
+    amount = np.array([r[2] for r in rows]).reshape(len(rows), n_years)
+    weight = np.array([r[3] for r in rows]).reshape(len(rows), n_years)
+    abated = np.array([component.abated for _, component, _, _ in rows], dtype=bool)
+    counted = np.where(abated[:, None], 0.0, amount * weight)
+    discount = _row(c.discount_factor, n_years)
+
+    def repeat(values):
+        return np.repeat(np.asarray(values, dtype=object), n_years)
+
+    return pd.DataFrame(
+        {
+            "phase": np.repeat([phase.number for phase, *_ in rows], n_years),
+            "year": np.tile(c.years, len(rows)),
+            "stream": repeat([component.name for _, component, _, _ in rows]),
+            "source": repeat([component.source for _, component, _, _ in rows]),
+            "effect": repeat([component.effect for _, component, _, _ in rows]),
+            "kind": repeat([component.kind for _, component, _, _ in rows]),
+            "abated": np.repeat(abated, n_years),
+            "amount": amount.reshape(-1),
+            "weight": weight.reshape(-1),
+            "counted": counted.reshape(-1),
+            "discount_factor": np.tile(discount, len(rows)),
+            "present_value": (counted * discount).reshape(-1),
+        }
+    )
+
+
+def _cashflow_table(c: Computation) -> pd.DataFrame:
     """Wide table: one row per project year, summed over phases."""
     n_years = len(c.years)
-    total = lambda name: sum(_row(getattr(p, name), n_years) for p in c.phases)  # noqa: E731
+
+    def total(name):
+        return sum(_row(getattr(p, name), n_years) for p in c.phases)
+
     table = {
         "new_full_time_jobs": total("new_full_time_jobs"),
         "retained_full_time_jobs": total("retained_full_time_jobs"),
@@ -187,15 +199,17 @@ def _cashflow_table(c: Computation, streams: pd.DataFrame) -> pd.DataFrame:
     table["wages"] = total("wages")
     table["capital_investment"] = total("capital_investment")
     table["construction_wages"] = total("construction_wages")
-    by_stream = streams.pivot_table(index="year", columns="stream", values="amount", aggfunc="sum", sort=False)
-    for name in by_stream.columns:
-        table[name] = by_stream[name].reindex(c.years).to_numpy()
-    counted_rows = streams[~streams["abated"]]
-    revenues = counted_rows[counted_rows["kind"] == "revenue"].groupby("year")["amount"].sum()
-    costs = -counted_rows[counted_rows["kind"] == "cost"].groupby("year")["amount"].sum()
-    table["revenues"] = revenues.reindex(c.years, fill_value=0.0).to_numpy()
-    table["costs"] = costs.reindex(c.years, fill_value=0.0).to_numpy()
-    table["net_benefits"] = table["revenues"] - table["costs"]
+    revenues, costs = np.zeros(n_years), np.zeros(n_years)
+    for _, component, amount, _ in _component_rows(c):  # each stream, signed, all phases and effects
+        table[component.name] = table.get(component.name, 0.0) + amount
+        if not component.abated:
+            if component.kind == "revenue":
+                revenues = revenues + amount
+            else:
+                costs = costs - amount
+    table["revenues"] = revenues
+    table["costs"] = costs
+    table["net_benefits"] = revenues - costs
     table["weight"] = _row(c.phases[0].weight, n_years)
     for phase in c.phases[1:]:
         table[f"weight_phase_{phase.number}"] = _row(phase.weight, n_years)
