@@ -57,6 +57,8 @@ CASHFLOW_COLUMNS = (
     "year",
 )
 RESERVED_STREAM_NAMES = frozenset(BUILT_IN_STREAMS) | frozenset(CASHFLOW_COLUMNS)
+MAXIMUM_HORIZON_YEARS = 1000  # not a statutory number: a guard against runaway horizons
+_YEAR_ROUNDING = 1e-9  # not a statutory number: a window ending at 10.000000001 ends in year 10
 
 
 # ----------------------------------------------------------------------------------------------
@@ -219,12 +221,14 @@ def _horizon(inputs: Inputs, commitment: list[np.ndarray], extended_years: np.nd
         flow_years = [*phase.capital_investment] + [year for stream in phase.streams for year in stream.by_year]
         last = max(
             last,
-            float(np.max(np.ceil(window_end - 1e-9))),
+            float(np.max(np.ceil(window_end - _YEAR_ROUNDING))),
             float(np.max(start + first + credit_years - 1)),
             float(np.max(start)) + max(flow_years, default=0),
         )
-    if not math.isfinite(last) or last > 1000:
-        raise ScenarioError(inputs.scenario.source, "commitment", f"the model would run {last:g} years; at most 1,000")
+    if not math.isfinite(last) or last > MAXIMUM_HORIZON_YEARS:
+        raise ScenarioError(
+            inputs.scenario.source, "commitment", f"the model would run {last:g} years; at most {MAXIMUM_HORIZON_YEARS:,}"
+        )
     return int(last)
 
 

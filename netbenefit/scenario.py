@@ -442,9 +442,12 @@ _PROBLEMS = {
 }
 
 
+_SHOWN_CHARACTERS = 60  # not a statutory number: longest value quoted in an error message
+
+
 def _shown(value: Any) -> str:
     text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= _SHOWN_CHARACTERS else text[: _SHOWN_CHARACTERS - 3] + "..."
 
 
 def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
