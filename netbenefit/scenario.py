@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import math
+import reprlib
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -32,7 +36,16 @@ Count = Annotated[float, Strict(), Field(ge=0)]  # full-time jobs, square feet
 Share = Annotated[float, Strict(), Field(ge=0, le=1)]  # a decimal share, 0.3 not 30
 Flag = Annotated[bool, Strict()]
 Text = Annotated[str, Strict()]
-YearKey = Annotated[int, Strict(), Field(ge=1)]  # project (or phase) year, 1 = first year
+#: The longest timeline the model runs, in years; whole-number year keys and periods are bounded
+#: by it so that no value of a file overflows a float.
+MAX_YEARS = 1000
+#: A scenario file or stream CSV larger than this is refused before it is parsed. [bytes]
+MAX_FILE_BYTES = 512 * 1024
+#: A YAML document whose aliases would expand to more nodes than this is refused ("billion laughs").
+MAX_YAML_NODES = 200_000
+
+YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
+YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
 ByYear = Annotated[Mapping[YearKey, Money], AfterValidator(MappingProxyType)]
 
 
@@ -89,11 +102,33 @@ class Jobs(_Model):
     nj_withholding_share: Share  # 71(d)
 
 
+class Bonus(_Model):
+    """A bonus of section 75 of P.L.2020, c.156, added to the base credit of every job."""
+
+    name: Annotated[str, Strict(), Field(min_length=1)]
+    per_job: Money  # [USD/job/year]
+
+
+class Section75(_Model):
+    """Inputs of the section 75 award calculator (:mod:`netbenefit.award`).
+
+    The base amount follows the project's location flags and the two flags below, which
+    :class:`Location` does not hold.
+    """
+
+    qualified_opportunity_zone: Flag = False
+    employment_and_investment_corridor: Flag = False
+    bonuses: tuple[Bonus, ...] = ()
+    labor_harmony: Flag = False  # jobs under a labor harmony agreement
+    cap_per_job: Money | None = None  # [USD/job/year]; None: the cited parameter
+
+
 class Award(_Model):
     annual_credit: Optional[Money] = None  # [USD/year]
     per_new_job: Optional[Money] = None  # [USD/job/year]
     per_retained_job: Optional[Money] = None
-    eligibility_period_years: Annotated[int, Strict(), Field(ge=1)] = parameter(
+    section_75: Section75 | None = None  # the section 75 calculator gives the per-job amounts
+    eligibility_period_years: Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)] = parameter(
         "eligibility_period_years_default"
     )
     first_credit_year: YearKey = 1
@@ -101,7 +136,7 @@ class Award(_Model):
 
 class Commitment(_Model):
     period_years: Optional[Annotated[float, Strict(), Field(gt=0)]] = None  # None: 1.5 x E
-    extended_years: Annotated[int, Strict(), Field(ge=0)] = 0  # 71(a)(5)(d)
+    extended_years: YearCount = 0  # 71(a)(5)(d)
 
 
 class PhaseCommitment(_Model):
@@ -154,7 +189,7 @@ class Phase(_Model):
     """A later phase of a phased project; its years count from ``start_year``."""
 
     name: Annotated[str, Strict(), Field(min_length=1)]
-    start_year: Annotated[int, Strict(), Field(ge=0)]
+    start_year: YearCount
     capital_investment: ByYear = Field(default_factory=_empty_by_year)
     jobs: Jobs
     award: Award
@@ -290,27 +325,90 @@ _StrictSafeLoader.add_constructor(
 )
 
 
-def read_yaml(path: str | Path) -> Any:
-    """Parse a YAML file safely: no Python objects, no duplicate keys. Raises ScenarioError."""
-    path = Path(path)
+def _compose_bounded_document(loader: _StrictSafeLoader) -> yaml.Node:
+    """Compose the document, then refuse one whose aliases expand too far or refer to themselves."""
+    node = yaml.composer.Composer.compose_document(loader)
+    _check_alias_expansion(node)
+    return node
+
+
+_StrictSafeLoader.compose_document = _compose_bounded_document
+
+
+def _check_alias_expansion(root: yaml.Node) -> None:
+    """Count the nodes of the document with every alias expanded, without expanding them."""
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, closing = stack.pop()
+        children = _yaml_children(node)
+        if closing:
+            open_nodes.discard(id(node))
+            sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
+            if sizes[id(node)] > MAX_YAML_NODES:
+                raise _AliasError(f"aliases expand to more than {MAX_YAML_NODES:,} values")
+        elif id(node) in open_nodes:
+            raise _AliasError("an alias refers to a collection that contains it")
+        elif id(node) not in sizes:
+            open_nodes.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in children)
+
+
+def _yaml_children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [child for pair in node.value for child in pair]
+    return []
+
+
+class _AliasError(yaml.YAMLError):
+    pass
+
+
+def read_text_file(path: Path, source: str, key: str, what: str) -> str:
+    """The UTF-8 text of a regular file of at most MAX_FILE_BYTES. Raises ScenarioError."""
     try:
-        text = path.read_text(encoding="utf-8")
+        status = path.stat()
     except FileNotFoundError:
-        raise ScenarioError(str(path), "", "file not found") from None
-    except IsADirectoryError:
-        raise ScenarioError(str(path), "", "is a folder, not a scenario file") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(str(path), "", "is not UTF-8 text") from None
+        raise ScenarioError(source, key, f"{what} not found: {path}" if key else "file not found") from None
     except OSError as error:
-        raise ScenarioError(str(path), "", f"cannot be read ({error.strerror})") from None
+        raise ScenarioError(source, key, f"{what} {path} cannot be read ({error.strerror})") from None
+    where = f"{what} {path}" if key else "the file"
+    if stat.S_ISDIR(status.st_mode):
+        raise ScenarioError(source, key, f"{where} is a folder, not a file" if key else "is a folder, not a scenario file")
+    if not stat.S_ISREG(status.st_mode):
+        raise ScenarioError(source, key, f"{where} is not a regular file (a device, pipe or socket)")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise ScenarioError(source, key, f"{where} cannot be read ({error.strerror})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ScenarioError(source, key, f"{where} is larger than {MAX_FILE_BYTES // 1024} KiB")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ScenarioError(source, key, f"{where} is not UTF-8 text") from None
+
+
+def read_yaml(path: str | Path) -> Any:
+    """Parse a YAML file safely: no Python objects, no duplicate keys, no alias bombs, at most
+    MAX_FILE_BYTES. Raises ScenarioError."""
+    path = Path(path)
+    text = read_text_file(path, str(path), "", "scenario file")
     try:
         return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
-    except _DuplicateKeyError as error:
+    except (_DuplicateKeyError, _AliasError) as error:
         raise ScenarioError(str(path), "", str(error)) from None
     except yaml.YAMLError as error:
         raise ScenarioError(str(path), "", f"not valid YAML: {_yaml_problem(error)}") from None
     except RecursionError:
         raise ScenarioError(str(path), "", "not valid YAML: nested too deeply") from None
+    except (ValueError, TypeError, AttributeError, OverflowError) as error:  # a tagged or dated value
+        raise ScenarioError(str(path), "", f"not valid YAML: a value cannot be read ({error})") from None
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:
@@ -383,13 +481,14 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
     """Read a stream CSV (header ``year,amount``) into ``{year: amount}``. Raises ScenarioError."""
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(source, key, "must be the path of a CSV file")
-    path = (base / name) if not Path(name).is_absolute() else Path(name)
+    relative = os.path.normpath(name)
+    if os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
+        raise ScenarioError(source, key, f"must be a path inside the scenario file's folder, got {name!r}")
+    path = base / relative
+    text = read_text_file(path, source, key, "CSV file")
     try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            rows = list(csv.reader(handle))
-    except FileNotFoundError:
-        raise ScenarioError(source, key, f"CSV file not found: {path}") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as error:
         raise ScenarioError(source, key, f"cannot read CSV file {path}: {error}") from None
     rows = [row for row in rows if any(cell.strip() for cell in row)]
     if not rows or [cell.strip().lower() for cell in rows[0]] != ["year", "amount"]:
@@ -400,14 +499,16 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
         if len(row) != 2:
             raise ScenarioError(source, key, f"{where}: expected 2 cells (year,amount), got {len(row)}")
         year_text, amount_text = (cell.strip() for cell in row)
-        if not year_text.isdigit() or int(year_text) < 1:
-            raise ScenarioError(source, key, f"{where}: year must be a whole number >= 1, got {year_text!r}")
+        if not (year_text.isascii() and year_text.isdigit() and len(year_text) <= 9) or not 1 <= int(year_text) <= MAX_YEARS:
+            raise ScenarioError(
+                source, key, f"{where}: year must be a whole number from 1 to {MAX_YEARS}, got {_shown(year_text)}"
+            )
         try:
             amount = float(amount_text)
         except ValueError:
-            raise ScenarioError(source, key, f"{where}: amount must be a number, got {amount_text!r}") from None
+            raise ScenarioError(source, key, f"{where}: amount must be a number, got {_shown(amount_text)}") from None
         if not math.isfinite(amount) or amount < 0:
-            raise ScenarioError(source, key, f"{where}: amount must be a finite number >= 0, got {amount_text!r}")
+            raise ScenarioError(source, key, f"{where}: amount must be a finite number >= 0, got {_shown(amount_text)}")
         year = int(year_text)
         if year in values:
             raise ScenarioError(source, key, f"{where}: year {year} appears twice")
@@ -445,8 +546,13 @@ _PROBLEMS = {
 _SHOWN_CHARACTERS = 60  # not a statutory number: longest value quoted in an error message
 
 
+_REPR = reprlib.Repr()  # bounded: a value may be a huge or deeply nested structure
+_REPR.maxlevel, _REPR.maxstring = 3, _SHOWN_CHARACTERS
+_REPR.maxlong = _REPR.maxother = _SHOWN_CHARACTERS
+
+
 def _shown(value: Any) -> str:
-    text = repr(value)
+    text = _REPR.repr(value)
     return text if len(text) <= _SHOWN_CHARACTERS else text[: _SHOWN_CHARACTERS - 3] + "..."
 
 
@@ -458,13 +564,12 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
     kind = first["type"]
     if loc and loc[-1] == "[key]":  # a bad key of a year mapping
         key = ".".join(loc[:-2] + [loc[-2]])
-        problem = "year keys must be whole numbers >= 1"
+        problem = f"year keys must be whole numbers from 1 to {MAX_YEARS}"
     else:
         key = ".".join(loc)
         problem = _PROBLEMS.get(kind)
         if problem is None:
-            message = first["msg"]
-            message = message.removeprefix("Value error, ")
+            message = first["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
             problem = message[:1].lower() + message[1:]
         if kind == "extra_forbidden" and len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
             problem += " (a phase's commitment sets period_years only; extended_years is the project's)"
@@ -493,10 +598,16 @@ def _check_consistency(scenario: Scenario, source: str) -> None:
             "required (>= 1) for a small business, 71(c)(1)(a)",
         )
     for key, award in all_awards:
-        if (award.annual_credit is None) == (award.per_new_job is None):
-            raise ScenarioError(source, key, "give exactly one of annual_credit or per_new_job")
+        given = [value is not None for value in (award.annual_credit, award.per_new_job, award.section_75)]
+        if sum(given) != 1:
+            raise ScenarioError(source, key, "give exactly one of annual_credit or per_new_job or section_75")
         if award.per_retained_job is not None and award.per_new_job is None:
-            raise ScenarioError(source, f"{key}.per_retained_job", "goes with per_new_job, not annual_credit")
+            other = "annual_credit" if award.section_75 is None else "section_75"
+            raise ScenarioError(source, f"{key}.per_retained_job", f"goes with per_new_job, not {other}")
+        bonus_names = [bonus.name for bonus in award.section_75.bonuses] if award.section_75 is not None else []
+        for i, name in enumerate(bonus_names):
+            if name in bonus_names[:i]:
+                raise ScenarioError(source, f"{key}.section_75.bonuses.{i}.name", f"{name!r} names another bonus too")
     if scenario.revenue is not None:
         if scenario.revenue.income_tax_effective_rate is not None and scenario.revenue.income_tax is not None:
             raise ScenarioError(
