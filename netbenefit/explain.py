@@ -47,7 +47,9 @@ def capital_investment_message(scenario: Scenario, minimum: float, investment: f
             f"{jobs(portion.gross_leasable_area_sqft)} sq ft {portion.use} {portion.work.replace('_', ' ')} "
             f"x ${rate}, {clause}"
         )
-    text = f"Capital investment of the initial phase {money(investment)} vs minimum {money(minimum)} ({'; '.join(parts)})."
+    text = (
+        f"Capital investment of the initial phase {money(investment)} vs minimum {money(minimum)} ({'; '.join(parts)})."
+    )
     if donation > 0:
         text += (
             f" Shortfall: the business shall donate the uninvested balance of {money(donation)} to the "
@@ -62,13 +64,15 @@ def jobs_message(scenario: Scenario, clause: str | None) -> str:
     business, location = scenario.business, scenario.location
     new, retained = scenario.jobs.new, scenario.jobs.retained
     if business.small_business:
-        needed = parameter("small_business_new_job_growth_share") * business.full_time_employees_at_application
+        growth = parameter("small_business_new_job_growth_share")
+        workforce = business.full_time_employees_at_application
         base = (
-            f"Small business: {jobs(new)} new full-time jobs vs {percent(parameter('small_business_new_job_growth_share'))} "
-            f"of a workforce of {jobs(business.full_time_employees_at_application)} = {jobs(needed)}, 71(c)(1)(a)"
+            f"Small business: {jobs(new)} new full-time jobs vs {percent(growth)} of a workforce of "
+            f"{jobs(workforce)} = {jobs(growth * workforce)}, 71(c)(1)(a)"
         )
     elif business.targeted_industry:
-        base = f"Targeted industry: {jobs(new)} new full-time jobs vs {parameter('targeted_industry_minimum_new_jobs')}, 71(c)(1)(b)"
+        minimum = parameter("targeted_industry_minimum_new_jobs")
+        base = f"Targeted industry: {jobs(new)} new full-time jobs vs {minimum}, 71(c)(1)(b)"
     else:
         base = f"{jobs(new)} new full-time jobs vs {parameter('other_business_minimum_new_jobs')}, 71(c)(1)(c)"
     retained_minimum = int(
@@ -77,7 +81,10 @@ def jobs_message(scenario: Scenario, clause: str | None) -> str:
         )
     )
     if clause == "71(c)(1)(d)":
-        return f"{base}; and {jobs(retained)} retained full-time jobs >= {retained_minimum}, so they count too, 71(c)(1)(d)."
+        return (
+            f"{base}; and {jobs(retained)} retained full-time jobs >= {retained_minimum}, so they count too, "
+            "71(c)(1)(d)."
+        )
     if clause == "71(c)(1)(e)":
         return (
             f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= "
@@ -92,7 +99,8 @@ def jobs_message(scenario: Scenario, clause: str | None) -> str:
         )
     if clause is not None:
         retained_note = (
-            f"; {jobs(retained)} retained full-time jobs are below the {retained_minimum} of 71(c)(1)(d), so they do not count"
+            f"; {jobs(retained)} retained full-time jobs are below the {retained_minimum} of 71(c)(1)(d), "
+            "so they do not count"
             if retained > 0 and clause != "71(c)(1)(a)"
             else ""
         )
@@ -162,12 +170,15 @@ def prevailing_wage_message(scenario: Scenario, passed: bool) -> str:
             and share < parameter("prevailing_wage_exemption_lease_share_maximum")
         ):
             return (
-                f"Exempt, 71(a)(8)(a)(i)-(iii): the landlord is not assisted, is a party to the contract, and the lease "
+                "Exempt, 71(a)(8)(a)(i)-(iii): the landlord is not assisted, is a party to the contract, and the "
+                "lease "
                 f"is {percent(share)} (< {percent(parameter('prevailing_wage_exemption_lease_share_maximum'))}) of the "
                 "entire facility."
             )
     years_after = wage.construction_starts_years_after_first_certificate
-    construction_exempt = years_after is not None and years_after > parameter("prevailing_wage_construction_exemption_years")
+    construction_exempt = years_after is not None and years_after > parameter(
+        "prevailing_wage_construction_exemption_years"
+    )
     if passed:
         construction = (
             f"construction commences {years_after:g} years after the first certificate of compliance (> "
@@ -197,8 +208,14 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
     withholding = scenario.jobs.nj_withholding_share
     accommodation_minimum = parameter("accommodation_share_minimum")
     withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
-    first = f"the facility accommodates {percent(share)} of new and retained full-time employees (must be more than {percent(accommodation_minimum)})"
-    second = f"{percent(withholding)} of their withholdings are subject to the NJ Gross Income Tax (must be at least {percent(withholding_minimum)})"
+    first = (
+        f"the facility accommodates {percent(share)} of new and retained full-time employees "
+        f"(must be more than {percent(accommodation_minimum)})"
+    )
+    second = (
+        f"{percent(withholding)} of their withholdings are subject to the NJ Gross Income Tax "
+        f"(must be at least {percent(withholding_minimum)})"
+    )
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
 
 

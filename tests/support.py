@@ -55,7 +55,9 @@ def with_changes(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any
 
 def scenario(**changes: Any) -> netbenefit.Scenario:
     """The base scenario with changes given as keyword arguments, dots written as ``__``."""
-    return netbenefit.Scenario.from_dict(with_changes(base_scenario_dict(), {k.replace("__", "."): v for k, v in changes.items()}))
+    return netbenefit.Scenario.from_dict(
+        with_changes(base_scenario_dict(), {k.replace("__", "."): v for k, v in changes.items()})
+    )
 
 
 def evaluate(**changes: Any) -> netbenefit.Result:

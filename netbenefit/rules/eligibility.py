@@ -46,10 +46,18 @@ def capital_investment_rate(use: str, work: str) -> tuple[float, str]:
     """
     industrial = use in INDUSTRIAL_USES
     if work == "rehabilitation":
-        name = "capital_investment_rate_industrial_rehabilitation" if industrial else "capital_investment_rate_other_rehabilitation"
+        name = (
+            "capital_investment_rate_industrial_rehabilitation"
+            if industrial
+            else "capital_investment_rate_other_rehabilitation"
+        )
         clause = "71(b)(1)(a)" if industrial else "71(b)(1)(c)"
     elif work == "new_construction":
-        name = "capital_investment_rate_industrial_new_construction" if industrial else "capital_investment_rate_other_new_construction"
+        name = (
+            "capital_investment_rate_industrial_new_construction"
+            if industrial
+            else "capital_investment_rate_other_new_construction"
+        )
         clause = "71(b)(1)(b)" if industrial else "71(b)(1)(d)"
     else:
         raise ValueError(f"work must be rehabilitation or new_construction, not {work!r}")
@@ -136,8 +144,10 @@ def job_minimum_clause(
     # 71(c)(1)(e): not eligible under (b)-(d), in a tract, enhanced area or government-restricted
     # municipality, retaining at least 500.
     incentive_location = tract_or_enhanced | restricted
-    meets_e = ~(meets_b | meets_c | meets_d) & incentive_location & (
-        retained >= parameter("retained_only_minimum_incentive_location")
+    meets_e = (
+        ~(meets_b | meets_c | meets_d)
+        & incentive_location
+        & (retained >= parameter("retained_only_minimum_incentive_location"))
     )
     # 71(c)(1)(f): not eligible under (b)-(e), anywhere in the State, retaining at least 1,000.
     meets_f = ~(meets_b | meets_c | meets_d | meets_e) & (retained >= parameter("retained_only_minimum_statewide"))
@@ -173,7 +183,9 @@ def prevailing_wage_satisfied(
     """
     lease_share = np.asarray(np.nan if lease_share_of_facility is None else lease_share_of_facility, dtype=float)
     years_after = np.asarray(
-        np.nan if construction_starts_years_after_first_certificate is None else construction_starts_years_after_first_certificate,
+        np.nan
+        if construction_starts_years_after_first_certificate is None
+        else construction_starts_years_after_first_certificate,
         dtype=float,
     )
     # 71(a)(8)(a)(i)-(iii): all three; (iii) a lease of less than 35% of the entire facility.
@@ -194,7 +206,9 @@ def accommodation_and_withholding_satisfied(accommodates_share, nj_withholding_s
     """71(d): the facility holds more than half of the new and retained full-time employees,
     and not less than 80% of their withholdings are subject to the NJ Gross Income Tax Act."""
     accommodates = np.asarray(accommodates_share, dtype=float) > parameter("accommodation_share_minimum")
-    withholding = np.asarray(nj_withholding_share, dtype=float) >= parameter("gross_income_tax_withholding_share_minimum")
+    withholding = np.asarray(nj_withholding_share, dtype=float) >= parameter(
+        "gross_income_tax_withholding_share_minimum"
+    )
     return accommodates & withholding
 
 

@@ -31,7 +31,9 @@ def statutory_threshold(distressed_municipality, enhanced_area, government_restr
     """
     restricted_or_mega = np.logical_or(government_restricted_municipality, mega_project)
     distressed_or_enhanced = np.logical_or(distressed_municipality, enhanced_area)
-    code = np.where(restricted_or_mega, RESTRICTED_OR_MEGA, np.where(distressed_or_enhanced, DISTRESSED_OR_ENHANCED, DEFAULT))
+    code = np.where(
+        restricted_or_mega, RESTRICTED_OR_MEGA, np.where(distressed_or_enhanced, DISTRESSED_OR_ENHANCED, DEFAULT)
+    )
     threshold = np.where(
         restricted_or_mega,
         parameter("net_benefit_threshold_restricted_or_mega"),  # 71(a)(5)(b)
@@ -65,7 +67,9 @@ def meets_threshold(ratio, threshold):
     ratio = np.asarray(ratio, dtype=float)
     threshold = np.asarray(threshold, dtype=float)
     tolerance = parameter("net_benefit_ratio_relative_tolerance")
-    return (ratio >= threshold) | (np.abs(ratio - threshold) <= tolerance * np.maximum(np.abs(ratio), np.abs(threshold)))
+    return (ratio >= threshold) | (
+        np.abs(ratio - threshold) <= tolerance * np.maximum(np.abs(ratio), np.abs(threshold))
+    )
 
 
 def incremental_credit(requested_credits, pv_credits, pv_benefits_without_extension, threshold):

@@ -15,8 +15,18 @@ ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
 PARTY_CITY = SCENARIOS / "party_city.yaml"
 CONTRACT_KEYS = {
-    "name", "eligible", "net_benefit", "checks", "capital_investment_minimum", "infrastructure_fund_donation",
-    "jobs_clause", "retained_jobs_eligible", "phases", "extended_commitment", "max_credit_pv", "excluded_streams",
+    "name",
+    "eligible",
+    "net_benefit",
+    "checks",
+    "capital_investment_minimum",
+    "infrastructure_fund_donation",
+    "jobs_clause",
+    "retained_jobs_eligible",
+    "phases",
+    "extended_commitment",
+    "max_credit_pv",
+    "excluded_streams",
 }
 
 
@@ -39,7 +49,15 @@ def test_evaluate_json_prints_the_contract_alone(capsys):
     assert main(["evaluate", str(PARTY_CITY), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert set(data) == CONTRACT_KEYS
-    assert set(data["net_benefit"]) == {"pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate"}
+    assert set(data["net_benefit"]) == {
+        "pv_benefits",
+        "pv_credits",
+        "ratio",
+        "threshold",
+        "threshold_clause",
+        "passes",
+        "discount_rate",
+    }
     assert set(data["extended_commitment"]) == {"years", "incremental_credit", "repayment_schedule"}
     assert len(data["checks"]) == 10
 

@@ -22,7 +22,10 @@ def observed(path: Path) -> dict:
     totals = result.cashflows.sum(numeric_only=True)
     return {
         "result": result.to_dict(),
-        "cashflow_totals": {name: float(totals[name]) for name in ("full_time_jobs", "wages", "revenues", "costs", "credits", "pv_net_benefits", "pv_credits")},
+        "cashflow_totals": {
+            name: float(totals[name])
+            for name in ("full_time_jobs", "wages", "revenues", "costs", "credits", "pv_net_benefits", "pv_credits")
+        },
         "years": int(len(result.cashflows)),
     }
 

@@ -17,7 +17,7 @@ def assert_same(actual, expected, where="result"):
             assert_same(actual[key], expected[key], f"{where}.{key}")
     elif isinstance(expected, list):
         assert isinstance(actual, list) and len(actual) == len(expected), f"{where}: lengths differ"
-        for i, (a, e) in enumerate(zip(actual, expected)):
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
             assert_same(a, e, f"{where}[{i}]")
     elif isinstance(expected, float) and not isinstance(expected, bool):
         assert math.isclose(actual, expected, rel_tol=1e-9, abs_tol=1e-6), f"{where}: {actual} != {expected}"
@@ -28,7 +28,9 @@ def assert_same(actual, expected, where="result"):
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_bundled_scenario_matches_expected_output(path: Path):
     expected_file = EXPECTED / f"{path.stem}.json"
-    assert expected_file.exists(), f"no expected output for {path.name}: run python tests/regression/expected_outputs.py"
+    assert expected_file.exists(), (
+        f"no expected output for {path.name}: run python tests/regression/expected_outputs.py"
+    )
     assert_same(observed(path), json.loads(expected_file.read_text(encoding="utf-8")))
 
 

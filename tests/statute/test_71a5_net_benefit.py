@@ -106,9 +106,13 @@ class TestExtendedCommitment:
         assert result.pv_benefits_without_extension == pytest.approx(10.5 * 100_000)
         assert result.extension_counted
 
-    @pytest.mark.parametrize("location", ["distressed_municipality", "enhanced_area", "mega_project", "government_restricted_municipality"])
+    @pytest.mark.parametrize(
+        "location", ["distressed_municipality", "enhanced_area", "mega_project", "government_restricted_municipality"]
+    )
     def test_extension_not_counted_at_300_or_200_percent(self, location):
-        result = evaluate(commitment__extended_years=2, **{f"location__{location}": True}, **benefits(100_000, years=20))
+        result = evaluate(
+            commitment__extended_years=2, **{f"location__{location}": True}, **benefits(100_000, years=20)
+        )
         assert result.pv_benefits == pytest.approx(10.5 * 100_000)
         assert not result.extension_counted
         assert result.incremental_credit == 0
@@ -143,7 +147,11 @@ class TestExtendedCommitment:
         assert len(result.repayment_schedule) == 3
 
     def test_no_extension_gives_an_empty_schedule(self):
-        assert evaluate().to_dict()["extended_commitment"] == {"years": 0, "incremental_credit": 0.0, "repayment_schedule": []}
+        assert evaluate().to_dict()["extended_commitment"] == {
+            "years": 0,
+            "incremental_credit": 0.0,
+            "repayment_schedule": [],
+        }
 
 
 class TestPhases:
@@ -178,7 +186,9 @@ class TestPhases:
         assert list(credits.loc[4:7]) == [200_000] * 4
         assert list(credits.loc[8:10]) == [100_000] * 3
         pv_phase_2 = sum(100_000 / 1.1**t for t in range(4, 11))
-        assert result.phase_tests["pv_credits"].iloc[1] - result.phase_tests["pv_credits"].iloc[0] == pytest.approx(pv_phase_2)
+        assert result.phase_tests["pv_credits"].iloc[1] - result.phase_tests["pv_credits"].iloc[0] == pytest.approx(
+            pv_phase_2
+        )
 
     def test_phase_commitment_period(self):
         # Phase 2 commits 2 years from its year 1 (project year 3): project years 3, 4.

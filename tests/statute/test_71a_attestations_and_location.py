@@ -11,7 +11,16 @@ from netbenefit.rules import CHECK_IDS
 def test_every_check_is_listed_once_in_statute_order():
     result = evaluate()
     assert list(result.checks["id"]) == [
-        "71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(6)", "71(a)(7)", "71(a)(8)", "71(d)", "71(f)",
+        "71(a)(1)",
+        "71(a)(2)",
+        "71(a)(3)",
+        "71(a)(4)",
+        "71(a)(5)",
+        "71(a)(6)",
+        "71(a)(7)",
+        "71(a)(8)",
+        "71(d)",
+        "71(f)",
     ]
     assert tuple(result.checks["id"]) == CHECK_IDS
     assert result.eligible
@@ -33,7 +42,9 @@ def test_qualified_incentive_area_71a3_is_read_from_its_own_flag():
     "key, check_id",
     [("material_factor", "71(a)(4)"), ("environmental_standards", "71(a)(6)"), ("affirmative_action", "71(a)(7)")],
 )
-@pytest.mark.parametrize("value, passed, words", [(True, True, "Attested"), (False, False, "is false"), (None, False, "Not given")])
+@pytest.mark.parametrize(
+    "value, passed, words", [(True, True, "Attested"), (False, False, "is false"), (None, False, "Not given")]
+)
 def test_attestations(key, check_id, value, passed, words):
     data = base_scenario_dict()
     if value is None:
@@ -58,16 +69,68 @@ EXEMPT = {"landlord_not_assisted": True, "landlord_party_to_contract": True}
         ({"construction": True, "building_services": False}, False),
         ({"construction": True}, False),  # building services not given
         # 71(a)(8)(b): construction commencing more than two years after the first certificate.
-        ({"construction": False, "building_services": True, "construction_starts_years_after_first_certificate": 2}, False),
-        ({"construction": False, "building_services": True, "construction_starts_years_after_first_certificate": 2.01}, True),
+        (
+            {"construction": False, "building_services": True, "construction_starts_years_after_first_certificate": 2},
+            False,
+        ),
+        (
+            {
+                "construction": False,
+                "building_services": True,
+                "construction_starts_years_after_first_certificate": 2.01,
+            },
+            True,
+        ),
         # (b) exempts construction work only, never building services.
-        ({"construction": False, "building_services": False, "construction_starts_years_after_first_certificate": 5}, False),
+        (
+            {"construction": False, "building_services": False, "construction_starts_years_after_first_certificate": 5},
+            False,
+        ),
         # 71(a)(8)(a)(i)-(iii): all three, the lease less than 35% of the entire facility.
-        ({"construction": False, "building_services": False, "exemption": EXEMPT | {"lease_share_of_facility": 0.3499}}, True),
-        ({"construction": False, "building_services": False, "exemption": EXEMPT | {"lease_share_of_facility": 0.35}}, False),
-        ({"construction": False, "building_services": False, "exemption": EXEMPT | {"lease_share_of_facility": 0.3501}}, False),
-        ({"exemption": {"landlord_not_assisted": False, "landlord_party_to_contract": True, "lease_share_of_facility": 0.1}}, False),
-        ({"exemption": {"landlord_not_assisted": True, "landlord_party_to_contract": False, "lease_share_of_facility": 0.1}}, False),
+        (
+            {
+                "construction": False,
+                "building_services": False,
+                "exemption": EXEMPT | {"lease_share_of_facility": 0.3499},
+            },
+            True,
+        ),
+        (
+            {
+                "construction": False,
+                "building_services": False,
+                "exemption": EXEMPT | {"lease_share_of_facility": 0.35},
+            },
+            False,
+        ),
+        (
+            {
+                "construction": False,
+                "building_services": False,
+                "exemption": EXEMPT | {"lease_share_of_facility": 0.3501},
+            },
+            False,
+        ),
+        (
+            {
+                "exemption": {
+                    "landlord_not_assisted": False,
+                    "landlord_party_to_contract": True,
+                    "lease_share_of_facility": 0.1,
+                }
+            },
+            False,
+        ),
+        (
+            {
+                "exemption": {
+                    "landlord_not_assisted": True,
+                    "landlord_party_to_contract": False,
+                    "lease_share_of_facility": 0.1,
+                }
+            },
+            False,
+        ),
         ({"exemption": EXEMPT}, False),  # the lease share not given: no exemption presumed
     ],
 )

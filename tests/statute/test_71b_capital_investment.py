@@ -55,7 +55,10 @@ def test_minimum_sums_the_portions_and_compares_all_initial_phase_years():
 def test_small_business_has_no_minimum():
     """71(b)(1)(e)."""
     result = evaluate(
-        business__small_business=True, business__full_time_employees_at_application=40, jobs__new=10, capital_investment={}
+        business__small_business=True,
+        business__full_time_employees_at_application=40,
+        jobs__new=10,
+        capital_investment={},
     )
     assert result.capital_investment_minimum == 0
     assert result.infrastructure_fund_donation == 0

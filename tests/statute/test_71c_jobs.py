@@ -34,7 +34,15 @@ CASES = [
     ({}, 35, 499, 0, True, "71(c)(1)(c)", False),
     ({}, 35, 500, 0, True, "71(c)(1)(d)", True),
     # Where several apply the lowest minimum is used: tract and restricted -> 150.
-    ({"location__qualified_incentive_tract": True, "location__government_restricted_municipality": True}, 35, 150, 0, True, "71(c)(1)(d)", True),
+    (
+        {"location__qualified_incentive_tract": True, "location__government_restricted_municipality": True},
+        35,
+        150,
+        0,
+        True,
+        "71(c)(1)(d)",
+        True,
+    ),
     # (d) needs (b) or (c): 34 new jobs and 600 retained elsewhere is not (d) ...
     ({}, 34, 600, 0, False, None, False),
     # (e) not eligible under (b)-(d), in a tract / enhanced area / restricted municipality: 500 retained.
@@ -48,7 +56,15 @@ CASES = [
     ({}, 10, 1000, 0, True, "71(c)(1)(f)", True),
     ({}, 0, 1001, 0, True, "71(c)(1)(f)", True),
     # (e) and (f) are open to a small business; its clause is then (e) or (f).
-    ({"business__small_business": True, "location__qualified_incentive_tract": True}, 10, 500, 40, True, "71(c)(1)(e)", True),
+    (
+        {"business__small_business": True, "location__qualified_incentive_tract": True},
+        10,
+        500,
+        40,
+        True,
+        "71(c)(1)(e)",
+        True,
+    ),
     ({"business__small_business": True}, 10, 1000, 40, True, "71(c)(1)(f)", True),
     ({"business__small_business": True}, 10, 999, 40, True, "71(c)(1)(a)", False),
     ({"business__small_business": True}, 9, 1000, 40, True, "71(c)(1)(f)", True),

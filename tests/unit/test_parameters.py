@@ -57,7 +57,13 @@ def numeric_literals(path: Path):
     for token in tokens:
         if token.type == tokenize.NUMBER and NOT_STATUTORY not in token.line:
             text = token.string.replace("_", "")
-            value = complex(text) if text.lower().endswith("j") else float(text) if any(c in text for c in ".eE") and not text.lower().startswith("0x") else int(text, 0)
+            value = (
+                complex(text)
+                if text.lower().endswith("j")
+                else float(text)
+                if any(c in text for c in ".eE") and not text.lower().startswith("0x")
+                else int(text, 0)
+            )
             yield token.start[0], token.string, value
 
 

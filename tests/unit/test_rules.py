@@ -18,7 +18,9 @@ from netbenefit.rules import (
 def test_rules_broadcast_over_variants():
     codes = job_minimum_clause(np.array([34, 35, 36]), 0, 0, False, False, False, False, False)
     assert codes.tolist() == [0, 3, 3]
-    thresholds, clauses = statutory_threshold(np.array([False, True, False]), False, np.array([False, False, True]), False)
+    thresholds, clauses = statutory_threshold(
+        np.array([False, True, False]), False, np.array([False, False, True]), False
+    )
     assert thresholds.tolist() == [4.0, 3.0, 2.0]
     assert clauses.tolist() == [0, 1, 2]
 

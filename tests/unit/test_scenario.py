@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from pydantic import ValidationError
 from support import base_scenario_dict, with_changes
 
 import netbenefit
@@ -43,8 +44,8 @@ def test_a_valid_file_loads_into_an_immutable_scenario(tmp_path):
     scenario = load_scenario(write(tmp_path, base_scenario_dict()))
     assert scenario.jobs.new == 35
     assert scenario.source.endswith("scenario.yaml")
-    with pytest.raises(Exception):
-        scenario.jobs.new = 40  # frozen
+    with pytest.raises(ValidationError, match="frozen"):
+        scenario.jobs.new = 40
     with pytest.raises(TypeError):
         scenario.capital_investment[1] = 0  # read-only mapping
     assert scenario.to_dict()["capital_investment"] == {1: 40000.0}
@@ -61,7 +62,11 @@ def test_a_valid_file_loads_into_an_immutable_scenario(tmp_path):
         ({"jobs.new": -1}, "jobs.new", "greater than or equal to 0"),
         ({"jobs.retained": -5}, "jobs.retained", "greater than or equal to 0"),
         ({"capital_investment": {1: -100}}, "capital_investment.1", "greater than or equal to 0"),
-        ({"facility.portions.0.gross_leasable_area_sqft": -1}, "facility.portions.0.gross_leasable_area_sqft", "greater than or equal to 0"),
+        (
+            {"facility.portions.0.gross_leasable_area_sqft": -1},
+            "facility.portions.0.gross_leasable_area_sqft",
+            "greater than or equal to 0",
+        ),
         ({"jobs.nj_withholding_share": 1.2}, "jobs.nj_withholding_share", "less than or equal to 1"),
         ({"facility.accommodates_share": -0.1}, "facility.accommodates_share", "greater than or equal to 0"),
         ({"discount_rate": -1}, "discount_rate", "greater than -1"),
@@ -129,11 +134,38 @@ def test_required_keys(tmp_path, remove, key):
             "not both",
         ),
         ({"streams.0.name": "credits"}, "streams.0.name", "built-in column"),
-        ({"streams": [{"name": "a", "kind": "revenue", "by_year": {1: 1}}] * 2}, "streams.1.name", "used by another stream"),
-        ({"streams": [{"name": "a", "kind": "revenue"}]}, "streams.0", "needs by_year or from_csv"),
-        ({"phases": [{"name": "2", "start_year": -1, "jobs": {"new": 1, "nj_withholding_share": 1}, "award": {"annual_credit": 1}}]}, "phases.0.start_year", "greater than or equal to 0"),
         (
-            {"phases": [{"name": "2", "start_year": 1, "jobs": {"new": 1, "nj_withholding_share": 1}, "award": {"annual_credit": 1}, "commitment": {"extended_years": 2}}]},
+            {"streams": [{"name": "a", "kind": "revenue", "by_year": {1: 1}}] * 2},
+            "streams.1.name",
+            "used by another stream",
+        ),
+        ({"streams": [{"name": "a", "kind": "revenue"}]}, "streams.0", "needs by_year or from_csv"),
+        (
+            {
+                "phases": [
+                    {
+                        "name": "2",
+                        "start_year": -1,
+                        "jobs": {"new": 1, "nj_withholding_share": 1},
+                        "award": {"annual_credit": 1},
+                    }
+                ]
+            },
+            "phases.0.start_year",
+            "greater than or equal to 0",
+        ),
+        (
+            {
+                "phases": [
+                    {
+                        "name": "2",
+                        "start_year": 1,
+                        "jobs": {"new": 1, "nj_withholding_share": 1},
+                        "award": {"annual_credit": 1},
+                        "commitment": {"extended_years": 2},
+                    }
+                ]
+            },
             "phases.0.commitment.extended_years",
             "extended_years is the project's",
         ),
@@ -236,7 +268,11 @@ class TestFromDictAndReplace:
     def test_replace_derives_a_validated_variant(self):
         scenario = Scenario.from_dict(base_scenario_dict())
         variant = scenario.replace({"jobs.new": 200, "discount_rate": 0.05, "capital_investment.3": 10})
-        assert (variant.jobs.new, variant.discount_rate, dict(variant.capital_investment)) == (200, 0.05, {1: 40000, 3: 10})
+        assert (variant.jobs.new, variant.discount_rate, dict(variant.capital_investment)) == (
+            200,
+            0.05,
+            {1: 40000, 3: 10},
+        )
         assert scenario.jobs.new == 35  # the original is unchanged
         assert scenario.replace(discount_rate=0.07).discount_rate == 0.07
         with pytest.raises(ScenarioError, match="jobs.new"):

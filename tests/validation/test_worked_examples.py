@@ -17,7 +17,13 @@ def worked_scenario(**revenue_changes):
         {
             "discount_rate": 0.10,
             "capital_investment": {1: 1_000_000},
-            "jobs": {"new": 100, "ramp": [0.5, 1.0], "median_salary": 50_000, "salary_growth": 0.10, "nj_withholding_share": 0.9},
+            "jobs": {
+                "new": 100,
+                "ramp": [0.5, 1.0],
+                "median_salary": 50_000,
+                "salary_growth": 0.10,
+                "nj_withholding_share": 0.9,
+            },
             "award": {"annual_credit": 100_000, "eligibility_period_years": 2},
             "commitment": {"period_years": 3},
             "revenue": {
