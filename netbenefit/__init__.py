@@ -10,6 +10,17 @@ Section 71 of P.L.2020, c.156 (C.34:1B-339), as amended, applied to scenario fil
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .analysis import (
+    break_even_discount_rate,
+    evaluate_variants,
+    implied_discount_rate,
+    max_award,
+    min_new_jobs,
+    montecarlo,
+    sensitivity,
+    sweep,
+    tornado,
+)
 from .compare import compare
 from .errors import ScenarioError
 from .evaluate import evaluate
@@ -27,8 +38,17 @@ __all__ = [
     "Result",
     "Scenario",
     "ScenarioError",
+    "break_even_discount_rate",
     "compare",
     "evaluate",
+    "evaluate_variants",
+    "implied_discount_rate",
     "load_scenario",
+    "max_award",
+    "min_new_jobs",
+    "montecarlo",
     "parameter",
+    "sensitivity",
+    "sweep",
+    "tornado",
 ]

@@ -1,0 +1,43 @@
+"""Scenario analysis at scale: sweeps, Monte Carlo, solvers and sensitivity.
+
+Every function here runs :func:`netbenefit.cashflows.compute` on arrays of variants, so its
+numbers are those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``. Values are
+checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
+``docs/analysis.md``.
+"""
+
+from .charts import tornado
+from .keys import KeySpec, check_values, key_spec
+from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
+from .sensitivity import sensitivity
+from .solvers import (
+    SolverResult,
+    break_even_discount_rate,
+    implied_discount_rate,
+    max_award,
+    min_new_jobs,
+)
+from .sweep import sweep
+from .variants import NOTES, RESULT_COLUMNS, evaluate_variants
+
+__all__ = [
+    "DISTRIBUTIONS",
+    "NOTES",
+    "RESULT_COLUMNS",
+    "KeySpec",
+    "MonteCarloResult",
+    "MonteCarloSummary",
+    "SolverResult",
+    "break_even_discount_rate",
+    "check_values",
+    "evaluate_variants",
+    "implied_discount_rate",
+    "key_spec",
+    "max_award",
+    "min_new_jobs",
+    "montecarlo",
+    "sensitivity",
+    "summarise",
+    "sweep",
+    "tornado",
+]

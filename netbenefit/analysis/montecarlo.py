@@ -1,0 +1,330 @@
+"""Monte Carlo: random draws of some keys, the test on each draw, and a summary.
+
+Distributions (the ``vary`` argument of :func:`montecarlo`), one per key:
+
+========================================  =====================================================
+``("uniform", low, high)``                every value in [low, high) equally likely
+``("normal", mean, sd)``                  normal with that mean and standard deviation
+``("triangular", low, mode, high)``       triangular on [low, high], peaking at mode
+``("lognormal", mean, sigma)``            ``exp(X)`` with X normal(mean, sigma): as numpy,
+                                          mean and sigma are those of the *underlying normal*
+                                          (the median of the draws is ``exp(mean)``)
+``[v1, v2, ...]``                         one of the listed values, each equally likely
+                                          (numbers, or booleans for a flag)
+========================================  =====================================================
+
+Reproducibility: each key has its own random stream, spawned from
+``numpy.random.SeedSequence(seed)`` in the order of ``vary``; draws are taken chunk by chunk from
+that stream, so the same seed gives the same draws whatever the chunk size, and adding a key at
+the end of ``vary`` leaves the draws of the others unchanged.
+
+Values outside a key's valid range (a share above 1, a negative job count, a discount rate at or
+below -1, a fraction of a year) raise :class:`~netbenefit.errors.ScenarioError` by default
+(``out_of_range="error"``), naming the key and the number of such draws; with
+``out_of_range="clip"`` they are moved to the nearest valid value (see
+:func:`netbenefit.analysis.keys.check_values`). Prefer a distribution that stays inside the range
+(uniform, triangular) to clipping, which piles probability on the bound.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ScenarioError
+from ..scenario import Scenario
+from .keys import check_values, key_spec
+from .variants import DEFAULT_CHUNK_SIZE, NOTES, _allocate, frame, iter_chunks
+
+#: Distribution names and the names of their parameters, in order.
+DISTRIBUTIONS = {
+    "uniform": ("low", "high"),
+    "normal": ("mean", "sd"),
+    "triangular": ("low", "mode", "high"),
+    "lognormal": ("mean", "sigma"),
+}
+#: Percentiles of the ratio given in the summary. [percent]
+PERCENTILES = (5, 25, 50, 75, 95)
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """A parsed distribution of one key: a name of :data:`DISTRIBUTIONS`, or ``choice``."""
+
+    name: str
+    parameters: tuple = ()
+    values: np.ndarray | None = None  # for "choice"
+
+    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` draws from ``rng`` (sequential in the stream: chunks concatenate exactly)."""
+        p = self.parameters
+        if self.name == "uniform":
+            return rng.uniform(p[0], p[1], size)
+        if self.name == "normal":
+            return rng.normal(p[0], p[1], size)
+        if self.name == "triangular":
+            if p[0] == p[2]:
+                return np.full(size, float(p[0]))
+            return rng.triangular(p[0], p[1], p[2], size)
+        if self.name == "lognormal":
+            return rng.lognormal(p[0], p[1], size)
+        index = np.minimum((rng.random(size) * len(self.values)).astype(np.int64), len(self.values) - 1)
+        return self.values[index]
+
+
+def parse_distribution(scenario: Scenario, key: str, spec: Any) -> Distribution:
+    """Read one ``vary`` entry. Raises ScenarioError naming the key for a bad specification."""
+    source = scenario.source
+    if isinstance(spec, str) or not isinstance(spec, Sequence | np.ndarray):
+        raise ScenarioError(
+            source, key, f"give a distribution such as ('normal', mean, sd) or a list of values, not {spec!r}"
+        )
+    items = list(spec)
+    if items and isinstance(items[0], str):
+        name = items[0]
+        if name not in DISTRIBUTIONS:
+            raise ScenarioError(source, key, f"unknown distribution {name!r}; use one of {', '.join(DISTRIBUTIONS)}")
+        names = DISTRIBUTIONS[name]
+        parameters = items[1:]
+        if len(parameters) != len(names):
+            expected = f"{len(names)} parameters ({', '.join(names)})"
+            raise ScenarioError(source, key, f"{name} takes {expected}, got {len(parameters)}")
+        numeric = (int, float, np.integer, np.floating)
+        if not all(isinstance(x, numeric) and not isinstance(x, bool) for x in parameters):
+            raise ScenarioError(source, key, f"the parameters of {name} must be numbers, got {parameters!r}")
+        parameters = tuple(float(x) for x in parameters)
+        if not all(np.isfinite(parameters)):
+            raise ScenarioError(source, key, f"the parameters of {name} must be finite, got {parameters!r}")
+        _check_parameters(source, key, name, parameters)
+        if key_spec(scenario, key).kind == "flag":
+            raise ScenarioError(source, key, "a flag takes a list of values such as [true, false], not a distribution")
+        return Distribution(name, parameters)
+    if not items:
+        raise ScenarioError(source, key, "the list of values is empty")
+    kind = key_spec(scenario, key).kind
+    values = np.asarray(items)
+    if kind == "flag" and values.dtype != bool:
+        raise ScenarioError(source, key, f"a flag takes a list of true/false values, got {items!r}")
+    if kind != "flag" and (values.dtype == bool or values.dtype.kind not in "iuf"):
+        raise ScenarioError(source, key, f"the list must hold numbers, got {items!r}")
+    return Distribution("choice", values=values if kind == "flag" else values.astype(float))
+
+
+def _check_parameters(source: str, key: str, name: str, p: tuple) -> None:
+    if name == "uniform" and not p[0] <= p[1]:
+        raise ScenarioError(source, key, f"uniform needs low <= high, got {p}")
+    if name in ("normal", "lognormal") and p[1] < 0:
+        raise ScenarioError(source, key, f"{name} needs a spread >= 0, got {p[1]}")
+    if name == "triangular" and not p[0] <= p[1] <= p[2]:
+        raise ScenarioError(source, key, f"triangular needs low <= mode <= high, got {p}")
+
+
+@dataclass(frozen=True)
+class MonteCarloSummary:
+    """What a Monte Carlo run found.
+
+    Attributes
+    ----------
+    draws : int
+        Number of draws.
+    probability_passes : float
+        Share of draws that pass the net positive benefit test, 71(a)(5). [share]
+    probability_eligible : float
+        Share of draws that pass every eligibility check. [share]
+    ratio_mean : float
+        Mean net benefit ratio over the draws where it is defined (NaN if none).
+    ratio_percentiles : dict of int -> float
+        The 5th, 25th, 50th, 75th and 95th percentiles of the ratio (linear interpolation,
+        ``numpy.percentile``), over the draws where it is defined.
+    undefined : int
+        Draws whose ratio is undefined (see the ``note`` column); they count as failing.
+    """
+
+    draws: int
+    probability_passes: float
+    probability_eligible: float
+    ratio_mean: float
+    ratio_percentiles: dict[int, float]
+    undefined: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values: ``draws``, ``probability_passes``, ..., ``ratio_p5`` .. ``ratio_p95``."""
+        out = {
+            "draws": self.draws,
+            "probability_passes": self.probability_passes,
+            "probability_eligible": self.probability_eligible,
+            "ratio_mean": self.ratio_mean,
+        }
+        out.update({f"ratio_p{p}": value for p, value in self.ratio_percentiles.items()})
+        out["undefined"] = self.undefined
+        return out
+
+    def __str__(self) -> str:
+        percentiles = ", ".join(f"p{p} {value:.4f}" for p, value in self.ratio_percentiles.items())
+        lines = [
+            f"draws {self.draws:,}",
+            f"probability of passing the net positive benefit test: {self.probability_passes:.4f}",
+            f"probability of eligibility (every check): {self.probability_eligible:.4f}",
+            f"net benefit ratio: mean {self.ratio_mean:.4f}; {percentiles}",
+        ]
+        if self.undefined:
+            lines.append(f"draws with an undefined ratio (counted as failing): {self.undefined:,}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class MonteCarloResult:
+    """The draws (unless ``keep_draws=False``) and their summary.
+
+    Attributes
+    ----------
+    draws : DataFrame or None
+        One row per draw: a column per varied key, then ``pv_benefits`` [USD], ``pv_credits``
+        [USD], ``ratio``, ``threshold``, ``passes``, ``eligible`` and ``note``.
+    summary : MonteCarloSummary
+    seed : int or None
+    vary : dict
+        The parsed distribution of each key.
+    """
+
+    draws: pd.DataFrame | None
+    summary: MonteCarloSummary
+    seed: int | None
+    vary: dict[str, Distribution] = field(repr=False)
+
+
+def _progress_bar(enabled: bool | None, total: int, chunks: int):
+    if enabled is None:
+        enabled = chunks > 1 and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="draw", unit_scale=True, desc="Monte Carlo", file=sys.stderr, leave=False)
+
+
+def montecarlo(
+    scenario: Scenario,
+    draws: int = 10_000,
+    vary: Mapping[str, Any] | None = None,
+    seed: int | None = None,
+    progress: bool | None = None,
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    keep_draws: bool = True,
+    out_of_range: str = "error",
+) -> MonteCarloResult:
+    """Draw values of some keys at random and run the test on every draw.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    draws : int
+        Number of draws. [draws]
+    vary : mapping of dotted key -> distribution
+        See the module docstring: ``("uniform", low, high)``, ``("normal", mean, sd)``,
+        ``("triangular", low, mode, high)``, ``("lognormal", mean, sigma)`` (of the underlying
+        normal) or a list of values.
+    seed : int, optional
+        Seed of ``numpy.random.SeedSequence``; the same seed gives the same draws.
+    progress : bool, optional
+        Show a progress bar on stderr (tqdm; a widget in a notebook). Default: only when the run
+        takes more than one chunk and stderr is a terminal. False turns it off.
+    chunk_size : int
+        Draws computed at once; memory grows with it, not with ``draws``. [draws]
+    keep_draws : bool
+        False keeps only the summary (and the ratio of each draw, 8 bytes a draw, for exact
+        percentiles): for runs of tens of millions of draws.
+    out_of_range : {"error", "clip"}
+        What to do with draws outside a key's valid range (module docstring).
+
+    Returns
+    -------
+    MonteCarloResult
+        ``.draws`` (DataFrame, or None) and ``.summary`` (:class:`MonteCarloSummary`).
+
+    Examples
+    --------
+    >>> vary = {"jobs.new": ("normal", 260, 25), "discount_rate": ("uniform", 0.04, 0.08)}
+    >>> run = montecarlo(scenario, draws=100_000, vary=vary, seed=1)  # doctest: +SKIP
+    >>> run.summary.probability_passes  # doctest: +SKIP
+    """
+    source = scenario.source
+    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 1:
+        raise ScenarioError(source, "", f"draws must be a whole number >= 1, not {draws!r}")
+    draws = int(draws)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0):
+        raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
+    if chunk_size < 1:
+        raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
+    distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
+    for key in distributions:
+        key_spec(scenario, key)  # unknown or fixed keys fail before any draw
+    generators = [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(len(distributions))]
+    entropy = seed
+
+    def make_overrides(start: int, stop: int) -> dict[str, np.ndarray]:
+        values = {}
+        for (key, distribution), rng in zip(distributions.items(), generators, strict=True):
+            values[key] = check_values(scenario, key, distribution.draw(rng, stop - start), out_of_range=out_of_range)
+        return values
+
+    columns = _allocate(draws if keep_draws else 0)
+    kept_keys: dict[str, list[np.ndarray]] = {key: [] for key in distributions}
+    ratios = np.empty(draws)
+    passes = eligible = undefined = 0
+    chunks = -(-draws // chunk_size)
+    bar = _progress_bar(progress, draws, chunks)
+    try:
+        for start, stop, overrides, chunk in iter_chunks(scenario, draws, make_overrides, chunk_size, bar):
+            ratios[start:stop] = chunk["ratio"]
+            passes += int(np.count_nonzero(chunk["passes"]))
+            eligible += int(np.count_nonzero(chunk["eligible"]))
+            undefined += int(np.count_nonzero(chunk["note"]))
+            if keep_draws:
+                for name, values in chunk.items():
+                    columns[name][start:stop] = values
+                for key, values in overrides.items():
+                    kept_keys[key].append(values)
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = _summarise(ratios, draws, passes, eligible, undefined)
+    table = None
+    if keep_draws:
+        keys = {key: np.concatenate(parts) for key, parts in kept_keys.items()}
+        table = frame(keys, columns)
+    return MonteCarloResult(draws=table, summary=summary, seed=entropy, vary=distributions)
+
+
+def _summarise(ratios: np.ndarray, draws: int, passes: int, eligible: int, undefined: int) -> MonteCarloSummary:
+    defined = ratios[~np.isnan(ratios)] if undefined else ratios
+    if defined.size:
+        values = np.percentile(defined, PERCENTILES)
+        percentiles = {p: float(v) for p, v in zip(PERCENTILES, values, strict=True)}
+        mean = float(np.mean(defined))
+    else:
+        percentiles = {p: float("nan") for p in PERCENTILES}
+        mean = float("nan")
+    return MonteCarloSummary(
+        draws=draws,
+        probability_passes=passes / draws,
+        probability_eligible=eligible / draws,
+        ratio_mean=mean,
+        ratio_percentiles=percentiles,
+        undefined=undefined,
+    )
+
+
+def summarise(table: pd.DataFrame) -> MonteCarloSummary:
+    """The summary of a table of draws (or of a sweep's rows, each weighing the same)."""
+    ratios = table["ratio"].to_numpy(dtype=float)
+    undefined = int(np.count_nonzero(table["note"].astype(str) != NOTES[0])) if "note" in table else 0
+    return _summarise(
+        ratios, len(table), int(table["passes"].sum()), int(table["eligible"].sum()), undefined
+    )

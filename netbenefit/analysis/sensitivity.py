@@ -1,0 +1,85 @@
+"""One-way sensitivity: the net benefit ratio when one key at a time moves to a low and a high value."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cashflows import compute
+from ..errors import ScenarioError
+from ..scenario import Scenario
+from .keys import check_values, key_spec
+from .variants import result_columns
+
+#: Columns of the sensitivity table.
+SENSITIVITY_COLUMNS = ("key", "base", "low", "high", "ratio_base", "ratio_low", "ratio_high", "swing", "threshold")
+
+
+def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:
+    """The ratio at a low and a high value of each key, the others kept at the scenario's values.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    ranges : mapping of dotted key -> (low, high), a number, or None
+        ``(low, high)``: the two values. A number f: ``base x (1 - f)`` and ``base x (1 + f)``.
+        None: the same with ``relative``. A flag takes ``(False, True)``. Values must be valid
+        for the key (a share stays in [0, 1]...), as in a sweep.
+    relative : float
+        The relative change used for keys given None. [share]
+
+    Returns
+    -------
+    DataFrame
+        One row per key, largest swing first: ``key``, ``base`` (the scenario's value), ``low``,
+        ``high``, ``ratio_base``, ``ratio_low``, ``ratio_high``, ``swing`` =
+        ``|ratio_high - ratio_low|`` and ``threshold`` (at the base). A ratio that is undefined
+        at a value (zero credits) raises ScenarioError naming the key.
+
+    Examples
+    --------
+    >>> sensitivity(scenario, {"jobs.new": (200, 320), "discount_rate": (0.04, 0.08)})  # doctest: +SKIP
+    """
+    base_columns = result_columns(compute(scenario))
+    ratio_base = float(base_columns["ratio"][0])
+    threshold = float(base_columns["threshold"][0])
+    rows = []
+    for key, spec in ranges.items():
+        info = key_spec(scenario, key)
+        if spec is None or (isinstance(spec, int | float) and not isinstance(spec, bool)):
+            change = relative if spec is None else float(spec)
+            if info.kind == "flag":
+                values = [False, True]
+            elif info.base is None:
+                raise ScenarioError(scenario.source, key, "has no value in the scenario; give (low, high)")
+            else:
+                values = [info.base * (1 - change), info.base * (1 + change)]
+                if info.kind == "integer":
+                    values = [round(v) for v in values]
+        else:
+            values = list(spec)
+            if len(values) != 2:
+                raise ScenarioError(scenario.source, key, f"give (low, high), not {spec!r}")
+        array = check_values(scenario, key, np.array(values), replace="distinct")
+        columns = result_columns(compute(scenario, {key: array}))
+        if np.any(columns["note"] > 0):
+            raise ScenarioError(scenario.source, key, f"the ratio is undefined at one of {values!r} (zero credits)")
+        low, high = columns["ratio"]
+        rows.append(
+            {
+                "key": key,
+                "base": info.base,
+                "low": values[0],
+                "high": values[1],
+                "ratio_base": ratio_base,
+                "ratio_low": float(low),
+                "ratio_high": float(high),
+                "swing": float(abs(high - low)),
+                "threshold": threshold,
+            }
+        )
+    table = pd.DataFrame(rows, columns=list(SENSITIVITY_COLUMNS))
+    return table.sort_values("swing", ascending=False, kind="stable").reset_index(drop=True)

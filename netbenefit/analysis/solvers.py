@@ -1,0 +1,389 @@
+"""Solvers: the value of one input at which the net positive benefit test just passes.
+
+Each solver returns a :class:`SolverResult`: ``value`` (None when there is no solution),
+``status`` (``"solved"`` or ``"no_solution"``), a one-line ``message`` that says what was found
+or why nothing was, and ``details``. A solver never returns a number that is not a solution.
+
+- :func:`max_award`: the largest award that passes, in closed form (credits are linear in it).
+- :func:`break_even_discount_rate`: the rate at which the ratio equals the threshold.
+- :func:`min_new_jobs`: the fewest new full-time jobs that meet the job minimum of section
+  71(c)(1) and pass the test.
+- :func:`implied_discount_rate`: the rate at which level annual credits have a given present
+  value (e.g. a published award).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import finance
+from ..cashflows import compute
+from ..errors import ScenarioError
+from ..scenario import Scenario
+from .keys import check_values
+from .variants import result_columns
+
+SOLVED, NO_SOLUTION = "solved", "no_solution"
+#: The discount rates searched by default, (low, high]. [1/year]
+RATE_RANGE = (-0.99, 1.0)
+_AWARD_KEY = re.compile(r"^(phases\.\d+\.)?award\.(annual_credit|per_new_job|per_retained_job)$")
+
+
+@dataclass(frozen=True)
+class SolverResult:
+    """The answer of a solver.
+
+    Attributes
+    ----------
+    value : float or None
+        The solution, in the unit of the input solved for; None when there is none.
+    status : {"solved", "no_solution"}
+    message : str
+        One line: the solution and what it means, or why there is none.
+    details : dict
+        Supporting numbers (present values, ratios, the range searched, other roots).
+    """
+
+    value: float | None
+    status: str
+    message: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _no_solution(message: str, **details: Any) -> SolverResult:
+    return SolverResult(None, NO_SOLUTION, message, details)
+
+
+# ----------------------------------------------------------------------------------------------
+# The largest award
+# ----------------------------------------------------------------------------------------------
+
+
+def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
+    """The largest award at ``key`` with which every cumulative net benefit test passes.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    key : str, optional
+        ``award.annual_credit`` [USD/year] or ``award.per_new_job`` [USD/job/year] (or
+        ``award.per_retained_job``, or the same keys of a later phase, ``phases.0.award...``).
+        Default: the initial phase's ``annual_credit`` if the scenario gives one, else its
+        ``per_new_job``.
+
+    Notes
+    -----
+    The benefits do not depend on the award (they are counted before the credit, 71(a)(5)),
+    and the present value of the credits of cumulative test k is affine in the award x:
+    ``K_k(x) = K_k(0) + x * d_k``, with ``d_k`` the present value of the credits per unit of x
+    (for a per-job award, the jobs times the discount factors of the credit years). Test k passes
+    when ``B_k >= T * K_k(x)``, so the largest award is, in closed form,
+    ``x* = min over k with d_k > 0 of (B_k / T - K_k(0)) / d_k``. The solver measures ``K(0)``,
+    ``d`` and ``B`` with three runs of the model (x = 0, 1, 2), checks linearity, and confirms
+    that x* passes. There is no solution when x* < 0, when a test that does not depend on x fails,
+    or when the award does not change the credits (e.g. per-retained-job when the retained jobs
+    do not count).
+    """
+    if key is None:
+        key = "award.annual_credit" if scenario.award.annual_credit is not None else "award.per_new_job"
+    if not _AWARD_KEY.match(key):
+        raise ScenarioError(scenario.source, key, "max_award solves for an award key: award.annual_credit, "
+                            "award.per_new_job or award.per_retained_job (of the initial phase or phases.N)")
+    probe = check_values(scenario, key, np.array([0.0, 1.0, 2.0]))
+    c = compute(scenario, {key: probe})
+    benefits = np.broadcast_to(c.cumulative_pv_benefits, (3, c.cumulative_pv_benefits.shape[1]))
+    credits = np.broadcast_to(c.cumulative_pv_credits, benefits.shape)
+    threshold = float(c.column("threshold")[0])
+    if not (np.all(np.isfinite(benefits)) and np.all(np.isfinite(credits))):
+        return _no_solution(f"present values are not finite at a discount rate of {scenario.discount_rate!r}")
+    base, slope = credits[0], credits[1] - credits[0]
+    if not np.allclose(credits[2] - credits[0], 2 * slope, rtol=1e-9, atol=1e-6) or not np.allclose(
+        benefits[0], benefits[2], rtol=1e-12
+    ):
+        return _no_solution(f"the present values are not linear in {key}; no closed form")
+    b = benefits[0]
+    labels = [f"phases 1..{k + 1}" if k else "the initial phase" for k in range(len(b))]
+    bounds = []
+    for k in range(len(b)):
+        if slope[k] > 0:
+            bounds.append((b[k] / threshold - base[k]) / slope[k])
+        elif not (base[k] > 0 and b[k] >= threshold * base[k]):
+            return _no_solution(
+                f"the test of {labels[k]} does not depend on {key} and fails "
+                f"(PV benefits ${b[k]:,.0f}, PV credits ${base[k]:,.0f}, threshold {threshold:.2f})",
+                threshold=threshold,
+            )
+    if not bounds:
+        return _no_solution(f"{key} does not change the present value of the credits, so it has no largest value")
+    binding = int(np.argmin(bounds))
+    best = float(min(bounds))
+    if best <= 0:
+        return _no_solution(
+            f"no positive {key} passes: the test of {labels[binding]} fails even at 0 "
+            f"(PV benefits ${b[binding]:,.0f} / threshold {threshold:.2f} is below the other credits' PV "
+            f"${base[binding]:,.0f})",
+            threshold=threshold,
+            bound=best,
+        )
+    # Confirm; the comparison has a relative tolerance, so x* itself passes unless rounding bites.
+    for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - 1e-9), 0)):
+        check = compute(scenario, {key: np.array([candidate])})
+        if bool(check.column("passes")[0]):
+            best = candidate
+            break
+    else:  # pragma: no cover - closed form and model disagree
+        return _no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
+    pv_credits = float(check.column("pv_credits")[0])
+    unit = "a job a year" if "per_" in key else "a year"
+    return SolverResult(
+        best,
+        SOLVED,
+        f"largest {key} that passes: ${best:,.2f} {unit} (PV of credits ${pv_credits:,.0f} = PV benefits "
+        f"${b[binding]:,.0f} / threshold {threshold:.2f}, binding test: {labels[binding]})",
+        {
+            "key": key,
+            "threshold": threshold,
+            "pv_credits": pv_credits,
+            "pv_benefits": float(b[-1]),
+            "binding_test": binding + 1,
+            "current": scenario.value_at(key),
+        },
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The break-even discount rate
+# ----------------------------------------------------------------------------------------------
+
+
+def _margin(scenario: Scenario, rates: np.ndarray) -> np.ndarray:
+    """min over cumulative tests of (ratio - threshold); NaN where undefined or not finite."""
+    c = compute(scenario, {"discount_rate": rates})
+    threshold = np.broadcast_to(c.threshold, (c.size, 1))
+    margin = np.min(c.cumulative_ratio - threshold, axis=1)
+    columns = result_columns(c)
+    margin[columns["note"] > 0] = np.nan
+    return margin
+
+
+def _bisect(function, low: float, high: float, f_low: float, tolerance: float = 1e-12, iterations: int = 200) -> float:
+    """A root of ``function`` in [low, high], given a sign change and ``f_low = function(low)``."""
+    for _ in range(iterations):
+        middle = 0.5 * (low + high)
+        if high - low <= tolerance * max(1.0, abs(middle)):
+            break
+        f_middle = function(middle)
+        if f_middle == 0:
+            return middle
+        if (f_middle > 0) == (f_low > 0):
+            low, f_low = middle, f_middle
+        else:
+            high = middle
+    return 0.5 * (low + high)
+
+
+def break_even_discount_rate(
+    scenario: Scenario, low: float = RATE_RANGE[0], high: float = RATE_RANGE[1], points: int = 400
+) -> SolverResult:
+    """The discount rate at which the net benefit ratio equals the threshold.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    low, high : float
+        The range searched, (low, high]. [1/year]
+    points : int
+        Rates of the first scan; each sign change found is refined by bisection to 1e-12.
+
+    Notes
+    -----
+    The margin ``min over cumulative tests k of (ratio_k(r) - threshold)`` is scanned on a grid
+    of rates in one vectorised run, then each bracket with a sign change is bisected. Benefits
+    usually come later than credits, so the ratio falls as the rate rises and the test passes
+    below the break-even rate; the message says which side passes. When the margin has one sign
+    over the whole range there is no break-even rate: the test passes at every rate, or fails at
+    every rate (the ratio is then on the wrong side of the threshold throughout). With several
+    roots, ``value`` is the one nearest the scenario's rate and ``details["roots"]`` lists all.
+    """
+    if not -1 < low < high:
+        raise ValueError(f"need -1 < low < high, got {low}, {high}")
+    rates = np.linspace(low, high, points + 1)[1:]
+    margin = _margin(scenario, rates)
+    finite = np.isfinite(margin)
+    searched = f"({low:g}, {high:g}]"
+    if not finite.any():
+        return _no_solution(f"the ratio is undefined at every discount rate in {searched}")
+    r, m = rates[finite], margin[finite]
+    trend = "falls" if m[-1] < m[0] else "rises"
+    details = {"range": (low, high), "margin_at_low": float(m[0]), "margin_at_high": float(m[-1])}
+    if np.all(m >= 0):
+        return _no_solution(
+            f"no break-even rate in {searched}: the test passes at every rate (the ratio {trend} with the rate; "
+            f"margin over the threshold {m.min():.4f} at least)",
+            **details,
+        )
+    if np.all(m < 0):
+        return _no_solution(
+            f"no break-even rate in {searched}: the test fails at every rate (the ratio {trend} with the rate "
+            f"and stays below the threshold, by {-m.max():.4f} at best)",
+            **details,
+        )
+
+    def function(rate: float) -> float:
+        return float(_margin(scenario, np.array([rate]))[0])
+
+    roots = []
+    for i in np.flatnonzero(np.signbit(m[:-1]) != np.signbit(m[1:])):
+        roots.append(_bisect(function, float(r[i]), float(r[i + 1]), float(m[i])))
+    roots = sorted(set(roots))
+    value = min(roots, key=lambda x: abs(x - scenario.discount_rate))
+    side = "below" if function(value - 1e-6) >= 0 else "above"
+    others = f"; other roots: {', '.join(f'{x:.4%}' for x in roots if x != value)}" if len(roots) > 1 else ""
+    return SolverResult(
+        value,
+        SOLVED,
+        f"break-even discount rate {value:.4%}: the test passes at rates just {side} it "
+        f"(scenario rate {scenario.discount_rate:.4%}){others}",
+        {**details, "roots": roots, "passes_side": side},
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The fewest new jobs
+# ----------------------------------------------------------------------------------------------
+
+
+def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 20_000) -> SolverResult:
+    """The smallest whole number of new full-time jobs (``jobs.new``) that meets the job minimum
+    of section 71(c)(1) (check ``71(a)(2)``) and passes the net positive benefit test.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    max_jobs : int
+        Largest count searched. [jobs]
+    chunk_size : int
+        Counts evaluated at once (0, 1, 2, ... in one vectorised run per chunk).
+
+    Notes
+    -----
+    More jobs do not always help: with a per-job award the credits grow with the jobs too, and
+    reaching a retained-jobs clause changes the credits. The solver therefore scans every whole
+    count in order rather than assuming monotonicity, and reports the first that passes both.
+    Other checks (attestations, 71(d), ...) are not part of this answer.
+    """
+    last = None
+    for start in range(0, max_jobs + 1, chunk_size):
+        counts = np.arange(start, min(max_jobs, start + chunk_size - 1) + 1, dtype=float)
+        counts = check_values(scenario, "jobs.new", counts)
+        c = compute(scenario, {"jobs.new": counts})
+        columns = result_columns(c)
+        job_rule = np.broadcast_to(c.checks["71(a)(2)"], (c.size, 1))[:, 0]
+        ok = job_rule & columns["passes"]
+        last = (counts[-1], bool(job_rule[-1]), float(columns["ratio"][-1]), float(columns["threshold"][-1]))
+        if ok.any():
+            i = int(np.argmax(ok))
+            jobs = float(counts[i])
+            return SolverResult(
+                jobs,
+                SOLVED,
+                f"fewest new full-time jobs that meet 71(c)(1) and pass the test: {jobs:,.0f} "
+                f"(ratio {columns['ratio'][i]:.4f} vs threshold {columns['threshold'][i]:.2f})",
+                {"ratio": float(columns["ratio"][i]), "threshold": float(columns["threshold"][i]),
+                 "current": scenario.jobs.new},
+            )
+    jobs, rule, ratio, threshold = last
+    reason = (
+        f"at {jobs:,.0f} new jobs the job minimum of 71(c)(1) is still not met"
+        if not rule
+        else f"at {jobs:,.0f} new jobs the ratio is {ratio:.4f}, below the threshold {threshold:.2f}"
+    )
+    return _no_solution(f"no count of new jobs up to {max_jobs:,} passes: {reason}", max_jobs=max_jobs)
+
+
+# ----------------------------------------------------------------------------------------------
+# The rate implied by a published present value
+# ----------------------------------------------------------------------------------------------
+
+
+def implied_discount_rate(
+    annual_credit: float,
+    years: int,
+    present_value: float,
+    *,
+    first_year: int = 1,
+    timing: str = "end_of_year",
+    low: float = RATE_RANGE[0],
+    high: float = RATE_RANGE[1],
+) -> SolverResult:
+    """The discount rate at which level annual credits have a given present value.
+
+    Parameters
+    ----------
+    annual_credit : float
+        Credit paid in each year. [USD/year]
+    years : int
+        Number of years of credits (the eligibility period). [years]
+    present_value : float
+        The published present value of the credits. [USD]
+    first_year : int
+        Project year of the first credit: 1 for credits in years 1..E, 2 for a one-year lag.
+    timing : {"end_of_year", "mid_year"}
+    low, high : float
+        The range searched, (low, high]. [1/year]
+
+    Notes
+    -----
+    ``PV(r) = annual_credit x sum over t = s..s+E-1 of (1 + r)^-t`` (``t - 0.5`` mid-year) falls
+    strictly as r rises, so there is at most one root; it is bracketed by the range and found by
+    bisection to 1e-12. No solution when the present value is outside ``[PV(high), PV(low))``.
+
+    Examples
+    --------
+    Party City (NJEDA, 2021): $1,428,000 a year for 7 years, PV about $7.4 million.
+
+    >>> round(implied_discount_rate(1_428_000, 7, 7_400_000).value, 3)
+    0.08
+    >>> round(implied_discount_rate(1_428_000, 7, 7_400_000, first_year=2).value, 3)
+    0.063
+    """
+    for name, number in (("annual_credit", annual_credit), ("present_value", present_value)):
+        if not (isinstance(number, int | float) and math.isfinite(number) and number > 0):
+            raise ValueError(f"{name} must be a finite number > 0, not {number!r}")
+    for name, number in (("years", years), ("first_year", first_year)):
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ValueError(f"{name} must be a whole number >= 1, not {number!r}")
+    credit_years = np.arange(first_year, first_year + years)
+
+    def pv(rate: float) -> float:
+        return float(annual_credit * np.sum(finance.discount_factors(rate, credit_years, timing)))
+
+    pv_low, pv_high = pv(np.nextafter(low, high)), pv(high)
+    details = {"range": (low, high), "pv_at_low": pv_low, "pv_at_high": pv_high, "first_year": first_year}
+    where = f"credits in years {first_year}..{first_year + years - 1}, {timing.replace('_', ' ')}"
+    if not pv_high <= present_value < pv_low:
+        return _no_solution(
+            f"no discount rate in ({low:g}, {high:g}] gives a PV of ${present_value:,.0f} ({where}): "
+            f"the PV runs from ${pv_high:,.0f} to ${pv_low:,.0f}",
+            **details,
+        )
+    rate = _bisect(lambda r: pv(r) - present_value, float(np.nextafter(low, high)), high, pv_low - present_value)
+    return SolverResult(
+        rate,
+        SOLVED,
+        f"implied discount rate {rate:.4%} ({where}: ${annual_credit:,.0f} a year for {years} years "
+        f"has a PV of ${present_value:,.0f})",
+        details,
+    )

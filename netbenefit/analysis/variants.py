@@ -1,0 +1,161 @@
+"""Many variants of one scenario at once: the shared engine of sweeps, Monte Carlo and solvers.
+
+:func:`evaluate_variants` checks the values (:mod:`netbenefit.analysis.keys`), runs
+:func:`netbenefit.cashflows.compute` in chunks, and returns one row per variant. The numbers are
+those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``, because both run the
+same code.
+
+Rows that :func:`netbenefit.evaluate` would refuse are kept, never silently NaN: their ``note``
+column says why, their ``ratio`` is NaN, and ``passes`` and ``eligible`` are False.
+
+- ``credits are zero``: the requested tax credits of the initial phase, or the present value of
+  all credits, are zero (the ratio benefits / credits is undefined);
+- ``present values overflow``: a discount rate so close to -1 that a present value is not finite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..cashflows import Computation, compute
+from ..scenario import Scenario
+from .keys import check_overrides
+
+#: Result columns, after one column per varied key.
+RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note")
+#: Values of the ``note`` column; "" for a row that evaluates normally.
+NOTES = ("", "credits are zero", "present values overflow")
+ZERO_CREDITS, OVERFLOW = 1, 2
+#: Default number of variants computed at once (bounds the memory of long runs).
+DEFAULT_CHUNK_SIZE = 100_000
+
+
+def result_columns(computation: Computation) -> dict[str, np.ndarray]:
+    """The per-variant results of a computation, as flat arrays, with the ``note`` codes."""
+    size = computation.size
+    pv_benefits = computation.column("pv_benefits").astype(float, copy=True)
+    pv_credits = computation.column("pv_credits").astype(float, copy=True)
+    without = computation.column("pv_benefits_without_extension")
+    initial_requested = np.broadcast_to(computation.phases[0].requested_credits, (size, 1))[:, 0]
+    note = np.zeros(size, dtype=np.int8)
+    note[(initial_requested <= 0) | ~(pv_credits > 0)] = ZERO_CREDITS
+    note[~(np.isfinite(pv_benefits) & np.isfinite(pv_credits) & np.isfinite(without))] = OVERFLOW
+    flagged = note > 0
+    ratio = computation.column("ratio").astype(float, copy=True)
+    passes = computation.column("passes").astype(bool, copy=True)
+    eligible = computation.column("eligible").astype(bool, copy=True)
+    if flagged.any():
+        ratio[flagged] = np.nan
+        passes[flagged] = False
+        eligible[flagged] = False
+    return {
+        "pv_benefits": pv_benefits,
+        "pv_credits": pv_credits,
+        "ratio": ratio,
+        "threshold": computation.column("threshold").astype(float, copy=True),
+        "passes": passes,
+        "eligible": eligible,
+        "note": note,
+    }
+
+
+def iter_chunks(
+    scenario: Scenario,
+    size: int,
+    make_overrides: Callable[[int, int], Mapping[str, np.ndarray]],
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: Any = None,
+) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
+    """Compute ``size`` variants ``chunk_size`` at a time.
+
+    Yields ``(start, stop, overrides, columns)`` for each chunk, where ``make_overrides(start,
+    stop)`` gives the (already checked) values of rows ``start:stop``. ``progress`` is an object
+    with ``update(n)`` (a progress bar) or None.
+    """
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, not {chunk_size}")
+    for start in range(0, size, chunk_size):
+        stop = min(size, start + chunk_size)
+        overrides = make_overrides(start, stop)
+        columns = result_columns(compute(scenario, overrides)) if overrides else _repeat(scenario, stop - start)
+        if progress is not None:
+            progress.update(stop - start)
+        yield start, stop, overrides, columns
+
+
+def _repeat(scenario: Scenario, size: int) -> dict[str, np.ndarray]:
+    columns = result_columns(compute(scenario))
+    return {name: np.repeat(values, size) for name, values in columns.items()}
+
+
+def frame(keys: Mapping[str, np.ndarray], columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """One row per variant: a column per varied key (named by the dotted key), then the results."""
+    data: dict[str, Any] = dict(keys)
+    for name in RESULT_COLUMNS:
+        data[name] = columns[name]
+    data["note"] = pd.Categorical.from_codes(np.asarray(columns["note"]), categories=list(NOTES))
+    return pd.DataFrame(data, copy=False)
+
+
+def evaluate_variants(
+    scenario: Scenario,
+    values: Mapping[str, Any],
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    out_of_range: str = "error",
+) -> pd.DataFrame:
+    """Evaluate n variants of a scenario given column by column (no cross product).
+
+    Parameters
+    ----------
+    scenario : Scenario
+    values : mapping of dotted key -> array_like
+        One value per variant for each key; all of one length n.
+    chunk_size : int
+        Variants computed at once. [variants]
+    out_of_range : {"error", "clip"}
+        See :func:`netbenefit.analysis.keys.check_values`.
+
+    Returns
+    -------
+    DataFrame
+        n rows: the keys, then ``pv_benefits`` [USD], ``pv_credits`` [USD], ``ratio``,
+        ``threshold``, ``passes``, ``eligible`` and ``note`` (see the module docstring).
+
+    Examples
+    --------
+    >>> evaluate_variants(scenario, {"jobs.new": [100, 200], "discount_rate": [0.05, 0.07]})  # doctest: +SKIP
+    """
+    checked = check_overrides(scenario, values, out_of_range=out_of_range)
+    size = next(iter(checked.values())).shape[0] if checked else 1
+    return run(scenario, checked, size, chunk_size=chunk_size)
+
+
+def run(
+    scenario: Scenario,
+    checked: Mapping[str, np.ndarray],
+    size: int,
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: Any = None,
+) -> pd.DataFrame:
+    """Compute already checked variant arrays in chunks and assemble the table."""
+    columns = _allocate(size)
+    for start, stop, _, chunk in iter_chunks(
+        scenario, size, lambda a, b: {key: array[a:b] for key, array in checked.items()}, chunk_size, progress
+    ):
+        for name, values in chunk.items():
+            columns[name][start:stop] = values
+    return frame(checked, columns)
+
+
+def _allocate(size: int) -> dict[str, np.ndarray]:
+    columns = {name: np.empty(size, dtype=float) for name in ("pv_benefits", "pv_credits", "ratio", "threshold")}
+    columns["passes"] = np.empty(size, dtype=bool)
+    columns["eligible"] = np.empty(size, dtype=bool)
+    columns["note"] = np.empty(size, dtype=np.int8)
+    return columns

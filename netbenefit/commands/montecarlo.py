@@ -1,0 +1,83 @@
+"""``netbenefit montecarlo FILE --draws N --seed S --vary "KEY=normal(100,10)" ... [--out FILE]``."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\((.*)\)\s*$")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("montecarlo", help="draw some keys at random and summarise the test over the draws")
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--draws", type=int, default=10_000, help="number of draws (default 10,000)")
+    parser.add_argument("--seed", type=int, default=None, help="seed; the same seed gives the same draws")
+    parser.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KEY=DIST",
+        help="a key and its distribution: uniform(low,high), normal(mean,sd), triangular(low,mode,high), "
+        "lognormal(mean,sigma) (of the underlying normal), or a list of values V1,V2,...; repeatable",
+    )
+    parser.add_argument("--out", type=Path, help="write every draw to this file (.csv or .parquet)")
+    parser.add_argument("--chunk-size", type=int, default=100_000, help="draws computed at once (default 100,000)")
+    parser.add_argument("--clip", action="store_true", help="clip draws outside a key's valid range instead of failing")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=run)
+
+
+def parse_vary(text: str, source: str = "--vary"):
+    """``KEY=normal(100,10)`` or ``KEY=V1,V2`` -> (key, distribution spec). Raises ScenarioError."""
+    from ..analysis.montecarlo import DISTRIBUTIONS
+    from ..errors import ScenarioError
+    from .sweep import parse_setting, parse_value
+
+    key, sep, spec = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not spec.strip():
+        raise ScenarioError(source, key, f"expected KEY=DISTRIBUTION(...) or KEY=V1,V2,..., got {text!r}")
+    call = _CALL.match(spec)
+    if call is None:
+        return parse_setting(text, source)
+    name, arguments = call.group(1), call.group(2)
+    if name not in DISTRIBUTIONS:
+        raise ScenarioError(source, key, f"unknown distribution {name!r}; use one of {', '.join(DISTRIBUTIONS)}")
+    values = [parse_value(item, key, source) for item in arguments.split(",")] if arguments.strip() else []
+    if any(isinstance(value, bool) for value in values):
+        raise ScenarioError(source, key, f"the parameters of {name} must be numbers")
+    return key, (name, *values)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis import montecarlo
+    from ..errors import ScenarioError
+    from ..scenario import load_scenario
+    from .sweep import write_table
+
+    vary = {}
+    for text in args.vary:
+        key, spec = parse_vary(text)
+        if key in vary:
+            raise ScenarioError("--vary", key, "given twice")
+        vary[key] = spec
+    scenario = load_scenario(args.file)
+    result = montecarlo(
+        scenario,
+        draws=args.draws,
+        vary=vary,
+        seed=args.seed,
+        progress=False if args.no_progress else None,
+        chunk_size=args.chunk_size,
+        keep_draws=args.out is not None,
+        out_of_range="clip" if args.clip else "error",
+    )
+    if args.out is not None:
+        write_table(result.draws, args.out)
+    print(f"{scenario.name}: Monte Carlo" + (f", seed {args.seed}" if args.seed is not None else ""))
+    print(result.summary)
+    if args.out is not None:
+        print(f"wrote {args.out}")
+    return 0

@@ -1,0 +1,94 @@
+"""``netbenefit sweep FILE --set KEY=V1,V2,... [--set ...] [--out results.csv]``: a full factorial sweep."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "sweep", help="evaluate every combination of values of some keys (a full factorial sweep)"
+    )
+    parser.add_argument("file", type=Path)
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="values of one dotted key, e.g. jobs.new=200,260,320 or location.enhanced_area=true,false; repeatable",
+    )
+    parser.add_argument(
+        "--out", type=Path, help="write the table to this file (.csv or .parquet); default: stdout as CSV"
+    )
+    parser.set_defaults(handler=run)
+
+
+def parse_setting(text: str, source: str = "--set") -> tuple[str, list]:
+    """``KEY=V1,V2,...`` -> (key, values): numbers, or true/false. Raises ScenarioError."""
+    from ..errors import ScenarioError
+
+    key, sep, values = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not values.strip():
+        raise ScenarioError(source, key, f"expected KEY=V1,V2,..., got {text!r}")
+    return key, [parse_value(item, key, source) for item in values.split(",")]
+
+
+def parse_value(text: str, key: str, source: str):
+    """A number, or true/false, from the command line."""
+    from ..errors import ScenarioError
+
+    item = text.strip()
+    if item.lower() in ("true", "false"):
+        return item.lower() == "true"
+    try:
+        return float(item.replace("_", ""))
+    except ValueError:
+        raise ScenarioError(source, key, f"{item!r} is not a number or true/false") from None
+
+
+def write_table(table, path: Path) -> None:
+    """Write a DataFrame atomically as CSV or Parquet, chosen by the file's extension."""
+    from ..output import OutputError, atomic_write
+
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        atomic_write(path, lambda temporary: table.to_csv(temporary, index=False))
+    elif suffix == ".parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise OutputError(
+                f"{path}: writing Parquet needs pyarrow (pip install 'netbenefit[parquet]'), or use .csv"
+            ) from None
+        atomic_write(path, lambda temporary: table.to_parquet(temporary, index=False))
+    else:
+        raise OutputError(f"{path}: the output file must end in .csv or .parquet")
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ..analysis import sweep
+    from ..errors import ScenarioError
+    from ..scenario import load_scenario
+
+    grid = {}
+    for text in args.settings:
+        key, values = parse_setting(text)
+        if key in grid:
+            raise ScenarioError("--set", key, "given twice")
+        grid[key] = values
+    scenario = load_scenario(args.file)
+    table = sweep(scenario, grid)
+    if args.out is None:
+        table.to_csv(sys.stdout, index=False)
+        return 0
+    write_table(table, args.out)
+    passes = int(table["passes"].sum())
+    print(f"{len(table):,} combinations; {passes:,} pass the net positive benefit test; "
+          f"{int(table['eligible'].sum()):,} eligible")
+    print(f"wrote {args.out}")
+    return 0
