@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import finance
+from . import award, finance
 from .errors import ScenarioError
 from .parameters import parameter
 from .rules import eligibility, net_benefit
@@ -352,6 +352,10 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         in_credit_period = (phase_year >= first) & (phase_year < first + credit_years)
         if phase.award.annual_credit is not None:
             annual_credit = number(prefix + "award.annual_credit")
+        elif phase.award.section_75 is not None:  # the section 75 calculator (netbenefit.award)
+            per_job = award.scenario_credit_per_job(inputs, prefix)
+            new_and_retained = number(prefix + "jobs.new"), number(prefix + "jobs.retained")
+            annual_credit = award.annual_credit(per_job.new_job, per_job.retained_job, *new_and_retained, retained_eligible)
         else:
             annual_credit = number(prefix + "award.per_new_job") * number(prefix + "jobs.new") + np.where(
                 retained_eligible, number(prefix + "award.per_retained_job") * number(prefix + "jobs.retained"), 0.0

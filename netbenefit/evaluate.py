@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import explain
+from . import award, explain
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .result import Result
@@ -136,6 +136,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
         cashflows=_cashflow_table(c),
         streams=streams,
+        award_calculation=award.calculation_table(scenario, bool(_scalar(c.retained_jobs_eligible))),
     )
 
 

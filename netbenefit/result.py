@@ -23,7 +23,10 @@ class Result:
       factors, credits, present values);
     - ``streams``: the same streams in long form, by phase, source (operations, construction,
       explicit) and effect (direct, indirect_and_induced), with weights and present values;
-    - ``repayment_schedule``: repayment owed after maintaining m extended years.
+    - ``repayment_schedule``: repayment owed after maintaining m extended years;
+    - ``award_calculation``: the section 75 build-up of the credit, step by step, for each phase
+      whose award uses the calculator (:func:`netbenefit.award.award_table`); None otherwise.
+      It is not part of the JSON contract.
     """
 
     scenario: Scenario
@@ -54,6 +57,7 @@ class Result:
     commitment_period_years: float  # initial phase
     cashflows: pd.DataFrame = field(repr=False)
     streams: pd.DataFrame = field(repr=False)
+    award_calculation: pd.DataFrame | None = field(default=None, repr=False)  # section 75, netbenefit.award
 
     @property
     def net_benefit_ratio(self) -> float:

@@ -1,4 +1,6 @@
-"""The cited statutory and tax parameters (``emerge.yaml``), loaded once.
+"""The cited statutory and tax parameters (every ``*.yaml`` file of this folder), loaded once.
+
+Names are unique across the files; a file may not repeat a name either.
 
 >>> from netbenefit.parameters import parameter
 >>> parameter("net_benefit_threshold_default")
@@ -35,17 +37,50 @@ class Parameter:
     value: Any
 
 
-def _load() -> dict[str, Parameter]:
-    text = resources.files(__package__).joinpath("emerge.yaml").read_text(encoding="utf-8")
-    raw = yaml.safe_load(text)
-    loaded = {}
-    for name, entry in raw.items():
-        if set(entry) != set(FIELDS):
-            raise RuntimeError(f"parameter {name}: fields must be exactly {FIELDS}")
-        if entry["comparison"] not in COMPARISONS or entry["source"] not in SOURCES:
-            raise RuntimeError(f"parameter {name}: bad comparison or source")
-        loaded[name] = Parameter(name=name, **entry)
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's SafeLoader that rejects a name given twice in one file."""
+
+
+def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False):
+    keys = [loader.construct_object(key_node, deep=True) for key_node, _ in node.value]
+    repeated = sorted({str(key) for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise RuntimeError(f"parameter names given twice in one file: {', '.join(repeated)}")
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+
+
+def parse_parameter_files(files) -> dict[str, Parameter]:
+    """Parameters from ``(file name, YAML text)`` pairs; a name defined twice is an error.
+
+    Raises
+    ------
+    RuntimeError
+        A name given twice (in one file or in two), or an entry without exactly the fields
+        ``FIELDS``, or with an unknown comparison or source.
+    """
+    loaded: dict[str, Parameter] = {}
+    for file_name, text in files:
+        raw = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        for name, entry in (raw or {}).items():
+            if name in loaded:
+                raise RuntimeError(f"parameter {name} of {file_name} is already defined in another parameters file")
+            if not isinstance(entry, dict) or set(entry) != set(FIELDS):
+                raise RuntimeError(f"parameter {name}: fields must be exactly {FIELDS}")
+            if entry["comparison"] not in COMPARISONS or entry["source"] not in SOURCES:
+                raise RuntimeError(f"parameter {name}: bad comparison or source")
+            loaded[name] = Parameter(name=name, **entry)
     return loaded
+
+
+def _load() -> dict[str, Parameter]:
+    files = sorted(
+        (entry for entry in resources.files(__package__).iterdir() if entry.name.endswith(".yaml")),
+        key=lambda entry: entry.name,
+    )
+    return parse_parameter_files((file.name, file.read_text(encoding="utf-8")) for file in files)
 
 
 PARAMETERS: dict[str, Parameter] = _load()
