@@ -24,4 +24,13 @@ class ScenarioError(ValueError):
         self.key = key
         self.problem = " ".join(str(problem).split())  # always one line
         where = f"{self.source}: {self.key}" if self.key else self.source
-        super().__init__(f"{where}: {self.problem}")
+        super().__init__(_printable(f"{where}: {self.problem}"))
+
+
+def _printable(text: str) -> str:
+    """``text`` with each control or other non-printable character (a newline in a file name or a
+    quoted YAML key, a terminal escape) written as its escape sequence, so the message stays one
+    line and prints as it reads."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)

@@ -12,8 +12,8 @@ import csv
 import datetime as dt
 import io
 import math
-import reprlib
 import os
+import reprlib
 import stat
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,9 +36,9 @@ Count = Annotated[float, Strict(), Field(ge=0)]  # full-time jobs, square feet
 Share = Annotated[float, Strict(), Field(ge=0, le=1)]  # a decimal share, 0.3 not 30
 Flag = Annotated[bool, Strict()]
 Text = Annotated[str, Strict()]
-#: The longest timeline the model runs, in years; whole-number year keys and periods are bounded
-#: by it so that no value of a file overflows a float.
-MAX_YEARS = 1000
+#: The longest timeline the model runs, in years (cashflows.MAXIMUM_HORIZON_YEARS); whole-number
+#: year keys and periods are bounded by it so that no value of a file overflows a float.
+MAX_YEARS = 1000  # not a statutory number: a guard against runaway horizons
 #: A scenario file or stream CSV larger than this is refused before it is parsed. [bytes]
 MAX_FILE_BYTES = 512 * 1024
 #: A YAML document whose aliases would expand to more nodes than this is refused ("billion laughs").
@@ -378,7 +378,8 @@ def read_text_file(path: Path, source: str, key: str, what: str) -> str:
         raise ScenarioError(source, key, f"{what} {path} cannot be read ({error.strerror})") from None
     where = f"{what} {path}" if key else "the file"
     if stat.S_ISDIR(status.st_mode):
-        raise ScenarioError(source, key, f"{where} is a folder, not a file" if key else "is a folder, not a scenario file")
+        problem = f"{where} is a folder, not a file" if key else "is a folder, not a scenario file"
+        raise ScenarioError(source, key, problem)
     if not stat.S_ISREG(status.st_mode):
         raise ScenarioError(source, key, f"{where} is not a regular file (a device, pipe or socket)")
     try:
@@ -408,7 +409,8 @@ def read_yaml(path: str | Path) -> Any:
     except RecursionError:
         raise ScenarioError(str(path), "", "not valid YAML: nested too deeply") from None
     except (ValueError, TypeError, AttributeError, OverflowError) as error:  # a tagged or dated value
-        raise ScenarioError(str(path), "", f"not valid YAML: a value cannot be read ({error})") from None
+        detail = str(error) if isinstance(error, ValueError | OverflowError) else "a tag does not fit its value"
+        raise ScenarioError(str(path), "", f"not valid YAML: a value cannot be read ({detail})") from None
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:
@@ -499,7 +501,8 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
         if len(row) != 2:
             raise ScenarioError(source, key, f"{where}: expected 2 cells (year,amount), got {len(row)}")
         year_text, amount_text = (cell.strip() for cell in row)
-        if not (year_text.isascii() and year_text.isdigit() and len(year_text) <= 9) or not 1 <= int(year_text) <= MAX_YEARS:
+        whole = year_text.isascii() and year_text.isdigit() and len(year_text.lstrip("0")) <= len(str(MAX_YEARS))
+        if not whole or not 1 <= int(year_text) <= MAX_YEARS:
             raise ScenarioError(
                 source, key, f"{where}: year must be a whole number from 1 to {MAX_YEARS}, got {_shown(year_text)}"
             )
@@ -564,7 +567,7 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
     kind = first["type"]
     if loc and loc[-1] == "[key]":  # a bad key of a year mapping
         key = ".".join(loc[:-2] + [loc[-2]])
-        problem = f"year keys must be whole numbers from 1 to {MAX_YEARS}"
+        problem = f"year keys must be whole numbers >= 1 and <= {MAX_YEARS}"
     else:
         key = ".".join(loc)
         problem = _PROBLEMS.get(kind)
