@@ -141,3 +141,15 @@ class Result:
 
     def __str__(self) -> str:
         return self.summary()
+
+    def _repr_html_(self) -> str:
+        """Rich display in Jupyter: :func:`netbenefit.html.result_html`."""
+        from .html import result_html
+
+        return result_html(self)
+
+    def plot(self, ax=None):
+        """The cumulative present-value chart, :func:`netbenefit.charts.cumulative_pv`; returns the Axes."""
+        from .charts import cumulative_pv
+
+        return cumulative_pv(self, ax=ax)

@@ -1,0 +1,619 @@
+"""Charts of evaluated scenarios: matplotlib only, for notebooks, reports and ``netbenefit compare``.
+
+Every chart function takes one :class:`~netbenefit.result.Result` (or a list of them) and an
+optional ``ax=``; it draws on that Axes, or on a new figure when none is given, and returns the
+Axes. The charts read the result's fields and tables only: they never apply a rule of s.71
+themselves, so a chart always agrees with :meth:`Result.summary`.
+
+>>> import netbenefit
+>>> from netbenefit import charts
+>>> result = netbenefit.evaluate("scenarios/party_city.yaml")  # doctest: +SKIP
+>>> ax = charts.cumulative_pv(result)  # doctest: +SKIP
+>>> charts.save_figure(ax.figure, "party_city.png")  # doctest: +SKIP
+
+Backend: when no ``ax`` is given, a new figure is made with ``matplotlib.pyplot``. If pyplot has
+not been imported yet and the ``MPLBACKEND`` environment variable is not set, the headless
+``Agg`` backend is selected, so the charts work on a server or in CI without a display. Jupyter
+sets ``MPLBACKEND`` to its inline backend, which is kept; to use another backend, import pyplot
+(or set ``MPLBACKEND``) before drawing. :func:`new_figure` makes a figure without pyplot at all,
+which is what the command-line tools use.
+
+Colours: "passes" is blue and "fails" is orange with a hatch, so the two stay apart when printed
+in grey or seen by a reader with red-green colour blindness.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from .result import Result
+
+#: Colours of a passing and a failing test, and of the threshold marks.
+PASS_COLOUR, FAIL_COLOUR, THRESHOLD_COLOUR = "#1f77b4", "#ff7f0e", "#222222"
+FAIL_HATCH = "//"
+
+#: Categories of :func:`benefit_streams`, bottom to top, with their colours.
+STREAM_CATEGORIES = (
+    ("operations", "direct", "Operations, direct", "#1f77b4"),
+    ("operations", "indirect_and_induced", "Operations, indirect and induced", "#9ecae1"),
+    ("construction", "direct", "Construction (one-time), direct", "#8c564b"),
+    ("construction", "indirect_and_induced", "Construction (one-time), indirect and induced", "#d7b5a6"),
+    ("explicit", None, "Explicit streams", "#2ca02c"),
+)
+COST_LABEL, COST_COLOUR = "Costs to the State", "#d62728"
+
+#: Image formats that :func:`save_figure` writes.
+FORMATS = ("png", "svg", "pdf")
+
+
+# ----------------------------------------------------------------------------------------------
+# Figures
+# ----------------------------------------------------------------------------------------------
+
+
+def _use_headless_backend_unless_chosen() -> None:
+    """Select ``Agg`` unless pyplot is already in use or ``MPLBACKEND`` chooses a backend."""
+    if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
+        import matplotlib
+
+        matplotlib.use("Agg")
+
+
+def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
+    """``ax`` itself, or the Axes of a new pyplot figure of ``size`` [inches]."""
+    if ax is not None:
+        return ax
+    _use_headless_backend_unless_chosen()
+    import matplotlib.pyplot as plt
+
+    _, new = plt.subplots(figsize=size, layout="constrained")
+    return new
+
+
+def new_figure(size: tuple[float, float] = (10.0, 5.5)) -> tuple[Figure, Axes]:
+    """A figure and its Axes, made without pyplot (no backend, nothing kept in memory).
+
+    Parameters
+    ----------
+    size : (float, float)
+        Width and height. [inches]
+    """
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=size, layout="constrained")
+    return figure, figure.add_subplot()
+
+
+def save_figure(figure: Figure, path: str | Path, *, dpi: float = 150) -> Path:
+    """Write ``figure`` to ``path`` atomically (a temporary file, then a rename).
+
+    The format is read from the extension of ``path``: one of :data:`FORMATS`.
+
+    Parameters
+    ----------
+    figure : matplotlib.figure.Figure
+    path : str or Path
+        ``.png``, ``.svg`` or ``.pdf``.
+    dpi : float
+        Resolution of a PNG. [dots per inch]
+
+    Returns
+    -------
+    Path
+        The path written.
+    """
+    from .output import atomic_write
+
+    path = Path(path)
+    image_format = path.suffix.lstrip(".").lower()
+    if image_format not in FORMATS:
+        raise ValueError(f"{path}: the image format must be one of {FORMATS}")
+    atomic_write(path, lambda temporary: figure.savefig(temporary, format=image_format, dpi=dpi))
+    return path
+
+
+def figure_size(chart: str, results: Result | Sequence[Result]) -> tuple[float, float]:
+    """A readable size for ``chart`` (a function name of this module) drawn for ``results``. [inches]"""
+    if chart == "compare_ratios":
+        return (11.0, max(3.0, 1.2 + 0.55 * len(results)))
+    if chart == "scorecard":
+        return (11.0, 1.2 + 0.62 * len(results.checks))
+    return (10.0, 5.5)
+
+
+# ----------------------------------------------------------------------------------------------
+# Formatting
+# ----------------------------------------------------------------------------------------------
+
+
+def _money(value: float, scale: float) -> str:
+    """``$1.5M`` / ``$250K`` / ``$12``, with ``scale`` the size of the largest value shown. [USD]"""
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    if scale >= 1e6:
+        digits = 0 if scale >= 2e7 else 1
+        return f"{sign}${value / 1e6:,.{digits}f}M"
+    if scale >= 1e3:
+        return f"{sign}${value / 1e3:,.0f}K"
+    return f"{sign}${value:,.0f}"
+
+
+def _money_axis(axis, scale: float) -> None:
+    """Format the ticks of ``axis`` (``ax.yaxis`` or ``ax.xaxis``) as dollars, in millions when large."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: _money(value, scale)))
+
+
+def _percent_axis(axis) -> None:
+    """Format ratio ticks (4.0) as percentages (400%), as the statute states its thresholds."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
+
+
+def _text(text: str) -> str:
+    """``text`` with its dollar signs escaped, so that matplotlib does not read them as maths."""
+    return text.replace("$", r"\$")
+
+
+def _label(name: str, width: int = 30, lines: int = 2) -> str:
+    """A scenario name on at most ``lines`` lines of about ``width`` characters.
+
+    A longer name keeps its beginning and its end (where variants usually differ), with an
+    ellipsis between them.
+    """
+    wrapped = textwrap.wrap(name, width=width)
+    if len(wrapped) > lines:
+        head = textwrap.wrap(name, width=width, max_lines=lines - 1, placeholder="...")
+        start = len(name) - (width - 3)
+        tail = name[start:]
+        if name[start - 1] != " " and " " in tail:  # begin the tail at a word
+            tail = tail.split(" ", 1)[1]
+        wrapped = [*head, "..." + tail] if lines > 1 else [name[: width - 3] + "..."]
+    return _text("\n".join(wrapped))
+
+
+def _verdict(passes: bool) -> str:
+    return "passes" if passes else "fails"
+
+
+def _year_axis(ax: Axes, years) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(min(years) - 0.6, max(years) + 0.6)
+    ax.set_xlabel("Project year after approval [year]")
+
+
+# ----------------------------------------------------------------------------------------------
+# One scenario
+# ----------------------------------------------------------------------------------------------
+
+
+def first_year_met(result: Result) -> int | None:
+    """The first project year by which the cumulative PV of net benefits reaches the threshold
+    multiple of the PV of all the requested credits, or None if it never does.
+
+    Read from ``result.cashflows`` with the comparison of the net benefit test
+    (:func:`netbenefit.rules.net_benefit.meets_threshold`).
+    """
+    from .rules.net_benefit import meets_threshold
+
+    table = result.cashflows
+    reached = meets_threshold(table["cumulative_pv_net_benefits"].to_numpy() / result.pv_credits, result.threshold)
+    hits = np.flatnonzero(reached)
+    return int(table.index[hits[0]]) if hits.size else None
+
+
+def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
+    """Cumulative present value of net benefits and of credits, year by year.
+
+    Three lines from ``result.cashflows``: the cumulative PV of counted net benefits, the
+    cumulative PV of the requested credits, and the threshold multiple of the latter (e.g.
+    4.00 x cumulative PV of credits). A vertical line marks the first year by which the
+    benefits reach the threshold multiple of the PV of *all* the credits
+    (:func:`first_year_met`), if they ever do. Years after the benefit window (weight 0) are
+    shaded.
+
+    Parameters
+    ----------
+    result : Result
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = _axes(ax, figure_size("cumulative_pv", result))
+    table = result.cashflows
+    years = table.index.to_numpy()
+    benefits = table["cumulative_pv_net_benefits"].to_numpy()
+    credits = table["cumulative_pv_credits"].to_numpy()
+    multiple = result.threshold * credits
+    ax.plot(years, benefits, marker="o", color=PASS_COLOUR, linewidth=2.2, label="Cumulative PV of net benefits")
+    ax.plot(years, credits, marker="s", color="#555555", linewidth=1.8, label="Cumulative PV of requested credits")
+    ax.plot(
+        years,
+        multiple,
+        linestyle="--",
+        color=THRESHOLD_COLOUR,
+        linewidth=1.6,
+        label=f"{result.threshold:.2f} x cumulative PV of credits ({result.threshold_clause})",
+    )
+    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
+    in_window = (table[weight_columns] > 0).any(axis=1).to_numpy()
+    if not in_window.all():
+        after = years[~in_window]
+        ax.axvspan(after.min() - 0.5, after.max() + 0.5, color="#dddddd", alpha=0.6, zorder=0)
+        ax.text(after.min() - 0.4, 0.02, "after the benefit window", transform=ax.get_xaxis_transform(), fontsize=8)
+    met = first_year_met(result)
+    if met is not None:
+        label = f"Benefits reach {result.threshold:.2f} x all credits: year {met}"
+        ax.axvline(met, color="#2ca02c", linestyle=":", linewidth=1.8, label=label)
+    else:
+        ax.plot([], [], " ", label=f"Benefits never reach {result.threshold:.2f} x all credits")
+    _year_axis(ax, years)
+    top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
+    _money_axis(ax.yaxis, top)
+    ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)  # room for the legend above the lines
+    ax.set_ylabel("Cumulative present value at approval [USD]")
+    ax.set_title(
+        f"{_label(result.name, width=70, lines=1)}\n"
+        f"Net benefit ratio {result.ratio:.0%} vs {result.threshold:.0%} threshold: {_verdict(result.passes)}"
+    )
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
+    return ax
+
+
+def stream_categories(result: Result):
+    """Counted amounts of ``result.streams`` summed by year and chart category.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: project year; one column per category of :data:`STREAM_CATEGORIES` that has a
+        counted revenue, then :data:`COST_LABEL` (negative) if the scenario has costs. [USD, nominal]
+    """
+    streams = result.streams
+    years = result.cashflows.index
+    columns = {}
+    revenue = streams[streams["kind"] == "revenue"]
+    for source, effect, label, _ in STREAM_CATEGORIES:
+        rows = revenue[(revenue["source"] == source) & ((revenue["effect"] == effect) if effect else True)]
+        if not rows.empty and (rows["counted"] != 0).any():
+            columns[label] = rows.groupby("year")["counted"].sum().reindex(years, fill_value=0.0)
+    costs = streams[streams["kind"] == "cost"]
+    if not costs.empty and (costs["counted"] != 0).any():
+        columns[COST_LABEL] = costs.groupby("year")["counted"].sum().reindex(years, fill_value=0.0)
+    import pandas as pd
+
+    return pd.DataFrame(columns, index=years)
+
+
+def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
+    """Counted benefits by year, stacked by kind: operations, one-time construction, explicit.
+
+    Bars from ``result.streams`` (the ``counted`` amounts: inside the benefit window, weighted,
+    abated streams left out under 71(a)(5)(e)); operations and construction are split into
+    direct and indirect-and-induced effects; costs to the State are drawn below zero. A line
+    shows the counted net benefits of each year (``result.cashflows``). Amounts are nominal,
+    not discounted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = _axes(ax, figure_size("benefit_streams", result))
+    table = stream_categories(result)
+    years = table.index.to_numpy()
+    colours = {label: colour for *_, label, colour in STREAM_CATEGORIES} | {COST_LABEL: COST_COLOUR}
+    bottom = np.zeros(len(years))
+    for label in table.columns:
+        values = table[label].to_numpy()
+        if label == COST_LABEL:
+            ax.bar(years, values, width=0.75, color=colours[label], label=label)
+        else:
+            ax.bar(years, values, width=0.75, bottom=bottom, color=colours[label], label=label)
+            bottom = bottom + values
+    net = result.cashflows["counted_net_benefits"].to_numpy()
+    ax.plot(years, net, color="black", marker="o", markersize=4, linewidth=1.4, label="Counted net benefits")
+    ax.axhline(0, color="black", linewidth=0.8)
+    _year_axis(ax, years)
+    scale = float(max(np.abs(bottom).max(initial=0.0), np.abs(net).max(initial=0.0)))
+    _money_axis(ax.yaxis, scale)
+    ax.set_ylabel("Counted amount in the year [USD, nominal]")
+    excluded = ""
+    if result.excluded_streams:
+        excluded = _text(f"; excluded as abated, 71(a)(5)(e): {', '.join(result.excluded_streams)}")
+    ax.set_title(
+        f"{_label(result.name, width=70, lines=1)}\nBenefits to the State by year, counted in the window{excluded}",
+        fontsize=11,
+    )
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
+    if len(table.columns):
+        ax.set_ylim(top=scale * 1.45 if scale else 1.0)  # room for the legend above the bars
+    return ax
+
+
+def _phase_label(phases) -> str:
+    phases = list(phases)
+    return f"Phase {phases[0]}" if len(phases) == 1 else f"Phases {phases[0]}-{phases[-1]}"
+
+
+def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
+    """The net benefit ratio of the initial phase, then of phases 1..k cumulatively, 71(a)(5).
+
+    One bar per row of ``result.phase_tests``, blue when that cumulative test passes, orange
+    and hatched when it fails, against the threshold line. A project passes 71(a)(5) only when
+    every cumulative test passes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = _axes(ax, figure_size("phase_ratios", result))
+    tests = result.phase_tests
+    labels = [_phase_label(p) for p in tests["phases"]]
+    positions = np.arange(len(tests))
+    ratios = tests["ratio"].to_numpy()
+    for position, ratio, passes in zip(positions, ratios, tests["passes"], strict=True):
+        ax.bar(
+            position,
+            ratio,
+            width=0.6,
+            color=PASS_COLOUR if passes else FAIL_COLOUR,
+            hatch=None if passes else FAIL_HATCH,
+            edgecolor="white" if passes else "black",
+        )
+        ax.annotate(
+            f"{ratio:.0%} {_verdict(passes)}",
+            (position, ratio),
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=9,
+        )
+    ax.axhline(result.threshold, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.6)
+    from matplotlib.patches import Patch
+
+    handles = [
+        Patch(color=PASS_COLOUR, label="Cumulative test passes"),
+        Patch(facecolor=FAIL_COLOUR, hatch=FAIL_HATCH, edgecolor="black", label="Cumulative test fails"),
+        ax.get_lines()[-1],
+    ]
+    handles[-1].set_label(f"Threshold {result.threshold:.0%} ({result.threshold_clause})")
+    ax.set_xticks(positions, labels)
+    ax.set_xlim(-0.7, len(tests) - 0.3)
+    _percent_axis(ax.yaxis)
+    ax.set_ylim(0, max(float(np.nanmax(ratios)), result.threshold) * 1.3)
+    ax.set_xlabel("Cumulative test, phases counted from the initial phase")
+    ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
+    ax.set_title(
+        f"{_label(result.name, width=70, lines=1)}\nPhase-by-phase cumulative net benefit test, 71(a)(5): "
+        f"{_verdict(result.passes)}"
+    )
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(handles=handles, loc="upper right", fontsize=8.5, framealpha=0.9)
+    return ax
+
+
+def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
+    """Repayment owed if the project is not maintained through the extended commitment, 71(a)(5)(d).
+
+    One bar per row of ``result.repayment_schedule``: the repayment owed after maintaining the
+    project through m of the extended years. A scenario without an extended commitment (or one
+    whose incremental credit is zero) gives an empty chart with a note saying why.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = _axes(ax, figure_size("repayment_schedule", result))
+    schedule = result.repayment_schedule
+    ax.set_xlabel("Extended-commitment years maintained [year]")
+    ax.set_ylabel("Repayment owed [USD, nominal]")
+    ax.set_title(f"{_label(result.name, width=70, lines=1)}\nRepayment schedule, extended commitment, 71(a)(5)(d)")
+    note = None
+    if schedule.empty:
+        note = "No extended commitment elected: nothing to repay."
+    elif not (schedule["repayment"] > 0).any():
+        note = f"{result.extended_years} extended years elected, but the incremental credit is $0\n" + (
+            "(the project passes without the extension): nothing to repay."
+            if result.extension_counted
+            else f"(an extension is not counted under the {result.threshold_clause} test): nothing to repay."
+        )
+    if note:
+        ax.text(0.5, 0.5, note, transform=ax.transAxes, ha="center", va="center", fontsize=11, color="#444444")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        return ax
+    years = schedule["years_maintained"].to_numpy()
+    repayment = schedule["repayment"].to_numpy()
+    ax.bar(years, repayment, width=0.6, color=FAIL_COLOUR, label="Repayment owed")
+    scale = float(repayment.max())
+    for year, amount in zip(years, repayment, strict=True):
+        ax.annotate(
+            _money(amount, scale), (year, amount), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=9
+        )
+    ax.set_xticks(years)
+    ax.set_xlim(years.min() - 0.6, years.max() + 0.6)
+    _money_axis(ax.yaxis, scale)
+    ax.set_ylim(0, scale * 1.25)
+    ax.plot(
+        [],
+        [],
+        " ",
+        label=f"Incremental credit {_money(result.incremental_credit, scale)} over {result.extended_years} "
+        "extended years",
+    )
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
+    return ax
+
+
+def scorecard(result: Result, ax: Axes | None = None) -> Axes:
+    """The eligibility scorecard: each s.71 check of ``result.checks``, passed or failed.
+
+    One row per check, top to bottom in statute order: its clause id on the vertical axis, a
+    blue "PASS" or an orange hatched "FAIL" bar, and the start of the check's message.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = _axes(ax, figure_size("scorecard", result))
+    checks = result.checks
+    rows = np.arange(len(checks))[::-1]
+    for row, check in zip(rows, checks.itertuples(index=False), strict=True):
+        ax.barh(
+            row,
+            1.0,
+            height=0.8,
+            color=PASS_COLOUR if check.passed else FAIL_COLOUR,
+            hatch=None if check.passed else FAIL_HATCH,
+            edgecolor="white" if check.passed else "black",
+            alpha=0.25 if check.passed else 0.45,
+        )
+        ax.text(0.01, row, "PASS" if check.passed else "FAIL", va="center", fontsize=9, fontweight="bold")
+        message = _text("\n".join(textwrap.wrap(check.message, width=125, max_lines=2, placeholder=" ...")))
+        ax.text(0.08, row, message, va="center", fontsize=7.5)
+    ax.set_yticks(rows, list(checks["id"]))
+    ax.set_ylim(-0.6, len(checks) - 0.4)
+    ax.set_xlim(0, 1)
+    ax.set_xticks([])
+    for side in ("top", "right", "bottom"):
+        ax.spines[side].set_visible(False)
+    ax.set_xlabel("Check result and message")
+    ax.set_ylabel("Clause of P.L.2020, c.156, s.71")
+    passed = int(checks["passed"].sum())
+    ax.set_title(
+        f"{_label(result.name, width=70, lines=1)}\nEligibility scorecard: {passed} of {len(checks)} checks pass; "
+        f"{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}"
+    )
+    return ax
+
+
+# ----------------------------------------------------------------------------------------------
+# Several scenarios
+# ----------------------------------------------------------------------------------------------
+
+
+def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
+    """Net benefit ratio of each scenario against its own threshold, sorted, pass or fail.
+
+    One horizontal bar per result, highest ratio at the top: blue when the net benefit test
+    passes, orange and hatched when it fails. A black tick on each bar marks that scenario's
+    threshold (400%, 300% or 200%, or an override). The label at the end of each bar gives the
+    ratio and threshold, and says when the scenario is not eligible for another reason. Long
+    names are wrapped to two lines.
+
+    Parameters
+    ----------
+    results : sequence of Result
+    ax : matplotlib.axes.Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    results = list(results)
+    ax = _axes(ax, figure_size("compare_ratios", results))
+    ordered = sorted(results, key=lambda r: r.ratio)  # barh draws bottom-up: highest at the top
+    rows = np.arange(len(ordered))
+    ratios = np.array([r.ratio for r in ordered])
+    for row, result in zip(rows, ordered, strict=True):
+        ax.barh(
+            row,
+            result.ratio,
+            height=0.65,
+            color=PASS_COLOUR if result.passes else FAIL_COLOUR,
+            hatch=None if result.passes else FAIL_HATCH,
+            edgecolor="white" if result.passes else "black",
+        )
+        other = "" if result.eligible or not result.passes else "; not eligible (other checks)"
+        ax.annotate(
+            f"{result.ratio:.0%} vs {result.threshold:.0%}{other}",
+            (max(result.ratio, result.threshold), row),  # past the threshold tick, never over it
+            xytext=(7, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=8.5,
+        )
+    thresholds = np.array([r.threshold for r in ordered])
+    ax.scatter(thresholds, rows, marker="|", s=500, linewidths=2.5, color=THRESHOLD_COLOUR, zorder=3)
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [
+        Patch(color=PASS_COLOUR, label="Net benefit test passes"),
+        Patch(facecolor=FAIL_COLOUR, hatch=FAIL_HATCH, edgecolor="black", label="Net benefit test fails"),
+        Line2D(
+            [],
+            [],
+            marker="|",
+            markersize=16,
+            markeredgewidth=2.5,
+            linestyle="",
+            color=THRESHOLD_COLOUR,
+            label="The scenario's own threshold",
+        ),
+    ]
+    ax.set_yticks(rows, [_label(r.name) for r in ordered], fontsize=9)
+    ax.set_ylim(-0.6, len(ordered) - 0.4 + (0.9 if len(ordered) > 2 else 0.5))
+    right = float(max(ratios.max(initial=0.0), thresholds.max(initial=0.0)))
+    ax.set_xlim(0, right * 1.35)
+    _percent_axis(ax.xaxis)
+    ax.set_xlabel("Net benefit ratio, PV benefits / PV requested credits [%]")
+    ax.set_ylabel("Scenario")
+    passed = sum(r.passes for r in results)
+    ax.set_title(f"Net positive benefit test, 71(a)(5): {passed} of {len(results)} scenarios pass")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(handles=handles, loc="upper right", fontsize=8.5, framealpha=0.95, ncols=3)
+    return ax
+
+
+#: The per-scenario charts, by name, for tools that draw them all.
+SCENARIO_CHARTS = {
+    "cumulative_pv": cumulative_pv,
+    "benefit_streams": benefit_streams,
+    "phase_ratios": phase_ratios,
+    "repayment_schedule": repayment_schedule,
+    "scorecard": scorecard,
+}
+
+
+def meaningful_charts(result: Result) -> list[str]:
+    """Names of the per-scenario charts worth drawing for ``result``: the phase chart only for a
+    phased project, the repayment chart only when an extended commitment is elected."""
+    names = ["cumulative_pv", "benefit_streams"]
+    if len(result.phase_tests) > 1:
+        names.append("phase_ratios")
+    if result.extended_years > 0:
+        names.append("repayment_schedule")
+    names.append("scorecard")
+    return names
+
+
+def draw(chart: str, results, *, size: tuple[float, float] | None = None) -> Figure:
+    """A new pyplot-free figure with ``chart`` (a key of :data:`SCENARIO_CHARTS` or
+    ``"compare_ratios"``) drawn for ``results``."""
+    function = compare_ratios if chart == "compare_ratios" else SCENARIO_CHARTS[chart]
+    figure, ax = new_figure(size or figure_size(chart, results))
+    function(results, ax=ax)
+    return figure
