@@ -30,9 +30,10 @@ def evaluate(scenario: Scenario | str | Path) -> Result:
     """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
-    computation = compute(scenario)
-    _check_computable(scenario, computation)
-    return _result(scenario, computation)
+    with np.errstate(all="ignore"):  # an overflow is reported below as a ScenarioError, not a warning
+        computation = compute(scenario)
+        _check_computable(scenario, computation)
+        return _result(scenario, computation)
 
 
 def _check_computable(scenario: Scenario, computation: Computation) -> None:
@@ -45,18 +46,26 @@ def _check_computable(scenario: Scenario, computation: Computation) -> None:
             "(benefits / credits) is undefined",
         )
     values = [computation.pv_benefits, computation.pv_credits, computation.pv_benefits_without_extension]
+    values += [computation.cumulative_pv_benefits, computation.cumulative_pv_credits, computation.incremental_credit]
+    values += [getattr(phase, name) for phase in computation.phases for name in ("wages", "credits", "net_benefits")]
     if not all(np.all(np.isfinite(v)) for v in values):
         raise ScenarioError(
             scenario.source,
             "discount_rate",
             f"present values overflow at a discount rate of {scenario.discount_rate!r} over "
-            f"{len(computation.years)} years; use a rate further from -1",
+            f"{len(computation.years)} years; use a rate further from -1 (or smaller amounts)",
         )
     if float(computation.pv_credits[0, 0]) <= 0:
         raise ScenarioError(
             scenario.source,
             "discount_rate",
             f"the present value of the credits rounds to zero at a discount rate of {scenario.discount_rate!r}",
+        )
+    if not np.all(np.isfinite(computation.cumulative_ratio)):
+        raise ScenarioError(
+            scenario.source,
+            "award",
+            "the present value of the credits is too small for a finite net benefit ratio (benefits / credits)",
         )
 
 
