@@ -11,13 +11,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .commands import compare, evaluate, montecarlo, sweep
+from .commands import compare, evaluate, montecarlo, report, sweep
 from .errors import ScenarioError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 #: The sub-command modules, in the order ``--help`` lists them.
-COMMANDS = (evaluate, compare, sweep, montecarlo)
+COMMANDS = (evaluate, compare, sweep, montecarlo, report)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,4 +1,10 @@
-"""``netbenefit compare FILE... --out DIR``: several scenarios side by side, written to a folder."""
+"""``netbenefit compare FILE... --out DIR``: several scenarios side by side, written to a folder.
+
+The folder receives ``summary.csv``, ``cashflows/<scenario>.csv``, one workbook
+``comparison.xlsx`` and the charts (``charts/``: PNG, and SVG too with ``--svg``). Every scenario
+is evaluated before anything is written; a non-empty folder is refused unless ``--force`` is
+given; each file is written to a temporary name and renamed into place.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ def register(subparsers) -> None:
     parser.add_argument("files", type=Path, nargs="+")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--force", action="store_true", help="write into a non-empty output folder")
+    parser.add_argument("--svg", action="store_true", help="write each chart as SVG as well as PNG")
     parser.set_defaults(handler=run)
 
 
@@ -20,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
     results = [evaluate(path) for path in args.files]  # every scenario first: nothing written on error
     folder = prepare_output_folder(args.out, args.force)
-    written = write_comparison(results, folder)
+    written = write_comparison(results, folder, formats=("png", "svg") if args.svg else ("png",))
     for result in results:
         print(
             f"{result.name}: ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause}) "

@@ -1,0 +1,216 @@
+"""What ``netbenefit compare`` and ``netbenefit report`` write, and the notebook HTML views."""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from pathlib import Path
+
+import openpyxl
+import pandas as pd
+import pytest
+
+import netbenefit
+from netbenefit.charts import new_figure
+from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from netbenefit.html import Comparison, comparison_html, report_html, result_html
+from netbenefit.output import SHEET_NAME_LIMIT, sheet_names, write_workbook
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+FILES = [SCENARIOS / f"{name}.yaml" for name in ("party_city", "phased_campus", "extended_commitment")]
+
+
+@pytest.fixture(scope="module")
+def results():
+    return [netbenefit.evaluate(path) for path in FILES]
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory):
+    """One ``netbenefit compare --svg`` run on three scenarios (exit status, output folder)."""
+    out = tmp_path_factory.mktemp("compare") / "results"
+    status = main(["compare", *map(str, FILES), "--out", str(out), "--svg"])
+    return status, out
+
+
+# -- the workbook --------------------------------------------------------------------------------
+
+
+def test_workbook_has_a_summary_then_one_cash_flow_sheet_per_scenario(results, tmp_path):
+    path = write_workbook(results, tmp_path / "comparison.xlsx")
+    workbook = openpyxl.load_workbook(path)
+    assert workbook.sheetnames == ["Summary", "party_city", "phased_campus", "extended_commitment"]
+
+
+def test_workbook_values_round_trip_against_the_results(results, tmp_path):
+    path = write_workbook(results, tmp_path / "comparison.xlsx")
+    summary = pd.read_excel(path, sheet_name="Summary")
+    expected = netbenefit.compare(results)
+    assert list(summary.columns) == [*expected.columns, "cash_flow_sheet"]
+    assert list(summary["name"]) == [r.name for r in results]
+    for column in ("ratio", "threshold", "pv_benefits", "pv_credits", "max_credit_pv", "discount_rate"):
+        assert list(summary[column]) == pytest.approx(list(expected[column]), rel=1e-12)
+    assert list(summary["passes"]) == [r.passes for r in results]
+    for result, sheet in zip(results, summary["cash_flow_sheet"], strict=True):
+        cashflows = pd.read_excel(path, sheet_name=sheet, index_col="year")
+        assert list(cashflows.columns) == list(result.cashflows.columns)
+        assert list(cashflows.index) == list(result.cashflows.index)
+        pd.testing.assert_frame_equal(cashflows, result.cashflows, check_dtype=False, check_exact=False, rtol=1e-12)
+
+
+def test_workbook_number_formats_frozen_headers_and_widths(results, tmp_path):
+    workbook = openpyxl.load_workbook(write_workbook(results, tmp_path / "comparison.xlsx"))
+    summary = workbook["Summary"]
+    header = [cell.value for cell in summary[1]]
+    row = {name: cell for name, cell in zip(header, summary[2], strict=True)}
+    assert row["ratio"].number_format == "0.0%" and row["threshold"].number_format == "0.0%"
+    assert row["pv_benefits"].number_format == '"$"#,##0'
+    assert row["discount_rate"].number_format == "0.00%"
+    assert summary.freeze_panes == "C2"
+    cashflows = workbook["phased_campus"]
+    header = [cell.value for cell in cashflows[1]]
+    row = {name: cell for name, cell in zip(header, cashflows[2], strict=True)}
+    assert row["credits"].number_format == '"$"#,##0'
+    assert row["full_time_jobs"].number_format == "#,##0.0"
+    assert row["discount_factor"].number_format == "0.000000"
+    assert cashflows.freeze_panes == "B2"
+    assert all(10 <= cashflows.column_dimensions[letter].width <= 63 for letter in "BCDEFGH")
+
+
+def test_sheet_names_are_unique_short_and_legal():
+    stems = ["summary", "a" * 40, "a" * 40 + "_2", "A" * 35, "what[if]:a/b?", "plain"]
+    names = sheet_names(stems)
+    assert all(len(name) <= SHEET_NAME_LIMIT for name in names)
+    assert len({name.casefold() for name in [*names, "Summary"]}) == len(names) + 1  # Excel ignores case
+    assert not any(re.search(r"[\[\]:*?/\\]", name) for name in names)
+    assert names[-1] == "plain"
+
+
+# -- netbenefit compare --------------------------------------------------------------------------
+
+
+def test_compare_writes_csvs_workbook_and_charts(compared):
+    status, out = compared
+    assert status == EXIT_OK
+    written = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
+    stems = [path.stem for path in FILES]
+    charts = ["cumulative_pv", "benefit_streams", "scorecard"]
+    expected = {"summary.csv", "comparison.xlsx"}
+    expected |= {f"cashflows/{stem}.csv" for stem in stems}
+    expected |= {f"charts/comparison_ratios.{suffix}" for suffix in ("png", "svg")}
+    expected |= {f"charts/{stem}/{chart}.{suffix}" for stem in stems for chart in charts for suffix in ("png", "svg")}
+    expected |= {f"charts/phased_campus/phase_ratios.{s}" for s in ("png", "svg")}
+    expected |= {f"charts/extended_commitment/repayment_schedule.{s}" for s in ("png", "svg")}
+    assert set(written) == expected  # and no temporary file left behind
+    assert all((out / name).stat().st_size > 5_000 for name in written if name.endswith(".png"))
+
+
+def test_compare_without_svg_writes_png_only(tmp_path):
+    out = tmp_path / "results"
+    assert main(["compare", str(FILES[0]), "--out", str(out)]) == EXIT_OK
+    assert not list(out.rglob("*.svg"))
+    assert (out / "charts" / "party_city" / "cumulative_pv.png").stat().st_size > 5_000
+
+
+def test_compare_refuses_a_non_empty_folder_without_force(tmp_path, capsys):
+    out = tmp_path / "results"
+    out.mkdir()
+    (out / "earlier.txt").write_text("earlier work", encoding="utf-8")
+    assert main(["compare", str(FILES[0]), "--out", str(out)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--force" in err
+    assert sorted(p.name for p in out.iterdir()) == ["earlier.txt"]
+    assert main(["compare", str(FILES[0]), "--out", str(out), "--force"]) == EXIT_OK
+    assert (out / "comparison.xlsx").exists() and (out / "earlier.txt").read_text(encoding="utf-8") == "earlier work"
+
+
+def test_compare_writes_nothing_when_a_scenario_is_bad(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: [unclosed\n", encoding="utf-8")
+    out = tmp_path / "results"
+    assert main(["compare", str(FILES[0]), str(bad), "--out", str(out)]) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not out.exists()
+
+
+# -- netbenefit report ---------------------------------------------------------------------------
+
+
+def test_report_is_self_contained_and_has_every_check(tmp_path, results):
+    path = tmp_path / "report.html"
+    assert main(["report", str(FILES[1]), "--out", str(path)]) == EXIT_OK
+    page = path.read_text(encoding="utf-8")
+    result = results[1]
+    for check_id in result.checks["id"]:
+        assert f"<code>{check_id}</code>" in page
+    for message in result.checks["message"]:
+        assert escape(message) in page
+    assert page.count('src="data:image/png;base64,') == len(
+        ["cumulative_pv", "benefit_streams", "phase_ratios", "scorecard"]
+    )
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched from the network
+    assert "<script" not in page and "@import" not in page
+    for convention in ("Discount rate", "6.00%", "end of year", "Commitment period", "10.5 years", "71(a)(5)"):
+        assert convention in page
+    assert "Cash flows by project year" in page and "Inputs" in page
+
+
+def test_report_refuses_an_existing_file_without_force(tmp_path, capsys):
+    path = tmp_path / "report.html"
+    path.write_text("earlier", encoding="utf-8")
+    assert main(["report", str(FILES[0]), "--out", str(path)]) == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--force" in err
+    assert path.read_text(encoding="utf-8") == "earlier"
+    assert main(["report", str(FILES[0]), "--out", str(path), "--force"]) == EXIT_OK
+    assert path.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary file left
+
+
+def test_report_of_a_bad_scenario_writes_nothing(tmp_path, capsys):
+    path = tmp_path / "report.html"
+    assert main(["report", str(tmp_path / "missing.yaml"), "--out", str(path)]) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err.count("\n") == 1
+    assert not path.exists()
+
+
+def test_report_needs_an_output_file(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["report", str(FILES[0])])
+    assert stop.value.code == EXIT_BAD_INPUT
+
+
+def test_report_of_an_extended_commitment_shows_the_repayment_schedule(results):
+    page = report_html(results[2], version="test")
+    assert "Extended commitment, 71(a)(5)(d)" in page and "$1,382,747" in page
+    assert "5 years elected and counted" in page
+
+
+# -- notebook views ------------------------------------------------------------------------------
+
+
+def test_result_repr_html_has_the_ratio_the_threshold_and_every_check(results):
+    result = results[0]
+    page = result._repr_html_()
+    assert page == result_html(result)
+    assert "480.6%" in page and "400%" in page and "passes" in page  # Party City: 4.8064
+    for check_id in result.checks["id"]:
+        assert f"<code>{check_id}</code>" in page
+    assert "cumulative_pv_net_benefits" in page  # the cash-flow table
+
+
+def test_result_repr_html_escapes_the_name(results):
+    variant = netbenefit.evaluate(results[0].scenario.replace({"name": "<b>A & B</b>"}))
+    page = variant._repr_html_()
+    assert "&lt;b&gt;A &amp; B&lt;/b&gt;" in page and "<b>A & B</b>" not in page
+
+
+def test_comparison_shows_a_row_per_scenario(results):
+    comparison = Comparison.of([results[0], FILES[1]])
+    assert [r.name for r in comparison.results] == [results[0].name, results[1].name]
+    page = comparison._repr_html_()
+    assert page == comparison_html(comparison.results)
+    assert page.count("<tr") == 3 and "251.3%" in page and "480.6%" in page
+    pd.testing.assert_frame_equal(comparison.table, netbenefit.compare(comparison.results))
+    ax = new_figure()[1]
+    assert comparison.plot(ax=ax) is ax and len(ax.patches) == 2
