@@ -49,7 +49,7 @@ DISTRIBUTIONS = {
     "lognormal": ("mean", "sigma"),
 }
 #: Percentiles of the ratio given in the summary. [percent]
-PERCENTILES = (5, 25, 50, 75, 95)
+PERCENTILES = (5, 25, 50, 75, 95)  # not a statutory number: the quartiles and the 5th/95th percentiles
 
 
 @dataclass(frozen=True)

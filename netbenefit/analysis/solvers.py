@@ -24,6 +24,7 @@ import numpy as np
 from .. import finance
 from ..cashflows import compute
 from ..errors import ScenarioError
+from ..parameters import parameter
 from ..scenario import Scenario
 from .keys import check_values
 from .variants import result_columns
@@ -101,7 +102,7 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
     if not _AWARD_KEY.match(key):
         raise ScenarioError(scenario.source, key, "max_award solves for an award key: award.annual_credit, "
                             "award.per_new_job or award.per_retained_job (of the initial phase or phases.N)")
-    probe = check_values(scenario, key, np.array([0.0, 1.0, 2.0]))
+    probe = check_values(scenario, key, np.arange(3, dtype=float))  # x = 0, 1, 2
     c = compute(scenario, {key: probe})
     benefits = np.broadcast_to(c.cumulative_pv_benefits, (3, c.cumulative_pv_benefits.shape[1]))
     credits = np.broadcast_to(c.cumulative_pv_credits, benefits.shape)
@@ -109,7 +110,7 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
     if not (np.all(np.isfinite(benefits)) and np.all(np.isfinite(credits))):
         return _no_solution(f"present values are not finite at a discount rate of {scenario.discount_rate!r}")
     base, slope = credits[0], credits[1] - credits[0]
-    if not np.allclose(credits[2] - credits[0], 2 * slope, rtol=1e-9, atol=1e-6) or not np.allclose(
+    if not np.allclose(credits[2] - credits[0], 2 * slope, rtol=1e-10, atol=1e-6) or not np.allclose(
         benefits[0], benefits[2], rtol=1e-12
     ):
         return _no_solution(f"the present values are not linear in {key}; no closed form")
@@ -138,7 +139,8 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
             bound=best,
         )
     # Confirm; the comparison has a relative tolerance, so x* itself passes unless rounding bites.
-    for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - 1e-9), 0)):
+    tolerance = parameter("net_benefit_ratio_relative_tolerance")
+    for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
         check = compute(scenario, {key: np.array([candidate])})
         if bool(check.column("passes")[0]):
             best = candidate
