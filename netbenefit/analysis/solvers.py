@@ -32,7 +32,9 @@ from .variants import result_columns
 SOLVED, NO_SOLUTION = "solved", "no_solution"
 #: The discount rates searched by default, (low, high]. [1/year]
 RATE_RANGE = (-0.99, 1.0)
-_AWARD_KEY = re.compile(r"^(phases\.\d+\.)?award\.(annual_credit|per_new_job|per_retained_job)$")
+_AWARD_KEY = re.compile(
+    r"^(phases\.\d+\.)?award\.(annual_credit|per_new_job|per_retained_job|section_75\.bonuses\.\d+\.per_job)$"
+)
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
     scenario : Scenario
     key : str, optional
         ``award.annual_credit`` [USD/year] or ``award.per_new_job`` [USD/job/year] (or
-        ``award.per_retained_job``, or the same keys of a later phase, ``phases.0.award...``).
+        ``award.per_retained_job``, a section 75 bonus ``award.section_75.bonuses.0.per_job``, or the
+        same keys of a later phase, ``phases.0.award...``).
         Default: the initial phase's ``annual_credit`` if the scenario gives one, else its
         ``per_new_job``.
 
@@ -98,10 +101,24 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
     do not count).
     """
     if key is None:
-        key = "award.annual_credit" if scenario.award.annual_credit is not None else "award.per_new_job"
+        if scenario.award.annual_credit is not None:
+            key = "award.annual_credit"
+        elif scenario.award.per_new_job is not None:
+            key = "award.per_new_job"
+        else:
+            raise ScenarioError(
+                scenario.source,
+                "award",
+                "the award is built by the section 75 calculator: give the key to solve for, "
+                "e.g. award.section_75.bonuses.0.per_job",
+            )
     if not _AWARD_KEY.match(key):
-        raise ScenarioError(scenario.source, key, "max_award solves for an award key: award.annual_credit, "
-                            "award.per_new_job or award.per_retained_job (of the initial phase or phases.N)")
+        raise ScenarioError(
+            scenario.source,
+            key,
+            "max_award solves for an award key: award.annual_credit, award.per_new_job, "
+            "award.per_retained_job or award.section_75.bonuses.N.per_job (of the initial phase or phases.N)",
+        )
     probe = check_values(scenario, key, np.arange(3, dtype=float))  # x = 0, 1, 2
     c = compute(scenario, {key: probe})
     benefits = np.broadcast_to(c.cumulative_pv_benefits, (3, c.cumulative_pv_benefits.shape[1]))
@@ -148,6 +165,12 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
     else:  # pragma: no cover - closed form and model disagree
         return _no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
     pv_credits = float(check.column("pv_credits")[0])
+    predicted = float(base[binding] + best * slope[binding]) if binding == len(b) - 1 else None
+    if predicted is not None and not np.isclose(pv_credits, predicted, rtol=1e-10):
+        return _no_solution(
+            f"the credits stop growing in step with {key} (a cap per job?) before the test binds: "
+            "the closed form does not apply"
+        )
     unit = "a job a year" if "per_" in key else "a year"
     return SolverResult(
         best,

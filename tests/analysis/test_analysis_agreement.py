@@ -45,8 +45,15 @@ def _variants(scenario: netbenefit.Scenario, rng: np.random.Generator) -> dict[s
         values["business.full_time_employees_at_application"] = rng.choice(np.array([30.0, 40.0, 48.0, 60.0]), n)
     for flag in FLAGS:
         values[flag] = rng.random(n) < 0.3
-    award = "award.annual_credit" if scenario.award.annual_credit is not None else "award.per_new_job"
-    values[award] = float(scenario.value_at(award)) * rng.uniform(0.3, 1.5, n)
+    section_75 = getattr(scenario.award, "section_75", None)
+    if section_75 is not None:  # the section 75 calculator builds the credit per job
+        values["award.section_75.labor_harmony"] = rng.random(n) < 0.5
+        values["award.section_75.qualified_opportunity_zone"] = rng.random(n) < 0.5
+        for i, bonus in enumerate(section_75.bonuses):
+            values[f"award.section_75.bonuses.{i}.per_job"] = bonus.per_job * rng.uniform(0.0, 3.0, n)
+    else:
+        award = "award.annual_credit" if scenario.award.annual_credit is not None else "award.per_new_job"
+        values[award] = float(scenario.value_at(award)) * rng.uniform(0.3, 1.5, n)
     if scenario.revenue is not None:
         values["revenue.earnings_multiplier"] = rng.uniform(1.0, 2.0, n)
     if scenario.phases:
