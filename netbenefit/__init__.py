@@ -10,6 +10,7 @@ Section 71 of P.L.2020, c.156 (C.34:1B-339), as amended, applied to scenario fil
 
 from importlib.metadata import PackageNotFoundError, version
 
+from .after_approval import Actuals, follow, load_actuals
 from .analysis import (
     break_even_discount_rate,
     evaluate_variants,
@@ -21,7 +22,9 @@ from .analysis import (
     sweep,
     tornado,
 )
+from .award import award_table
 from .compare import compare
+from .economics import economist_view, economist_view_of
 from .errors import ScenarioError
 from .evaluate import evaluate
 from .parameters import PARAMETERS, parameter
@@ -34,15 +37,21 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
 __all__ = [
+    "Actuals",
     "PARAMETERS",
     "Result",
     "Scenario",
     "ScenarioError",
+    "award_table",
     "break_even_discount_rate",
     "compare",
+    "economist_view",
+    "economist_view_of",
     "evaluate",
     "evaluate_variants",
+    "follow",
     "implied_discount_rate",
+    "load_actuals",
     "load_scenario",
     "max_award",
     "min_new_jobs",

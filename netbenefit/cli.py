@@ -11,13 +11,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from .commands import compare, evaluate, montecarlo, report, sweep
+from .commands import actuals, award, compare, evaluate, montecarlo, report, sweep
 from .errors import ScenarioError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 #: The sub-command modules, in the order ``--help`` lists them.
-COMMANDS = (evaluate, compare, sweep, montecarlo, report)
+COMMANDS = (evaluate, compare, sweep, montecarlo, report, award, actuals)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,48 @@
+"""``netbenefit actuals SCENARIO ACTUALS [--csv]``: an approved scenario followed through its actual
+annual results (certification, forfeiture, re-run of the net benefit test, repayment)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+COLUMNS = (
+    "approved_credit",
+    "actual_new_jobs",
+    "statewide_workforce",
+    "forfeited",
+    "certified_credit",
+    "new_jobs_fall_share",
+    "salary_fall_share",
+    "rerun_flag",
+    "repayment",
+)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "actuals", help="follow an approved scenario through its actual annual results"
+    )
+    parser.add_argument("scenario", type=Path, help="the approved scenario file")
+    parser.add_argument("actuals", type=Path, help="a YAML file of actual results (years or years_from_csv)")
+    parser.add_argument("--csv", action="store_true", help="print the year-by-year table alone, as CSV")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ..after_approval import follow
+
+    after = follow(args.scenario, args.actuals)
+    if args.csv:
+        print(after.years.to_csv(), end="")
+        return 0
+    print(after.summary())
+    print()
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        number = lambda value: f"{value:,.3f}" if abs(value) < 10 else f"{value:,.0f}"  # noqa: E731
+        print(after.years[list(COLUMNS)].to_string(float_format=number))
+        print()
+        print(after.comparison.to_string())
+    return 0
