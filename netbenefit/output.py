@@ -90,6 +90,8 @@ RATE_COLUMNS = ("discount_rate",)
 JOB_COLUMNS = ("new_full_time_jobs", "retained_full_time_jobs", "full_time_jobs")
 MONEY_FORMAT, PERCENT_FORMAT, RATE_FORMAT = '"$"#,##0', "0.0%", "0.00%"
 JOBS_FORMAT, WEIGHT_FORMAT, FACTOR_FORMAT = "#,##0.0", "0.00", "0.000000"
+#: The widest a workbook column is made. [characters]
+MAX_COLUMN_WIDTH = 64
 
 
 def prepare_output_file(path: Path, force: bool) -> Path:
@@ -156,7 +158,7 @@ def _format_sheet(sheet, formats: dict[int, str], freeze: str) -> None:
             width = max(width, _shown_width(cell.value, number_format or ""))
         header = str(column[0].value or "")
         width = max(width, min(len(header), 24))
-        sheet.column_dimensions[get_column_letter(column_index)].width = min(width + 3, 60)
+        sheet.column_dimensions[get_column_letter(column_index)].width = min(width + 3, MAX_COLUMN_WIDTH)
     sheet.freeze_panes = freeze
     sheet.auto_filter.ref = sheet.dimensions
 
