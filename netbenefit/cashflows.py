@@ -324,8 +324,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         commitment.append(period)
     horizon = _horizon(inputs, commitment, extended_years)
     years = np.arange(1, horizon + 1)
-    discount_factor = finance.discount_factors(number("discount_rate")[:, 0], years, scenario.timing)
-    discount_factor = discount_factor.reshape(-1, horizon)
+    discount_factor = _discount_factors(number("discount_rate"), years, scenario.timing)
 
     revenue = scenario.revenue
     sales_tax_rate = number("revenue.sales_and_use_tax_rate") if revenue else 0.0
@@ -337,7 +336,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         active = phase_year >= 1
 
         # Jobs: jobs_t = new x ramp_t + retained (the retained ones when 71(c) counts them).
-        new_jobs = number(prefix + "jobs.new") * _ramp(inputs, prefix, len(phase.jobs.ramp), phase_year) * active
+        new_jobs = number(prefix + "jobs.new") * (_ramp(inputs, prefix, len(phase.jobs.ramp), phase_year) * active)
         retained_jobs = np.where(retained_eligible, number(prefix + "jobs.retained"), 0.0) * active
         jobs = new_jobs + retained_jobs
         salary = number(prefix + "jobs.median_salary") * (1.0 + number(prefix + "jobs.salary_growth")) ** (
@@ -366,7 +365,10 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         window_end_without = start + first - 1 + period
         window_end = window_end_without + counted_extension
         weight = finance.window_weights(window_end[:, 0], years).reshape(-1, horizon) * active
-        weight_without = finance.window_weights(window_end_without[:, 0], years).reshape(-1, horizon) * active
+        if np.any(counted_extension):
+            weight_without = finance.window_weights(window_end_without[:, 0], years).reshape(-1, horizon) * active
+        else:  # no extension counts: the two windows are one
+            weight_without = weight
 
         flows = PhaseFlows(
             number=index + 1,
@@ -399,16 +401,16 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
                     values=_by_year(inputs, f"{prefix}streams.{j}.by_year", stream.by_year, phase_year),
                 )
             )
-        net = np.zeros((1, horizon))
-        for component in flows.components:
-            if not component.abated:  # 71(a)(5)(e): abated taxes are not counted
-                net = net + (component.values if component.kind == "revenue" else -component.values)
+        net = _net_benefits(flows.components, horizon)
         flows.net_benefits = net
         # Benefits are never reduced by the credit ("prior to considering the value of the
         # requested tax credit"); credits and benefits use one discount rate, 71(a)(5)(c).
-        flows.pv_benefits = np.sum(net * weight * discount_factor, axis=1, keepdims=True)
-        flows.pv_benefits_without_extension = np.sum(net * weight_without * discount_factor, axis=1, keepdims=True)
-        flows.pv_credits = np.sum(credits * discount_factor, axis=1, keepdims=True)
+        flows.pv_benefits = _sum_of_products(net, weight * discount_factor)
+        if weight_without is weight:
+            flows.pv_benefits_without_extension = flows.pv_benefits
+        else:
+            flows.pv_benefits_without_extension = _sum_of_products(net, weight_without * discount_factor)
+        flows.pv_credits = _sum_of_products(credits, discount_factor)
         flows.requested_credits = np.sum(credits, axis=1, keepdims=True)
         phases.append(flows)
 
@@ -508,12 +510,12 @@ def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capita
     if revenue.income_tax == "progressive":
         income_tax = jobs * gross_income_tax(salary) * withholding
     else:
-        income_tax = wages * number("revenue.income_tax_effective_rate") * withholding
+        income_tax = wages * (number("revenue.income_tax_effective_rate") * withholding)
     spending_share = number("revenue.taxable_spending_share")
     construction_wages = capital * number("revenue.construction_labor_share")
     direct = {
         ("operations", "income_tax"): income_tax,
-        ("operations", "spending_sales_tax"): wages * spending_share * sales_tax_rate,
+        ("operations", "spending_sales_tax"): wages * (spending_share * sales_tax_rate),
         ("construction", "construction_income_tax"): construction_wages * number("revenue.construction_income_tax_rate"),
         ("construction", "construction_spending_sales_tax"): construction_wages * spending_share * sales_tax_rate,
     }
@@ -548,6 +550,40 @@ def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capita
             )
         )
     return components
+
+
+def _net_benefits(components: list[Component], horizon: int) -> np.ndarray:
+    """Counted revenues minus costs in each year, ``(1 or n, years)``.
+
+    Abated streams are left out, 71(a)(5)(e). The streams that do not vary (one row) are added
+    first, then each varying one in place: one pass over the ``(n, years)`` array per stream.
+    """
+    counted = [component for component in components if not component.abated]
+    net = np.zeros((1, horizon))
+    for component in sorted(counted, key=lambda component: component.values.shape[0]):  # stable
+        operation = np.add if component.kind == "revenue" else np.subtract
+        if component.values.shape[0] > net.shape[0]:
+            net = operation(net, component.values)  # the first varying stream: a new array, owned here
+        else:
+            operation(net, component.values, out=net)
+    return net
+
+
+def _discount_factors(rate: np.ndarray, years: np.ndarray, timing: str) -> np.ndarray:
+    """Discount factors ``(1 + r) ** -exponent`` of a column of rates, ``(1 or n, years)``.
+
+    The same numbers as :func:`finance.discount_factors` (to about 1e-15 relative), written as
+    ``exp(-exponent x log1p(r))``: numpy evaluates that several times faster than a power over
+    the ``(n, years)`` array of many variants.
+    """
+    return np.exp(-finance.discount_exponent(years, timing) * np.log1p(rate))
+
+
+def _sum_of_products(flows: np.ndarray, factors: np.ndarray) -> np.ndarray:
+    """``sum over years of flows x factors`` for each variant, ``(1 or n, 1)``, without a
+    temporary ``(n, years)`` product."""
+    flows, factors = np.broadcast_arrays(flows, factors)
+    return np.einsum("ij,ij->i", flows, factors)[:, None]
 
 
 def _column(array, size: int) -> np.ndarray:
