@@ -192,7 +192,10 @@ def _verdict(passes: bool) -> str:
 def _year_axis(ax: Axes, years) -> None:
     from matplotlib.ticker import MaxNLocator
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    if len(years) <= 20:
+        ax.set_xticks(list(years))  # every year labelled
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(min(years) - 0.6, max(years) + 0.6)
     ax.set_xlabel("Project year after approval [year]")
 
@@ -491,7 +494,7 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
             alpha=0.25 if check.passed else 0.45,
         )
         ax.text(0.01, row, "PASS" if check.passed else "FAIL", va="center", fontsize=9, fontweight="bold")
-        message = _text("\n".join(textwrap.wrap(check.message, width=125, max_lines=2, placeholder=" ...")))
+        message = _text("\n".join(textwrap.wrap(check.message, width=125, max_lines=3, placeholder=" ...")))
         ax.text(0.08, row, message, va="center", fontsize=7.5)
     ax.set_yticks(rows, list(checks["id"]))
     ax.set_ylim(-0.6, len(checks) - 0.4)

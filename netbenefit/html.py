@@ -165,6 +165,25 @@ def phase_tests_html(result: Result) -> str:
     )
 
 
+def award_calculation_html(result: Result) -> str:
+    """The section 75 build-up of the credit (``result.award_calculation``), or "" when the award
+    was given directly."""
+    table = getattr(result, "award_calculation", None)
+    if table is None or table.empty:
+        return ""
+
+    def cell(column, value) -> str:
+        if isinstance(value, float) and math.isnan(value):
+            return ""
+        if column in ("per_job", "annual", "total"):
+            return money(value)
+        if column == "jobs":
+            return f"{value:,.1f}"
+        return escape(str(value))
+
+    return _table(table, cell)
+
+
 def result_html(result: Result) -> str:
     """The notebook view of one result: headline, checks, and the main cash-flow columns."""
     phases = ""
@@ -340,7 +359,8 @@ def report_html(result: Result, *, version: str = "") -> str:
     """A self-contained HTML page on one result (the ``netbenefit report`` command).
 
     Sections: the verdict; every check with its clause and message; the conventions used; the
-    cumulative tests by phase; the extended commitment; the charts (PNG images embedded in the
+    cumulative tests by phase; the extended commitment; the section 75 build-up of the credit
+    when the scenario uses the award calculator; the charts (PNG images embedded in the
     page as base64 data); the cash flows by project year, every column; the inputs. The page
     loads nothing from the network.
 
@@ -377,6 +397,9 @@ def report_html(result: Result, *, version: str = "") -> str:
         if result.infrastructure_fund_donation > 0
         else ""
     )
+    award = award_calculation_html(result)
+    if award:
+        award = f"<h2>Tax credit amount, section 75</h2>{award}"
     title = escape(f"{result.name}: Emerge Program net benefit report")
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -402,6 +425,7 @@ Scenario file: <code>{escape(scenario.source)}</code>; application date {scenari
 <h2>Net positive benefit test by phase, 71(a)(5)</h2>
 {phase_tests_html(result)}
 {extended}
+{award}
 <h2>Charts</h2>
 {"".join(figures)}
 <h2>Cash flows by project year</h2>

@@ -214,3 +214,26 @@ def test_comparison_shows_a_row_per_scenario(results):
     pd.testing.assert_frame_equal(comparison.table, netbenefit.compare(comparison.results))
     ax = new_figure()[1]
     assert comparison.plot(ax=ax) is ax and len(ax.patches) == 2
+
+
+def test_report_shows_the_section_75_build_up_when_the_calculator_gives_the_award():
+    result = netbenefit.evaluate(SCENARIOS / "award_calculator.yaml")
+    page = report_html(result)
+    assert "Tax credit amount, section 75" in page
+    for item in result.award_calculation["item"]:
+        assert escape(item) in page
+    assert "Tax credit amount, section 75" not in report_html(netbenefit.evaluate(FILES[0]))
+
+
+def test_result_repr_html_of_a_phased_project_lists_each_cumulative_test(results):
+    page = results[1]._repr_html_()
+    assert "Cumulative tests by phase" in page and "1+2" in page and "251.3%" in page and "FAIL" in page
+
+
+def test_importing_the_library_loads_neither_matplotlib_nor_openpyxl():
+    import subprocess
+    import sys
+
+    code = "import sys, netbenefit, netbenefit.cli; print(any(m in sys.modules for m in ('matplotlib', 'openpyxl')))"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert completed.stdout.strip() == "False"
