@@ -385,26 +385,34 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
         )
         ax.annotate(
             f"{ratio:.0%} {_verdict(passes)}",
-            (position, ratio),
+            (position, max(ratio, 0.0)),
             xytext=(0, 4),
             textcoords="offset points",
             ha="center",
             va="bottom",
             fontsize=9,
         )
-    ax.axhline(result.threshold, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.6)
+    threshold = ax.axhline(
+        result.threshold,
+        color=THRESHOLD_COLOUR,
+        linestyle="--",
+        linewidth=1.6,
+        label=f"Threshold {result.threshold:.0%} ({result.threshold_clause})",
+    )
     from matplotlib.patches import Patch
 
     handles = [
         Patch(color=PASS_COLOUR, label="Cumulative test passes"),
         Patch(facecolor=FAIL_COLOUR, hatch=FAIL_HATCH, edgecolor="black", label="Cumulative test fails"),
-        ax.get_lines()[-1],
+        threshold,
     ]
-    handles[-1].set_label(f"Threshold {result.threshold:.0%} ({result.threshold_clause})")
     ax.set_xticks(positions, labels)
     ax.set_xlim(-0.7, len(tests) - 0.3)
     _percent_axis(ax.yaxis)
-    ax.set_ylim(0, max(float(np.nanmax(ratios)), result.threshold) * 1.3)
+    bottom = min(float(np.nanmin(ratios)), 0.0) * 1.15  # a negative ratio: net costs to the State
+    top = max(float(np.nanmax(ratios)), result.threshold)
+    ax.set_ylim(bottom, top + 0.3 * (top - bottom))  # room for the legend above the bars and the threshold
+    ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("Cumulative test, phases counted from the initial phase")
     ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
     ax.set_title(
@@ -580,7 +588,9 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     ax.set_yticks(rows, [_label(r.name) for r in ordered], fontsize=9)
     ax.set_ylim(-0.6, len(ordered) - 0.4 + (0.9 if len(ordered) > 2 else 0.5))
     right = float(max(ratios.max(initial=0.0), thresholds.max(initial=0.0)))
-    ax.set_xlim(0, right * 1.35)
+    left = float(min(ratios.min(initial=0.0), 0.0))  # a negative ratio: net costs to the State
+    ax.set_xlim(left * 1.15, right * 1.35)
+    ax.axvline(0, color="black", linewidth=0.8)
     _percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV requested credits [%]")
     ax.set_ylabel("Scenario")

@@ -216,3 +216,15 @@ def test_meaningful_charts(results):
     assert charts.meaningful_charts(results["party_city"]) == ["cumulative_pv", "benefit_streams", "scorecard"]
     assert "phase_ratios" in charts.meaningful_charts(results["phased_campus"])
     assert "repayment_schedule" in charts.meaningful_charts(results["extended_commitment"])
+
+
+def test_a_negative_ratio_is_drawn_below_zero(results, ax):
+    # Costs of $2,000,000 a year swamp the benefits: the ratio is negative (net costs to the State).
+    scenario = results["imported_streams_csv"].scenario
+    costly = netbenefit.evaluate(scenario.replace({"streams.3.by_year": {year: 2_000_000 for year in range(1, 12)}}))
+    assert costly.ratio < 0
+    charts.compare_ratios([costly, results["party_city"]], ax=ax)
+    assert ax.get_xlim()[0] < costly.ratio
+    other = charts.new_figure()[1]
+    charts.phase_ratios(costly, ax=other)
+    assert other.get_ylim()[0] < costly.ratio < 0
