@@ -41,6 +41,8 @@ from ..scenario import Scenario
 #: Keys whose values the model reads from the scenario object, never from variant arrays.
 _NOT_VARIABLE_LEAVES = ("abated",)
 
+#: A sweep applies each distinct value with Scenario.replace up to this many, else the extremes.
+MAX_DISTINCT_REPLACED = 1_000
 #: How :func:`check_values` treats numbers outside a key's valid range.
 OUT_OF_RANGE = ("error", "clip")
 
@@ -235,7 +237,8 @@ def check_values(
     replace : {"extremes", "distinct"}
         Which values are then applied with :meth:`Scenario.replace` to check the rules that
         involve several keys: the smallest and largest (``extremes``) or each distinct value
-        (``distinct``, used by sweeps).
+        (``distinct``, used by sweeps; the extremes when there are more than
+        :data:`MAX_DISTINCT_REPLACED`).
 
     Returns
     -------
@@ -268,7 +271,7 @@ def check_values(
                 bad |= array != np.round(array)
             if bad.any():
                 raise ScenarioError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
-    if replace == "distinct":
+    if replace == "distinct" and np.unique(array).size <= MAX_DISTINCT_REPLACED:
         probes = np.unique(array)
     else:
         probes = np.unique([array.min(), array.max()]) if spec.kind != "flag" else np.unique(array)
@@ -309,6 +312,11 @@ def _check_with_replace(scenario: Scenario, spec: KeySpec, value: Any) -> None:
         where = f"{error.key}: " if error.key and error.key != spec.key else ""
         problem = f"the value {shown!r} is not valid ({where}{error.problem})"
         raise ScenarioError(scenario.source, spec.key, problem) from None
+
+
+def table_values(scenario: Scenario, key: str, values: np.ndarray) -> np.ndarray:
+    """Checked values as a result table shows them: whole-number keys as integers."""
+    return values.astype(np.int64) if key_spec(scenario, key).kind == "integer" else values
 
 
 def check_overrides(

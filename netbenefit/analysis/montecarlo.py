@@ -38,7 +38,7 @@ import pandas as pd
 
 from ..errors import ScenarioError
 from ..scenario import Scenario
-from .keys import check_values, key_spec
+from .keys import check_values, key_spec, table_values
 from .variants import DEFAULT_CHUNK_SIZE, NOTES, _allocate, frame, iter_chunks
 
 #: Distribution names and the names of their parameters, in order.
@@ -187,14 +187,16 @@ class MonteCarloResult:
         One row per draw: a column per varied key, then ``pv_benefits`` [USD], ``pv_credits``
         [USD], ``ratio``, ``threshold``, ``passes``, ``eligible`` and ``note``.
     summary : MonteCarloSummary
-    seed : int or None
+    seed : int
+        The seed used: the one given, or the fresh entropy drawn when none was given (pass it
+        back as ``seed`` to repeat the run).
     vary : dict
         The parsed distribution of each key.
     """
 
     draws: pd.DataFrame | None
     summary: MonteCarloSummary
-    seed: int | None
+    seed: int
     vary: dict[str, Distribution] = field(repr=False)
 
 
@@ -265,8 +267,8 @@ def montecarlo(
     distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
     for key in distributions:
         key_spec(scenario, key)  # unknown or fixed keys fail before any draw
-    generators = [np.random.default_rng(child) for child in np.random.SeedSequence(seed).spawn(len(distributions))]
-    entropy = seed
+    seed_sequence = np.random.SeedSequence(seed)  # with seed None, fresh entropy, kept in the result
+    generators = [np.random.default_rng(child) for child in seed_sequence.spawn(len(distributions))]
 
     def make_overrides(start: int, stop: int) -> dict[str, np.ndarray]:
         values = {}
@@ -297,9 +299,9 @@ def montecarlo(
     summary = _summarise(ratios, draws, passes, eligible, undefined)
     table = None
     if keep_draws:
-        keys = {key: np.concatenate(parts) for key, parts in kept_keys.items()}
+        keys = {key: table_values(scenario, key, np.concatenate(parts)) for key, parts in kept_keys.items()}
         table = frame(keys, columns)
-    return MonteCarloResult(draws=table, summary=summary, seed=entropy, vary=distributions)
+    return MonteCarloResult(draws=table, summary=summary, seed=seed_sequence.entropy, vary=distributions)
 
 
 def _summarise(ratios: np.ndarray, draws: int, passes: int, eligible: int, undefined: int) -> MonteCarloSummary:

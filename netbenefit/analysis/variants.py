@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..cashflows import Computation, compute
 from ..scenario import Scenario
-from .keys import check_overrides
+from .keys import check_overrides, table_values
 
 #: Result columns, after one column per varied key.
 RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note")
@@ -150,7 +150,7 @@ def run(
     ):
         for name, values in chunk.items():
             columns[name][start:stop] = values
-    return frame(checked, columns)
+    return frame({key: table_values(scenario, key, array) for key, array in checked.items()}, columns)
 
 
 def _allocate(size: int) -> dict[str, np.ndarray]:

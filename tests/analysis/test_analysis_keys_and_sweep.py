@@ -162,6 +162,12 @@ def test_chunks_do_not_change_a_sweep(office):
     assert whole.equals(chunked)
 
 
+def test_whole_number_keys_are_integers_in_the_table(office):
+    table = sweep(office, {"award.eligibility_period_years": [5, 7], "commitment.extended_years": [0, 2]})
+    assert table["award.eligibility_period_years"].tolist() == [5, 5, 7, 7]
+    assert table["commitment.extended_years"].dtype == np.int64
+
+
 def test_zero_credits_give_a_note_not_a_silent_nan(office):
     table = sweep(office, {"award.annual_credit": [0.0, 950_000.0]})
     zero, normal = table.iloc[0], table.iloc[1]

@@ -33,7 +33,8 @@ def test_draws_have_the_sweep_columns(office):
     assert list(run.draws.columns) == list(VARY) + list(RESULT_COLUMNS)
     assert len(run.draws) == 500
     assert run.draws["location.enhanced_area"].dtype == bool
-    assert set(run.draws["award.eligibility_period_years"]) == {5.0, 6.0, 7.0}
+    assert set(run.draws["award.eligibility_period_years"]) == {5, 6, 7}
+    assert run.draws["award.eligibility_period_years"].dtype == np.int64  # a whole-number key
 
 
 def test_the_same_seed_gives_the_same_draws(office):
@@ -43,6 +44,12 @@ def test_the_same_seed_gives_the_same_draws(office):
     assert first.draws.equals(second.draws)
     assert first.summary == second.summary
     assert not first.draws["jobs.new"].equals(other.draws["jobs.new"])
+
+
+def test_without_a_seed_the_result_gives_one_that_repeats_the_run(office):
+    first = montecarlo(office, draws=200, vary=VARY, progress=False)
+    again = montecarlo(office, draws=200, vary=VARY, seed=first.seed, progress=False)
+    assert first.draws.equals(again.draws)
 
 
 def test_chunking_gives_identical_results(office):
