@@ -232,10 +232,11 @@ def award_table(
     per_new, per_retained = scalar(per_job.new_job), scalar(per_job.retained_job)
     annual = scalar(annual_credit(per_new, per_retained, new_jobs, retained_jobs, retained_jobs_eligible))
     nan = float("nan")
+    share = f"{parameter('award_retained_job_share_of_new_job'):.0%} of the new-job amount"
     if retained_jobs_eligible:
-        retained_item = "half of the new-job amount; retained jobs eligible under 71(c)(1)(d)-(f)"
+        retained_item = f"{share}; retained jobs eligible under 71(c)(1)(d)-(f)"
     else:
-        retained_item = "half of the new-job amount; retained jobs not counted (71(c) does not make them eligible)"
+        retained_item = f"{share}; retained jobs not counted (71(c) does not make them eligible)"
     area = f"{citation(_BASE_PARAMETERS[int(code)])}: {BASE_AREAS[int(code)]}"
     cap_item = f"cap of ${scalar(per_job.cap):,.0f} per job per year"
     harmony_item = "labor harmony agreement" if labor_harmony else "no labor harmony agreement"
