@@ -229,3 +229,19 @@ def test_table_has_no_missing_values_where_a_number_is_due():
     table = netbenefit.evaluate(calculator_scenario()).award_calculation
     assert not math.isnan(table.set_index("step").loc["total", "total"])
     assert isinstance(table, pd.DataFrame)
+
+
+def test_vectorised_variants_equal_single_evaluations():
+    # jobs.new varies as an (n, 1) column: each variant's credit equals evaluate() of that variant.
+    scenario = calculator_scenario(
+        {"bonuses": [{"name": "b", "per_job": 2000}], "labor_harmony": True}, **{"location.enhanced_area": True}
+    )
+    new_jobs = np.array([35.0, 60.0, 250.0])
+    bonus = np.array([0.0, 2000.0, 9000.0])
+    computation = compute(scenario, {"jobs.new": new_jobs, "award.section_75.bonuses.0.per_job": bonus})
+    for i in range(len(new_jobs)):
+        key = "award.section_75.bonuses.0.per_job"
+        variant = scenario.replace({"jobs.new": float(new_jobs[i]), key: float(bonus[i])})
+        single = netbenefit.evaluate(variant)
+        assert computation.phases[0].credits[i].sum() == pytest.approx(single.requested_credits)
+        assert computation.column("pv_credits")[i] == pytest.approx(single.pv_credits)
