@@ -42,7 +42,7 @@ from ..scenario import Scenario
 _NOT_VARIABLE_LEAVES = ("abated",)
 
 #: A sweep applies each distinct value with Scenario.replace up to this many, else the extremes.
-MAX_DISTINCT_REPLACED = 1_000
+MAX_DISTINCT_REPLACED = 1_000  # not a statutory number: a limit on validation work
 #: How :func:`check_values` treats numbers outside a key's valid range.
 OUT_OF_RANGE = ("error", "clip")
 
