@@ -316,6 +316,12 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     shows the counted net benefits of each year (``result.cashflows``). Amounts are nominal,
     not discounted.
 
+    Parameters
+    ----------
+    result : Result
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+
     Returns
     -------
     matplotlib.axes.Axes
@@ -364,6 +370,12 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     One bar per row of ``result.phase_tests``, blue when that cumulative test passes, orange
     and hatched when it fails, against the threshold line. A project passes 71(a)(5) only when
     every cumulative test passes.
+
+    Parameters
+    ----------
+    result : Result
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
 
     Returns
     -------
@@ -431,6 +443,12 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     project through m of the extended years. A scenario without an extended commitment (or one
     whose incremental credit is zero) gives an empty chart with a note saying why.
 
+    Parameters
+    ----------
+    result : Result
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
+
     Returns
     -------
     matplotlib.axes.Axes
@@ -483,6 +501,12 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
 
     One row per check, top to bottom in statute order: its clause id on the vertical axis, a
     blue "PASS" or an orange hatched "FAIL" bar, and the start of the check's message.
+
+    Parameters
+    ----------
+    result : Result
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure when omitted.
 
     Returns
     -------
@@ -538,6 +562,7 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     ----------
     results : sequence of Result
     ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure, its height growing with the number of results, when omitted.
 
     Returns
     -------

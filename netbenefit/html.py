@@ -14,7 +14,7 @@ Every function reads the result's fields and tables; none applies a rule.
 >>> import netbenefit
 >>> from netbenefit.html import Comparison
 >>> comparison = Comparison.of(["scenarios/party_city.yaml", "scenarios/mega_project.yaml"])  # doctest: +SKIP
->>> comparison  # in a notebook: the summary table  # doctest: +SKIP
+>>> comparison  # doctest: +SKIP
 """
 
 from __future__ import annotations
