@@ -295,8 +295,8 @@ class AfterApproval:
     """An approved scenario followed through its actual results.
 
     - ``years``: one row per reported project year: approved, in-proportion, forfeited and
-      certified credits [USD], projected and actual jobs, salaries, workforce, the falls and the
-      flags;
+      certified credits [USD], projected and actual jobs, salaries, workforce, the falls, the
+      flags, and in a flagged year the ratio of the test re-run on actual results;
     - ``comparison``: the net benefit test on the projections and re-run on actual results;
     - ``projected`` and ``actual``: the two :class:`~netbenefit.Result` objects.
     """
@@ -495,6 +495,7 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
             "new_jobs_fall_share": new_fall,
             "salary_fall_share": salary_fall,
             "rerun_flag": flag,
+            "rerun_ratio": np.where(flag, float(actual.ratio), np.nan),  # the test re-run on actual results
             "repayment": repayment_by_year,
         },
         index=pd.Index(year, name="year"),

@@ -15,6 +15,7 @@ COLUMNS = (
     "new_jobs_fall_share",
     "salary_fall_share",
     "rerun_flag",
+    "rerun_ratio",
     "repayment",
 )
 

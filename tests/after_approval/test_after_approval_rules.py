@@ -154,6 +154,7 @@ def test_fall_is_measured_against_the_ramped_projection():
     base = scenario(**{"jobs.new": 100, "jobs.ramp": [0.5, 1.0]})
     after = follow(base, actuals([(45, 1000), (89, 1000)]))
     assert after.years["rerun_flag"].tolist() == [False, True]
+    assert np.isnan(after.years["rerun_ratio"].iloc[0]) and after.years["rerun_ratio"].iloc[1] == after.rerun_ratio
     assert after.rerun_flag_years == (2,)
 
 
@@ -192,6 +193,7 @@ def test_rerun_ratio_falls_with_fewer_jobs_and_the_award_is_cut_to_what_passes()
     assert not after.rerun_passes
     assert after.supported_award_share == pytest.approx(after.actual.max_credit_pv / after.projected.pv_credits)
     assert after.rerun_flag_years == (1, 2, 3)
+    assert after.years["rerun_ratio"].tolist() == [after.rerun_ratio] * 3
 
 
 def test_rerun_keeps_the_approved_credits_of_a_per_job_award():
