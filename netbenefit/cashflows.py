@@ -213,7 +213,7 @@ def _phase_records(scenario: Scenario):
 def _horizon(inputs: Inputs, commitment: list[np.ndarray], extended_years: np.ndarray) -> int:
     """Last project year with a credit, a flow, or a part of a benefit window."""
     last = 1.0
-    for (prefix, phase), period in zip(_phase_records(inputs.scenario), commitment):
+    for (prefix, phase), period in zip(_phase_records(inputs.scenario), commitment, strict=True):
         start = inputs.number(prefix + "start_year") if prefix else np.zeros((1, 1))
         first = inputs.number(prefix + "award.first_credit_year")
         credit_years = inputs.number(prefix + "award.eligibility_period_years")
@@ -227,7 +227,9 @@ def _horizon(inputs: Inputs, commitment: list[np.ndarray], extended_years: np.nd
         )
     if not math.isfinite(last) or last > MAXIMUM_HORIZON_YEARS:
         raise ScenarioError(
-            inputs.scenario.source, "commitment", f"the model would run {last:g} years; at most {MAXIMUM_HORIZON_YEARS:,}"
+            inputs.scenario.source,
+            "commitment",
+            f"the model would run {last:g} years; at most {MAXIMUM_HORIZON_YEARS:,}",
         )
     return int(last)
 
@@ -307,7 +309,11 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         flag("location.mega_project"),
     )
     override = inputs.optional_number("threshold_override")
-    threshold = statutory if override is None else np.broadcast_to(override, np.broadcast_shapes(override.shape, statutory.shape))
+    threshold = (
+        statutory
+        if override is None
+        else np.broadcast_to(override, np.broadcast_shapes(override.shape, statutory.shape))
+    )
     threshold_code = statutory_code if override is None else np.full_like(statutory_code, net_benefit.OVERRIDE)
     counts_extension = net_benefit.extension_counts(statutory_code)  # 71(a)(5)(d) vs (a), (b)
     extended_years = number("commitment.extended_years")
@@ -324,13 +330,13 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         commitment.append(period)
     horizon = _horizon(inputs, commitment, extended_years)
     years = np.arange(1, horizon + 1)
-    discount_factor = _discount_factors(number("discount_rate"), years, scenario.timing)
+    discount_factor = finance.discount_factors(number("discount_rate")[:, 0], years, scenario.timing)
 
     revenue = scenario.revenue
     sales_tax_rate = number("revenue.sales_and_use_tax_rate") if revenue else 0.0
 
     phases: list[PhaseFlows] = []
-    for index, ((prefix, phase), period) in enumerate(zip(_phase_records(scenario), commitment)):
+    for index, ((prefix, phase), period) in enumerate(zip(_phase_records(scenario), commitment, strict=True)):
         start = number(prefix + "start_year") if prefix else np.zeros((1, 1))
         phase_year = years[None, :] - start.astype(int)  # (1 or n, years)
         active = phase_year >= 1
@@ -354,7 +360,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         elif phase.award.section_75 is not None:  # the section 75 calculator (netbenefit.award)
             per_job = award.scenario_credit_per_job(inputs, prefix)
             new_and_retained = number(prefix + "jobs.new"), number(prefix + "jobs.retained")
-            annual_credit = award.annual_credit(per_job.new_job, per_job.retained_job, *new_and_retained, retained_eligible)
+            annual_credit = award.annual_credit(
+                per_job.new_job, per_job.retained_job, *new_and_retained, retained_eligible
+            )
         else:
             annual_credit = number(prefix + "award.per_new_job") * number(prefix + "jobs.new") + np.where(
                 retained_eligible, number(prefix + "award.per_retained_job") * number(prefix + "jobs.retained"), 0.0
@@ -428,7 +436,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     requested = sum(_column(p.requested_credits, size) for p in phases)
     incremental = np.where(
         (counted_extension > 0) & (pv_credits > 0),
-        net_benefit.incremental_credit(requested, np.where(pv_credits > 0, pv_credits, 1.0), pv_without, threshold_column),
+        net_benefit.incremental_credit(
+            requested, np.where(pv_credits > 0, pv_credits, 1.0), pv_without, threshold_column
+        ),
         0.0,
     )
 
@@ -440,7 +450,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         ],
         flag("business.small_business"),
     )
-    initial_investment = sum((number(f"capital_investment.{year}") for year in scenario.capital_investment), np.zeros((1, 1)))
+    initial_investment = sum(
+        (number(f"capital_investment.{year}") for year in scenario.capital_investment), np.zeros((1, 1))
+    )
     donation = np.maximum(0.0, minimum - initial_investment)  # 71(b)(2)
 
     prevailing = "attestations.prevailing_wage."
@@ -516,7 +528,8 @@ def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capita
     direct = {
         ("operations", "income_tax"): income_tax,
         ("operations", "spending_sales_tax"): wages * (spending_share * sales_tax_rate),
-        ("construction", "construction_income_tax"): construction_wages * number("revenue.construction_income_tax_rate"),
+        ("construction", "construction_income_tax"): construction_wages
+        * number("revenue.construction_income_tax_rate"),
         ("construction", "construction_spending_sales_tax"): construction_wages * spending_share * sales_tax_rate,
     }
     multiplier_effect = number("revenue.earnings_multiplier") - 1.0  # total / direct, minus the direct part
@@ -567,16 +580,6 @@ def _net_benefits(components: list[Component], horizon: int) -> np.ndarray:
         else:
             operation(net, component.values, out=net)
     return net
-
-
-def _discount_factors(rate: np.ndarray, years: np.ndarray, timing: str) -> np.ndarray:
-    """Discount factors ``(1 + r) ** -exponent`` of a column of rates, ``(1 or n, years)``.
-
-    The same numbers as :func:`finance.discount_factors` (to about 1e-15 relative), written as
-    ``exp(-exponent x log1p(r))``: numpy evaluates that several times faster than a power over
-    the ``(n, years)`` array of many variants.
-    """
-    return np.exp(-finance.discount_exponent(years, timing) * np.log1p(rate))
 
 
 def _sum_of_products(flows: np.ndarray, factors: np.ndarray) -> np.ndarray:

@@ -57,9 +57,12 @@ def discount_factors(discount_rate, years, timing: str = "end_of_year"):
     """
     rate = np.asarray(discount_rate, dtype=float)
     exponent = discount_exponent(years, timing)
-    if rate.ndim == 0:
-        return (1.0 + rate) ** -exponent
-    return (1.0 + rate)[..., None] ** -exponent
+    # exp(-exponent x log(1 + r)) is (1 + r) ** -exponent; numpy evaluates it several times faster
+    # over the (variants, years) array of many variants.
+    log_growth = np.log1p(rate)
+    if rate.ndim:
+        log_growth = log_growth[..., None]
+    return np.exp(-exponent * log_growth)
 
 
 def present_value(cash_flows, discount_rate, *, timing: str = "end_of_year", years=None):
