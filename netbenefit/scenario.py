@@ -43,6 +43,8 @@ MAX_YEARS = 1000  # not a statutory number: a guard against runaway horizons
 MAX_FILE_BYTES = 512 * 1024
 #: A YAML document whose aliases would expand to more nodes than this is refused ("billion laughs").
 MAX_YAML_NODES = 200_000
+#: ... or whose collections nest deeper than this (a v1 file needs 6 levels).
+MAX_YAML_DEPTH = 50  # not a statutory number: a guard against stack exhaustion
 
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
 YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
@@ -332,7 +334,20 @@ def _compose_bounded_document(loader: _StrictSafeLoader) -> yaml.Node:
     return node
 
 
+def _compose_shallow_node(loader: _StrictSafeLoader, parent: Any, index: Any) -> yaml.Node:
+    """Compose one node, refusing nesting deeper than MAX_YAML_DEPTH before it is all scanned."""
+    depth = getattr(loader, "_depth", 0) + 1
+    if depth > MAX_YAML_DEPTH:
+        raise _LimitError(f"nested more than {MAX_YAML_DEPTH} levels deep")
+    loader._depth = depth
+    try:
+        return yaml.composer.Composer.compose_node(loader, parent, index)
+    finally:
+        loader._depth = depth - 1
+
+
 _StrictSafeLoader.compose_document = _compose_bounded_document
+_StrictSafeLoader.compose_node = _compose_shallow_node
 
 
 def _check_alias_expansion(root: yaml.Node) -> None:
@@ -347,9 +362,9 @@ def _check_alias_expansion(root: yaml.Node) -> None:
             open_nodes.discard(id(node))
             sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
             if sizes[id(node)] > MAX_YAML_NODES:
-                raise _AliasError(f"aliases expand to more than {MAX_YAML_NODES:,} values")
+                raise _LimitError(f"aliases expand to more than {MAX_YAML_NODES:,} values")
         elif id(node) in open_nodes:
-            raise _AliasError("an alias refers to a collection that contains it")
+            raise _LimitError("an alias refers to a collection that contains it")
         elif id(node) not in sizes:
             open_nodes.add(id(node))
             stack.append((node, True))
@@ -364,7 +379,7 @@ def _yaml_children(node: yaml.Node) -> list[yaml.Node]:
     return []
 
 
-class _AliasError(yaml.YAMLError):
+class _LimitError(yaml.YAMLError):
     pass
 
 
@@ -402,7 +417,7 @@ def read_yaml(path: str | Path) -> Any:
     text = read_text_file(path, str(path), "", "scenario file")
     try:
         return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
-    except (_DuplicateKeyError, _AliasError) as error:
+    except (_DuplicateKeyError, _LimitError) as error:
         raise ScenarioError(str(path), "", str(error)) from None
     except yaml.YAMLError as error:
         raise ScenarioError(str(path), "", f"not valid YAML: {_yaml_problem(error)}") from None
