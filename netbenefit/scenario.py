@@ -18,7 +18,7 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, Optional
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, Strict, ValidationError
@@ -99,7 +99,7 @@ class Jobs(_Model):
     new: Count  # new full-time jobs at full ramp-up
     retained: Count = 0.0
     ramp: Annotated[tuple[Share, ...], Field(min_length=1)] = (1.0,)
-    median_salary: Optional[Money] = None  # [USD/year] in (phase) year 1
+    median_salary: Money | None = None  # [USD/year] in (phase) year 1
     salary_growth: Annotated[float, Strict(), Field(gt=-1)] = 0.0
     nj_withholding_share: Share  # 71(d)
 
@@ -126,9 +126,9 @@ class Section75(_Model):
 
 
 class Award(_Model):
-    annual_credit: Optional[Money] = None  # [USD/year]
-    per_new_job: Optional[Money] = None  # [USD/job/year]
-    per_retained_job: Optional[Money] = None
+    annual_credit: Money | None = None  # [USD/year]
+    per_new_job: Money | None = None  # [USD/job/year]
+    per_retained_job: Money | None = None
     section_75: Section75 | None = None  # the section 75 calculator gives the per-job amounts
     eligibility_period_years: Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)] = parameter(
         "eligibility_period_years_default"
@@ -137,19 +137,19 @@ class Award(_Model):
 
 
 class Commitment(_Model):
-    period_years: Optional[Annotated[float, Strict(), Field(gt=0)]] = None  # None: 1.5 x E
+    period_years: Annotated[float, Strict(), Field(gt=0)] | None = None  # None: 1.5 x E
     extended_years: YearCount = 0  # 71(a)(5)(d)
 
 
 class PhaseCommitment(_Model):
-    period_years: Optional[Annotated[float, Strict(), Field(gt=0)]] = None
+    period_years: Annotated[float, Strict(), Field(gt=0)] | None = None
 
 
 class Revenue(_Model):
     """Built-in revenue drivers (README, "Benefit streams"). Rates and shares are decimals."""
 
-    income_tax_effective_rate: Optional[Share] = None
-    income_tax: Optional[Literal["progressive"]] = None
+    income_tax_effective_rate: Share | None = None
+    income_tax: Literal["progressive"] | None = None
     taxable_spending_share: Share = 0.0
     construction_taxable_share: Share = 0.0
     construction_labor_share: Share = 0.0
@@ -164,27 +164,27 @@ class Stream(_Model):
     kind: Literal["revenue", "cost"]
     abated: Flag = False  # True: excluded under 71(a)(5)(e)
     by_year: ByYear = Field(default_factory=_empty_by_year)
-    from_csv: Optional[Text] = None  # provenance; by_year holds the values read
+    from_csv: Text | None = None  # provenance; by_year holds the values read
 
 
 class Exemption(_Model):
-    landlord_not_assisted: Optional[Flag] = None  # 71(a)(8)(a)(i)
-    landlord_party_to_contract: Optional[Flag] = None  # 71(a)(8)(a)(ii)
-    lease_share_of_facility: Optional[Share] = None  # 71(a)(8)(a)(iii)
+    landlord_not_assisted: Flag | None = None  # 71(a)(8)(a)(i)
+    landlord_party_to_contract: Flag | None = None  # 71(a)(8)(a)(ii)
+    lease_share_of_facility: Share | None = None  # 71(a)(8)(a)(iii)
 
 
 class PrevailingWage(_Model):
-    construction: Optional[Flag] = None
-    building_services: Optional[Flag] = None
-    exemption: Optional[Exemption] = None
-    construction_starts_years_after_first_certificate: Optional[Count] = None  # 71(a)(8)(b)
+    construction: Flag | None = None
+    building_services: Flag | None = None
+    exemption: Exemption | None = None
+    construction_starts_years_after_first_certificate: Count | None = None  # 71(a)(8)(b)
 
 
 class Attestations(_Model):
-    material_factor: Optional[Flag] = None  # 71(a)(4)
-    environmental_standards: Optional[Flag] = None  # 71(a)(6)
-    affirmative_action: Optional[Flag] = None  # 71(a)(7)
-    prevailing_wage: Optional[PrevailingWage] = None  # 71(a)(8)
+    material_factor: Flag | None = None  # 71(a)(4)
+    environmental_standards: Flag | None = None  # 71(a)(6)
+    affirmative_action: Flag | None = None  # 71(a)(7)
+    prevailing_wage: PrevailingWage | None = None  # 71(a)(8)
 
 
 class Phase(_Model):
@@ -212,7 +212,7 @@ class Scenario(_Model):
     application_date: dt.date  # 71(f)
     discount_rate: Annotated[float, Strict(), Field(gt=-1)]  # nominal, 71(a)(5)(c)
     timing: Literal["end_of_year", "mid_year"] = "end_of_year"
-    threshold_override: Optional[Annotated[float, Strict(), Field(gt=0)]] = None  # 71(a)(5)(f)
+    threshold_override: Annotated[float, Strict(), Field(gt=0)] | None = None  # 71(a)(5)(f)
     business: Business = Business()
     location: Location = Location()
     facility: Facility
@@ -220,7 +220,7 @@ class Scenario(_Model):
     jobs: Jobs
     award: Award
     commitment: Commitment = Commitment()
-    revenue: Optional[Revenue] = None
+    revenue: Revenue | None = None
     streams: tuple[Stream, ...] = ()
     attestations: Attestations = Attestations()
     phases: tuple[Phase, ...] = ()
