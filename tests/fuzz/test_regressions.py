@@ -105,7 +105,7 @@ def test_a_csv_path_outside_the_scenario_folder_is_refused(tmp_path, name):
         load_scenario(write(tmp_path / "inner", text))
 
 
-def test_an_alias_bomb_is_refused_in_well_under_a_second(tmp_path):
+def test_an_alias_bomb_is_refused_at_once(tmp_path):
     # Was: 44 s and gigabytes, building the repr of 9 ** 9 strings for the error message.
     lines = ["a0: &a0 [" + ", ".join(["lol"] * 9) + "]"]
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
@@ -113,7 +113,7 @@ def test_an_alias_bomb_is_refused_in_well_under_a_second(tmp_path):
     start = time.perf_counter()
     with pytest.raises(ScenarioError, match="aliases expand to more than"):
         load_scenario(path)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # was 44 s; generous for a loaded CI machine
 
 
 def test_anchors_and_aliases_within_the_limit_still_load(tmp_path):
@@ -128,7 +128,7 @@ def test_deep_nesting_is_refused_before_it_is_all_read(tmp_path):
     start = time.perf_counter()
     with pytest.raises(ScenarioError, match="nested more than 50 levels deep"):
         load_scenario(path)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5.0  # generous for a loaded CI machine
 
 
 def test_an_overflow_is_one_error_and_no_numpy_warning():
