@@ -1,8 +1,10 @@
 """The ``netbenefit`` command: parses arguments, calls the library, sets the exit status.
 
 Exit status: 0 when evaluated (eligible or not); 2 for input that cannot be evaluated (a bad
-scenario file or value, a bad option, an output folder that may not be written), with one line
-on stderr naming the file, the key and the problem.
+scenario file or value, a bad option, an existing output that --force does not allow), with one
+line on stderr naming the file, the key and the problem; 1 when an output cannot be written (a
+full disk, a read-only folder), with one line naming the file; the files written before stay
+whole, since each is written to a temporary name and renamed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 from .commands import actuals, award, compare, evaluate, montecarlo, report, sweep
 from .errors import ScenarioError
 
-EXIT_OK, EXIT_BAD_INPUT = 0, 2
+EXIT_OK, EXIT_WRITE_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 #: The sub-command modules, in the order ``--help`` lists them.
 COMMANDS = (evaluate, compare, sweep, montecarlo, report, award, actuals)
@@ -58,6 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. piped into head
         sys.stderr.close()
         return EXIT_OK
+    except OSError as error:  # the disk is full, a folder is read-only...: earlier outputs stay whole
+        where = f" {error.filename}" if error.filename else ""
+        print(f"netbenefit: cannot write{where}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
 
 
 if __name__ == "__main__":

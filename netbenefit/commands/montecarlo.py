@@ -23,6 +23,7 @@ def register(subparsers) -> None:
         "lognormal(mean,sigma) (of the underlying normal), or a list of values V1,V2,...; repeatable",
     )
     parser.add_argument("--out", type=Path, help="write every draw to this file (.csv or .parquet)")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     parser.add_argument("--chunk-size", type=int, default=100_000, help="draws computed at once (default 100,000)")
     parser.add_argument("--clip", action="store_true", help="clip draws outside a key's valid range instead of failing")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -54,9 +55,12 @@ def parse_vary(text: str, source: str = "--vary"):
 def run(args: argparse.Namespace) -> int:
     from ..analysis import montecarlo
     from ..errors import ScenarioError
+    from ..output import prepare_output_file
     from ..scenario import load_scenario
     from .sweep import write_table
 
+    if args.out is not None:
+        prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     vary = {}
     for text in args.vary:
         key, spec = parse_vary(text)

@@ -22,6 +22,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--out", type=Path, help="write the table to this file (.csv or .parquet); default: stdout as CSV"
     )
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
     parser.set_defaults(handler=run)
 
 
@@ -73,8 +74,11 @@ def run(args: argparse.Namespace) -> int:
 
     from ..analysis import sweep
     from ..errors import ScenarioError
+    from ..output import prepare_output_file
     from ..scenario import load_scenario
 
+    if args.out is not None:
+        prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     grid = {}
     for text in args.settings:
         key, values = parse_setting(text)

@@ -166,3 +166,17 @@ def test_compare_writes_nothing_when_a_scenario_is_bad(tmp_path):
 def test_version():
     completed = run("--version")
     assert completed.returncode == 0 and completed.stdout.startswith("netbenefit ")
+
+
+def test_a_write_failure_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import netbenefit.output
+
+    def full_disk(path, write):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(netbenefit.output, "atomic_write", full_disk)
+    assert main(["compare", str(PARTY_CITY), "--out", str(tmp_path / "results")]) == 1
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "No space left on device" in err and "summary.csv" in err
