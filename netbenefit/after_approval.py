@@ -171,10 +171,7 @@ def load_actuals(path: str | Path) -> Actuals:
         For any problem, with a one-line message ``file: key.path: problem``.
     """
     path = Path(path)
-    data = read_yaml(path)
-    if data is None:
-        raise ScenarioError(str(path), "", "the file is empty")
-    return Actuals.from_dict(data, source=str(path), base_dir=path.parent)
+    return Actuals.from_dict(read_yaml(path), source=str(path), base_dir=path.parent)
 
 
 # ----------------------------------------------------------------------------------------------

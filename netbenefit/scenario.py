@@ -412,11 +412,11 @@ def read_text_file(path: Path, source: str, key: str, what: str) -> str:
 
 def read_yaml(path: str | Path) -> Any:
     """Parse a YAML file safely: no Python objects, no duplicate keys, no alias bombs, at most
-    MAX_FILE_BYTES. Raises ScenarioError."""
+    MAX_FILE_BYTES, and not empty. Raises ScenarioError."""
     path = Path(path)
     text = read_text_file(path, str(path), "", "scenario file")
     try:
-        return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
+        document = yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
     except (_DuplicateKeyError, _LimitError) as error:
         raise ScenarioError(str(path), "", str(error)) from None
     except yaml.YAMLError as error:
@@ -426,6 +426,9 @@ def read_yaml(path: str | Path) -> Any:
     except (ValueError, TypeError, AttributeError, OverflowError) as error:  # a tagged or dated value
         detail = str(error) if isinstance(error, ValueError | OverflowError) else "a tag does not fit its value"
         raise ScenarioError(str(path), "", f"not valid YAML: a value cannot be read ({detail})") from None
+    if document is None:
+        raise ScenarioError(str(path), "", "the file is empty")
+    return document
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:
@@ -449,10 +452,7 @@ def load_scenario(path: str | Path) -> Scenario:
         For any problem, with a one-line message ``file: key.path: problem``.
     """
     path = Path(path)
-    data = read_yaml(path)
-    if data is None:
-        raise ScenarioError(str(path), "", "the file is empty")
-    return Scenario.from_dict(data, source=str(path), base_dir=path.parent)
+    return Scenario.from_dict(read_yaml(path), source=str(path), base_dir=path.parent)
 
 
 # ----------------------------------------------------------------------------------------------
