@@ -6,58 +6,58 @@ Section 71 of P.L.2020, c.156 (C.34:1B-339), as amended, applied to scenario fil
 >>> scenario = netbenefit.load_scenario("scenarios/office_hq_default_area.yaml")  # doctest: +SKIP
 >>> result = netbenefit.evaluate(scenario)  # doctest: +SKIP
 >>> result.ratio, result.threshold, result.eligible  # doctest: +SKIP
+
+Most public names are imported on first use, so that a command loads only what it needs.
 """
 
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 
-from .after_approval import Actuals, follow, load_actuals
-from .analysis import (
-    break_even_discount_rate,
-    evaluate_variants,
-    implied_discount_rate,
-    max_award,
-    min_new_jobs,
-    montecarlo,
-    sensitivity,
-    sweep,
-    tornado,
-)
-from .award import award_table
-from .compare import compare
-from .economics import economist_view, economist_view_of
-from .errors import ScenarioError
-from .evaluate import evaluate
-from .parameters import PARAMETERS, parameter
-from .result import Result
-from .scenario import Scenario, load_scenario
+# These two share their name with their module: they are bound now, since importing the module
+# (which any command does) would otherwise leave the package attribute pointing at the module.
+from .compare import compare as compare
+from .evaluate import evaluate as evaluate
+
+#: Public name -> the module that defines it (imported on first use).
+_EXPORTS = {
+    "Actuals": "after_approval",
+    "follow": "after_approval",
+    "load_actuals": "after_approval",
+    "break_even_discount_rate": "analysis",
+    "evaluate_variants": "analysis",
+    "implied_discount_rate": "analysis",
+    "max_award": "analysis",
+    "min_new_jobs": "analysis",
+    "montecarlo": "analysis",
+    "sensitivity": "analysis",
+    "sweep": "analysis",
+    "tornado": "analysis",
+    "award_table": "award",
+    "economist_view": "economics",
+    "economist_view_of": "economics",
+    "ScenarioError": "errors",
+    "PARAMETERS": "parameters",
+    "parameter": "parameters",
+    "Result": "result",
+    "Scenario": "scenario",
+    "load_scenario": "scenario",
+}
 
 try:
     __version__ = version("netbenefit")
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = [
-    "Actuals",
-    "PARAMETERS",
-    "Result",
-    "Scenario",
-    "ScenarioError",
-    "award_table",
-    "break_even_discount_rate",
-    "compare",
-    "economist_view",
-    "economist_view_of",
-    "evaluate",
-    "evaluate_variants",
-    "follow",
-    "implied_discount_rate",
-    "load_actuals",
-    "load_scenario",
-    "max_award",
-    "min_new_jobs",
-    "montecarlo",
-    "parameter",
-    "sensitivity",
-    "sweep",
-    "tornado",
-]
+__all__ = sorted([*_EXPORTS, "compare", "evaluate"])
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'netbenefit' has no attribute {name!r}")
+    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
