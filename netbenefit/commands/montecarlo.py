@@ -54,19 +54,13 @@ def parse_vary(text: str, source: str = "--vary"):
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis import montecarlo
-    from ..errors import ScenarioError
     from ..output import prepare_output_file
     from ..scenario import load_scenario
-    from .sweep import write_table
+    from .sweep import parse_options, write_table
 
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
-    vary = {}
-    for text in args.vary:
-        key, spec = parse_vary(text)
-        if key in vary:
-            raise ScenarioError("--vary", key, "given twice")
-        vary[key] = spec
+    vary = parse_options(args.vary, parse_vary, "--vary")
     scenario = load_scenario(args.file)
     result = montecarlo(
         scenario,

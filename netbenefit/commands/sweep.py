@@ -37,6 +37,19 @@ def parse_setting(text: str, source: str = "--set") -> tuple[str, list]:
     return key, [parse_value(item, key, source) for item in values.split(",")]
 
 
+def parse_options(texts, parse, option: str) -> dict:
+    """``{key: value}`` from repeated ``--set``/``--vary`` options; a key given twice is an error."""
+    from ..errors import ScenarioError
+
+    parsed = {}
+    for text in texts:
+        key, value = parse(text)
+        if key in parsed:
+            raise ScenarioError(option, key, "given twice")
+        parsed[key] = value
+    return parsed
+
+
 def parse_value(text: str, key: str, source: str):
     """A number, or true/false, from the command line."""
     from ..errors import ScenarioError
@@ -73,18 +86,12 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..analysis import sweep
-    from ..errors import ScenarioError
     from ..output import prepare_output_file
     from ..scenario import load_scenario
 
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
-    grid = {}
-    for text in args.settings:
-        key, values = parse_setting(text)
-        if key in grid:
-            raise ScenarioError("--set", key, "given twice")
-        grid[key] = values
+    grid = parse_options(args.settings, parse_setting, "--set")
     scenario = load_scenario(args.file)
     table = sweep(scenario, grid)
     if args.out is None:
