@@ -205,21 +205,6 @@ def _year_axis(ax: Axes, years) -> None:
 # ----------------------------------------------------------------------------------------------
 
 
-def first_year_met(result: Result) -> int | None:
-    """The first project year by which the cumulative PV of net benefits reaches the threshold
-    multiple of the PV of all the requested credits, or None if it never does.
-
-    Read from ``result.cashflows`` with the comparison of the net benefit test
-    (:func:`netbenefit.rules.net_benefit.meets_threshold`).
-    """
-    from .rules.net_benefit import meets_threshold
-
-    table = result.cashflows
-    reached = meets_threshold(table["cumulative_pv_net_benefits"].to_numpy() / result.pv_credits, result.threshold)
-    hits = np.flatnonzero(reached)
-    return int(table.index[hits[0]]) if hits.size else None
-
-
 def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     """Cumulative present value of net benefits and of credits, year by year.
 
@@ -227,7 +212,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     cumulative PV of the requested credits, and the threshold multiple of the latter (e.g.
     4.00 x cumulative PV of credits). A vertical line marks the first year by which the
     benefits reach the threshold multiple of the PV of *all* the credits
-    (:func:`first_year_met`), if they ever do. Years after the benefit window (weight 0) are
+    (``result.first_year_test_met``), if they ever do. Years after the benefit window (weight 0) are
     shaded.
 
     Parameters
@@ -262,7 +247,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
         after = years[~in_window]
         ax.axvspan(after.min() - 0.5, after.max() + 0.5, color="#dddddd", alpha=0.6, zorder=0)
         ax.text(after.min() - 0.4, 0.02, "after the benefit window", transform=ax.get_xaxis_transform(), fontsize=8)
-    met = first_year_met(result)
+    met = result.first_year_test_met
     if met is not None:
         label = f"Benefits reach {result.threshold:.2f} x all credits: year {met}"
         ax.axvline(met, color="#2ca02c", linestyle=":", linewidth=1.8, label=label)

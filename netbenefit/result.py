@@ -63,6 +63,20 @@ class Result:
     def net_benefit_ratio(self) -> float:
         return self.ratio
 
+    @property
+    def first_year_test_met(self) -> int | None:
+        """The first project year by which the cumulative PV of counted net benefits reaches the
+        threshold multiple of the PV of all the requested credits, or None if it never does.
+
+        Read from ``cashflows`` with the comparison of the net benefit test, 71(a)(5).
+        """
+        from .rules.net_benefit import meets_threshold
+
+        cumulative = self.cashflows["cumulative_pv_net_benefits"].to_numpy()
+        reached = meets_threshold(cumulative / self.pv_credits, self.threshold)
+        years = self.cashflows.index[reached]
+        return int(years[0]) if len(years) else None
+
     def check(self, check_id: str) -> bool:
         """Whether the check ``check_id`` (e.g. ``"71(a)(2)"``) passed."""
         row = self.checks.loc[self.checks["id"] == check_id]

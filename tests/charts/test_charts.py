@@ -78,11 +78,11 @@ def test_cumulative_pv_draws_benefits_credits_and_the_threshold_multiple(results
 
 def test_first_year_met(results):
     # Party City: the whole PV of net benefits, $35,734,024, is in year 1 and exceeds 4 x $7,434,696.
-    assert charts.first_year_met(results["party_city"]) == 1
+    assert results["party_city"].first_year_test_met == 1
     # Extended commitment: $23.08M by year 14 against 4 x $5,682,967 = $22.73M.
-    assert charts.first_year_met(results["extended_commitment"]) == 14
+    assert results["extended_commitment"].first_year_test_met == 14
     # The phased campus ends at 251%: never.
-    assert charts.first_year_met(results["phased_campus"]) is None
+    assert results["phased_campus"].first_year_test_met is None
 
 
 def test_cumulative_pv_says_when_the_benefits_never_reach_the_threshold(results, ax):
