@@ -357,15 +357,19 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         in_credit_period = (phase_year >= first) & (phase_year < first + credit_years)
         if phase.award.annual_credit is not None:
             annual_credit = number(prefix + "award.annual_credit")
-        elif phase.award.section_75 is not None:  # the section 75 calculator (netbenefit.award)
-            per_job = award.scenario_credit_per_job(inputs, prefix)
-            new_and_retained = number(prefix + "jobs.new"), number(prefix + "jobs.retained")
+        else:  # per job: given, or built by the section 75 calculator (netbenefit.award)
+            if phase.award.section_75 is not None:
+                per_job = award.scenario_credit_per_job(inputs, prefix)
+                per_new_job, per_retained_job = per_job.new_job, per_job.retained_job
+            else:
+                per_new_job = number(prefix + "award.per_new_job")
+                per_retained_job = number(prefix + "award.per_retained_job")
             annual_credit = award.annual_credit(
-                per_job.new_job, per_job.retained_job, *new_and_retained, retained_eligible
-            )
-        else:
-            annual_credit = number(prefix + "award.per_new_job") * number(prefix + "jobs.new") + np.where(
-                retained_eligible, number(prefix + "award.per_retained_job") * number(prefix + "jobs.retained"), 0.0
+                per_new_job,
+                per_retained_job,
+                number(prefix + "jobs.new"),
+                number(prefix + "jobs.retained"),
+                retained_eligible,
             )
         credits = annual_credit * in_credit_period
 
