@@ -399,7 +399,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         )
         if revenue is not None:
             flows.components.extend(
-                _driver_components(inputs, prefix, index + 1, jobs, wages, salary, capital, sales_tax_rate)
+                _driver_components(
+                    inputs, prefix, index + 1, jobs, wages, salary, capital, flows.construction_wages, sales_tax_rate
+                )
             )
         for j, stream in enumerate(phase.streams):
             flows.components.append(
@@ -517,7 +519,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     )
 
 
-def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capital, sales_tax_rate):
+def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capital, construction_wages, sales_tax_rate):
     """Streams of the built-in revenue drivers for one phase (README, "Benefit streams")."""
     number = inputs.number
     revenue = inputs.scenario.revenue
@@ -528,7 +530,6 @@ def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capita
     else:
         income_tax = wages * (number("revenue.income_tax_effective_rate") * withholding)
     spending_share = number("revenue.taxable_spending_share")
-    construction_wages = capital * number("revenue.construction_labor_share")
     direct = {
         ("operations", "income_tax"): income_tax,
         ("operations", "spending_sales_tax"): wages * (spending_share * sales_tax_rate),

@@ -30,7 +30,6 @@ from .parameters import parameter
 # Field types
 # ----------------------------------------------------------------------------------------------
 
-Number = Annotated[float, Strict()]
 Money = Annotated[float, Strict(), Field(ge=0)]  # [USD, nominal]
 Count = Annotated[float, Strict(), Field(ge=0)]  # full-time jobs, square feet
 Share = Annotated[float, Strict(), Field(ge=0, le=1)]  # a decimal share, 0.3 not 30
