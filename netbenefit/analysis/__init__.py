@@ -6,7 +6,7 @@ checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 ``docs/analysis.md``.
 """
 
-from .charts import tornado
+from ..charts.analysis import tornado
 from .keys import KeySpec, check_values, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
 from .sensitivity import sensitivity

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import netbenefit  # noqa: E402
-from netbenefit import ScenarioError, award_charts  # noqa: E402
+from netbenefit import ScenarioError, charts  # noqa: E402
 from netbenefit.after_approval import follow  # noqa: E402
 from netbenefit.cli import main  # noqa: E402
 from netbenefit.economics import (  # noqa: E402
@@ -93,10 +93,10 @@ def test_charts_draw_on_the_given_axes_and_return_them():
     result = netbenefit.evaluate(CALCULATOR)
     after = follow(OFFICE, OFFICE_ACTUALS)
     figure, axes = plt.subplots(1, 3)
-    assert award_charts.award_waterfall(result.award_calculation, ax=axes[0]) is axes[0]
-    assert award_charts.credits_by_year(after, ax=axes[1]) is axes[1]
+    assert charts.award_waterfall(result.award_calculation, ax=axes[0]) is axes[0]
+    assert charts.credits_by_year(after, ax=axes[1]) is axes[1]
     table = economist_view_of(result, but_for_share=0.2)
-    assert award_charts.economist_view_chart(table, ax=axes[2]) is axes[2]
+    assert charts.economist_view_chart(table, ax=axes[2]) is axes[2]
     # The waterfall's last two bars are the credit per new and per retained job.
     heights = [patch.get_height() for patch in axes[0].patches]
     assert heights[-2:] == [6500.0, 3250.0]
@@ -105,7 +105,7 @@ def test_charts_draw_on_the_given_axes_and_return_them():
 
 def test_charts_make_their_own_axes():
     after = follow(OFFICE, OFFICE_ACTUALS)
-    ax = award_charts.credits_by_year(after)
+    ax = charts.credits_by_year(after)
     assert ax.get_xlabel() == "project year"
     plt.close(ax.figure)
 

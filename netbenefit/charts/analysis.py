@@ -38,9 +38,15 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
         for ratio, value, color in ((row.ratio_low, row.low, "tab:red"), (row.ratio_high, row.high, "tab:blue")):
             start = base if base is not None else min(row.ratio_low, row.ratio_high)
             ax.barh(y, ratio - start, left=start, color=color, alpha=0.75, height=0.6)
-            ax.annotate(f"{value:g}", (ratio, y), xytext=(3 if ratio >= start else -3, 0),
-                        textcoords="offset points", va="center", ha="left" if ratio >= start else "right",
-                        fontsize=8)
+            ax.annotate(
+                f"{value:g}",
+                (ratio, y),
+                xytext=(3 if ratio >= start else -3, 0),
+                textcoords="offset points",
+                va="center",
+                ha="left" if ratio >= start else "right",
+                fontsize=8,
+            )
     ax.set_yticks(list(positions))
     ax.set_yticklabels(list(table["key"]))
     if base is not None:

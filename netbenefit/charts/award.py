@@ -107,8 +107,14 @@ def credits_by_year(after, ax=None):
     flagged = years.index[years["rerun_flag"]].to_numpy()
     if flagged.size:
         top = float(years["approved_credit"].max())
-        ax.scatter(flagged, np.full(flagged.shape, top), marker="v", color="#dd8452", zorder=3,
-                   label="jobs or salary fell: test may be re-run")
+        ax.scatter(
+            flagged,
+            np.full(flagged.shape, top),
+            marker="v",
+            color="#dd8452",
+            zorder=3,
+            label="jobs or salary fell: test may be re-run",
+        )
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.set_xticks(x)
     ax.set_xlabel("project year")

@@ -1,0 +1,64 @@
+"""Every chart netbenefit draws: matplotlib only, for notebooks, reports and the command line.
+
+Every chart function takes results the library computed (a :class:`~netbenefit.result.Result`,
+a list of them, or an analysis table) and an optional ``ax=``; it draws on that Axes, or on a new
+figure when none is given, and returns the Axes. The charts read the results only: they never
+apply a rule of s.71 themselves, so a chart always agrees with :meth:`Result.summary`.
+
+>>> import netbenefit
+>>> from netbenefit import charts
+>>> result = netbenefit.evaluate("scenarios/party_city.yaml")  # doctest: +SKIP
+>>> ax = charts.cumulative_pv(result)  # doctest: +SKIP
+>>> charts.save_figure(ax.figure, "party_city.png")  # doctest: +SKIP
+
+Modules: :mod:`.style` (palette, hatching, formatters, figures), :mod:`.results` (one scenario
+and comparisons), :mod:`.award` (award build-up, life after approval, the economist's view),
+:mod:`.analysis` (sensitivity and other analysis tables).
+"""
+
+from .analysis import tornado
+from .award import award_waterfall, credits_by_year, economist_view_chart
+from .results import (
+    COST_COLOUR,
+    COST_LABEL,
+    SCENARIO_CHARTS,
+    STREAM_CATEGORIES,
+    benefit_streams,
+    compare_ratios,
+    cumulative_pv,
+    draw,
+    meaningful_charts,
+    phase_ratios,
+    repayment_schedule,
+    scorecard,
+    stream_categories,
+)
+from .style import FAIL_COLOUR, FAIL_HATCH, FORMATS, PASS_COLOUR, THRESHOLD_COLOUR, figure_size, new_figure, save_figure
+
+__all__ = [
+    "FAIL_COLOUR",
+    "FAIL_HATCH",
+    "FORMATS",
+    "PASS_COLOUR",
+    "SCENARIO_CHARTS",
+    "COST_COLOUR",
+    "COST_LABEL",
+    "STREAM_CATEGORIES",
+    "THRESHOLD_COLOUR",
+    "award_waterfall",
+    "benefit_streams",
+    "compare_ratios",
+    "credits_by_year",
+    "cumulative_pv",
+    "draw",
+    "economist_view_chart",
+    "figure_size",
+    "meaningful_charts",
+    "new_figure",
+    "phase_ratios",
+    "repayment_schedule",
+    "save_figure",
+    "scorecard",
+    "stream_categories",
+    "tornado",
+]
