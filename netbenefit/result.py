@@ -58,6 +58,13 @@ class Result:
     cashflows: pd.DataFrame = field(repr=False)
     streams: pd.DataFrame = field(repr=False)
     award_calculation: pd.DataFrame | None = field(default=None, repr=False)  # section 75, netbenefit.award
+    #: Counted benefits by tax: columns ``tax``, ``nominal``, ``pv`` [USD]; pv adds up to pv_benefits.
+    benefits_by_tax: pd.DataFrame | None = field(default=None, repr=False)
+    #: Amount at risk by years maintained: ``years_maintained``, ``credits_received``, ``recapture``,
+    #: ``extension_repayment``, ``total``, ``pv_total`` [USD].
+    clawback_schedule: pd.DataFrame | None = field(default=None, repr=False)
+    #: Plausibility warnings on the scenario's inputs, one line each.
+    warnings: tuple[str, ...] = ()
 
     @property
     def net_benefit_ratio(self) -> float:
