@@ -253,6 +253,18 @@ def _ramp(inputs: Inputs, prefix: str, ramp_length: int, phase_year: np.ndarray)
     return np.take_along_axis(matrix, index, axis=1)
 
 
+def _jobs_created(inputs: Inputs) -> np.ndarray:
+    """New full-time jobs of the initial phase the ramp puts in place within the eligibility period,
+    71(c): ``jobs.new`` x the largest ramp share of the phase years through its last credit year."""
+    scenario = inputs.scenario
+    last = inputs.number("award.first_credit_year") + inputs.number("award.eligibility_period_years") - 1
+    length = len(scenario.jobs.ramp)
+    phase_year = np.arange(1, length + 1)[None, :]
+    shares = _ramp(inputs, "", length, phase_year)
+    within = phase_year <= np.maximum(last, 1)
+    return inputs.number("jobs.new") * np.max(np.where(within, shares, 0.0), axis=1, keepdims=True)
+
+
 def gross_income_tax(taxable_income):
     """New Jersey Gross Income Tax of a single filer, N.J.S.A. 54A:2-1, by progressive brackets.
 
@@ -289,8 +301,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     number, flag = inputs.number, inputs.flag
 
     # --- 71(c)(1): the job minimum, decided on the initial phase -----------------------------
+    readings = scenario.readings
     job_clause = eligibility.job_minimum_clause(
-        number("jobs.new"),
+        _jobs_created(inputs),  # the new jobs the ramp puts in place within the eligibility period
         number("jobs.retained"),
         number("business.full_time_employees_at_application"),
         flag("business.small_business"),
@@ -298,6 +311,8 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         flag("location.government_restricted_municipality"),
         flag("location.qualified_incentive_tract"),
         flag("location.enhanced_area"),
+        inputs.optional_number("business.retained_jobs_at_application"),
+        readings.several_locations,
     )
     retained_eligible = eligibility.retained_jobs_count(job_clause)
 
@@ -307,6 +322,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         flag("location.enhanced_area"),
         flag("location.government_restricted_municipality"),
         flag("location.mega_project"),
+        readings.several_locations,
     )
     override = inputs.optional_number("threshold_override")
     threshold = (
@@ -440,10 +456,15 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     passes = np.all(cumulative_passes, axis=1, keepdims=True)
     pv_without = sum(_column(p.pv_benefits_without_extension, size) for p in phases)
     requested = sum(_column(p.requested_credits, size) for p in phases)
+    # 71(a)(5)(d): the incremental credit of each cumulative test, the largest; 0 without an award.
+    cumulative_without = np.cumsum(
+        np.concatenate([_column(p.pv_benefits_without_extension, size) for p in phases], axis=1), axis=1
+    )
+    cumulative_requested = np.cumsum(np.concatenate([_column(p.requested_credits, size) for p in phases], axis=1), axis=1)
     incremental = np.where(
-        (counted_extension > 0) & (pv_credits > 0),
-        net_benefit.incremental_credit(
-            requested, np.where(pv_credits > 0, pv_credits, 1.0), pv_without, threshold_column
+        counted_extension > 0,
+        net_benefit.incremental_credit_by_test(
+            cumulative_requested, cumulative_credits, cumulative_without, threshold_column, passes
         ),
         0.0,
     )
@@ -455,16 +476,20 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             for i, portion in enumerate(scenario.facility.portions)
         ],
         flag("business.small_business"),
+        flag("business.intent_to_remain_demonstrated"),  # 71(b)(1)(e): not given, not demonstrated
     )
     initial_investment = sum(
         (number(f"capital_investment.{year}") for year in scenario.capital_investment), np.zeros((1, 1))
     )
-    donation = np.maximum(0.0, minimum - initial_investment)  # 71(b)(2)
+    shortfall = np.maximum(0.0, minimum - initial_investment)
+    # 71(b)(2): a shortfall is donated (the default reading) or, read as a condition, makes the business ineligible.
+    shortfall_is_donation = readings.capital_shortfall == "donation"
+    donation = shortfall if shortfall_is_donation else np.zeros_like(shortfall)
 
     prevailing = "attestations.prevailing_wage."
     checks = {
         # 71(b)(2) makes a shortfall an obligation to donate, not a failure: always met.
-        "71(a)(1)": np.ones((1, 1), dtype=bool),
+        "71(a)(1)": np.ones((1, 1), dtype=bool) if shortfall_is_donation else ~(shortfall > 0),
         "71(a)(2)": job_clause > 0,
         "71(a)(3)": flag("location.qualified_incentive_area"),
         "71(a)(4)": flag("attestations.material_factor"),
@@ -479,8 +504,14 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             inputs.optional_number(prevailing + "exemption.lease_share_of_facility"),
             inputs.optional_number(prevailing + "construction_starts_years_after_first_certificate"),
         ),
+        # 71(d) on the project as approved: every phase's jobs and every premises a phase adds.
         "71(d)": eligibility.accommodation_and_withholding_satisfied(
-            number("facility.accommodates_share"), number("jobs.nj_withholding_share")
+            [number("facility.accommodates_share")]
+            + [number(f"phases.{i}.facility.accommodates_share") for i, p in enumerate(scenario.phases) if p.facility],
+            eligibility.weighted_withholding_share(
+                [number(prefix + "jobs.nj_withholding_share") for prefix, _ in _phase_records(scenario)],
+                [number(prefix + "jobs.new") + number(prefix + "jobs.retained") for prefix, _ in _phase_records(scenario)],
+            ),
         ),
         "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),
     }

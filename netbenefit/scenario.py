@@ -70,6 +70,12 @@ class Business(_Model):
     small_business: Flag = False  # 71(b)(1)(e), 71(c)(1)(a)
     targeted_industry: Flag = False  # 71(c)(1)(b)
     full_time_employees_at_application: Count = 0.0  # W in 71(c)(1)(a)
+    #: 71(b)(1)(e): the small-business waiver applies "provided the applicant has demonstrated ...
+    #: its intent to remain in the State for the commitment period"; not given: not demonstrated.
+    intent_to_remain_demonstrated: Flag | None = None
+    #: 71(c)(1)(e)/(f): "a minimum of the business's retained full-time jobs at the time of
+    #: application"; not given: taken as jobs.retained (README, "Conventions").
+    retained_jobs_at_application: Count | None = None
 
 
 class Location(_Model):
@@ -129,19 +135,47 @@ class Award(_Model):
     per_new_job: Money | None = None  # [USD/job/year]
     per_retained_job: Money | None = None
     section_75: Section75 | None = None  # the section 75 calculator gives the per-job amounts
-    eligibility_period_years: Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)] = parameter(
+    #: "not more than seven years", section 69 (C.34:1B-337) definition of "eligibility period".
+    eligibility_period_years: Annotated[int, Strict(), Field(ge=1, le=parameter("eligibility_period_years_maximum"))] = parameter(
         "eligibility_period_years_default"
     )
     first_credit_year: YearKey = 1
 
 
+RecaptureRule = Literal["pro_rata", "all", "none"]
+#: A table of recaptured shares of the credits received, by whole years maintained.
+RecaptureTable = Annotated[Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(MappingProxyType)]
+
+
 class Commitment(_Model):
     period_years: Annotated[float, Strict(), Field(gt=0)] | None = None  # None: 1.5 x E
+    #: True when the authority set a commitment period other than 1.5 x E (section 69 definition).
+    period_set_by_authority: Flag = False
     extended_years: YearCount = 0  # 71(a)(5)(d)
+    #: Credits recaptured for leaving within the commitment period (netbenefit.rules.clawback).
+    recapture: RecaptureRule | RecaptureTable = "pro_rata"
+    #: Extended years maintained, 71(a)(5)(d): whole years (the default) or pro rata by fraction of a year.
+    extension_years_counted: Literal["whole_years", "pro_rata"] = "whole_years"
 
 
 class PhaseCommitment(_Model):
     period_years: Annotated[float, Strict(), Field(gt=0)] | None = None
+    period_set_by_authority: Flag = False
+
+
+class PhaseFacility(_Model):
+    """Premises a later phase adds: tested for accommodation, 71(d)."""
+
+    accommodates_share: Share
+
+
+class Readings(_Model):
+    """Readings of the law that stay choices (README, "Conventions"): the default and its alternative."""
+
+    #: Several location flags at once: the lowest threshold and retained-jobs minimum (default) or the highest.
+    several_locations: Literal["lowest", "highest"] = "lowest"
+    #: A capital investment below the 71(b)(1) minimum: a donation under 71(b)(2) (default) or ineligibility.
+    capital_shortfall: Literal["donation", "ineligible"] = "donation"
 
 
 class Revenue(_Model):
@@ -195,6 +229,7 @@ class Phase(_Model):
     jobs: Jobs
     award: Award
     commitment: PhaseCommitment = PhaseCommitment()
+    facility: PhaseFacility | None = None  # premises added by the phase, 71(d)
     streams: tuple[Stream, ...] = ()
 
 
@@ -223,6 +258,7 @@ class Scenario(_Model):
     streams: tuple[Stream, ...] = ()
     attestations: Attestations = Attestations()
     phases: tuple[Phase, ...] = ()
+    readings: Readings = Readings()
 
     _source: str = PrivateAttr(default="<dict>")
     _base_dir: str = PrivateAttr(default=".")
@@ -589,7 +625,12 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
             message = first["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
             problem = message[:1].lower() + message[1:]
         if kind == "extra_forbidden" and len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
-            problem += " (a phase's commitment sets period_years only; extended_years is the project's)"
+            problem += " (a phase's commitment sets period_years and period_set_by_authority only; extended_years is the project's)"
+        if kind == "less_than_equal" and loc and loc[-1] == "eligibility_period_years":
+            problem = (
+                f"at most {parameter('eligibility_period_years_maximum')} years: the eligibility period is "
+                '"not more than seven years" (P.L.2020, c.156, s.69, C.34:1B-337)'
+            )
         if kind not in ("missing", "extra_forbidden"):
             problem += f" (got {_shown(first.get('input'))})"
     if len(errors) > 1:

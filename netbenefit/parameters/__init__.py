@@ -20,7 +20,7 @@ import yaml
 
 FIELDS = ("description", "unit", "comparison", "effective", "source", "reference", "value")
 COMPARISONS = ("at_least", "more_than", "less_than", "value")
-SOURCES = ("statute", "secondary", "convention")
+SOURCES = ("statute", "rule", "secondary", "convention")
 
 
 @dataclass(frozen=True)

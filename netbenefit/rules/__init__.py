@@ -11,11 +11,13 @@ from .eligibility import (
     prevailing_wage_satisfied,
     retained_jobs_count,
     retained_jobs_minimum,
+    weighted_withholding_share,
 )
 from .net_benefit import (
     THRESHOLD_CLAUSES,
     extension_counts,
     incremental_credit,
+    incremental_credit_by_test,
     meets_threshold,
     repayment_schedule,
     statutory_threshold,
@@ -31,6 +33,7 @@ __all__ = [
     "capital_investment_rate",
     "extension_counts",
     "incremental_credit",
+    "incremental_credit_by_test",
     "job_minimum_clause",
     "meets_threshold",
     "prevailing_wage_satisfied",
@@ -38,4 +41,5 @@ __all__ = [
     "retained_jobs_count",
     "retained_jobs_minimum",
     "statutory_threshold",
+    "weighted_withholding_share",
 ]

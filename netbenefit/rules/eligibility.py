@@ -64,7 +64,7 @@ def capital_investment_rate(use: str, work: str) -> tuple[float, str]:
     return parameter(name), clause
 
 
-def capital_investment_minimum(portions, small_business=False):
+def capital_investment_minimum(portions, small_business=False, intent_to_remain_demonstrated=True):
     """Minimum capital investment of 71(b)(1): sum of area x rate over the portions. [USD]
 
     Parameters
@@ -72,7 +72,11 @@ def capital_investment_minimum(portions, small_business=False):
     portions : iterable of (use, work, gross_leasable_area_sqft)
         The area may be a number or an array of variants. [sq ft]
     small_business : bool or array of bool
-        A small business has no minimum, 71(b)(1)(e).
+        A small business has no minimum, 71(b)(1)(e), "provided the applicant has demonstrated
+        evidence satisfactory to the authority of its intent to remain in the State for the
+        commitment period":
+    intent_to_remain_demonstrated : bool or array of bool
+        that evidence; without it the minimum applies as for any business.
 
     >>> capital_investment_minimum([("other", "rehabilitation", 1000), ("logistics", "rehabilitation", 500)])
     50000.0
@@ -81,14 +85,28 @@ def capital_investment_minimum(portions, small_business=False):
     for use, work, area in portions:
         rate, _ = capital_investment_rate(use, work)
         total = total + rate * np.asarray(area, dtype=float)
-    return np.where(small_business, 0.0, total)  # 71(b)(1)(e)
+    waived = np.logical_and(small_business, intent_to_remain_demonstrated)
+    return np.where(waived, 0.0, total)  # 71(b)(1)(e)
 
 
-def retained_jobs_minimum(government_restricted_municipality, qualified_incentive_tract, enhanced_area):
+def retained_jobs_minimum(
+    government_restricted_municipality, qualified_incentive_tract, enhanced_area, several_locations="lowest"
+):
     """Retained jobs that make a (b)/(c)-eligible business eligible for them too, 71(c)(1)(d).
 
-    Where a location is several of these, the lowest minimum applies (a convention).
+    Where a location is several of these, the lowest minimum applies (a convention, the default
+    reading); ``several_locations="highest"`` takes the highest of those that apply instead.
     """
+    if several_locations == "highest":
+        return np.where(
+            np.logical_or(qualified_incentive_tract, enhanced_area),
+            parameter("retained_jobs_minimum_tract_or_enhanced_area"),
+            np.where(
+                government_restricted_municipality,
+                parameter("retained_jobs_minimum_government_restricted_municipality"),
+                parameter("retained_jobs_minimum_elsewhere"),
+            ),
+        )
     return np.where(
         government_restricted_municipality,
         parameter("retained_jobs_minimum_government_restricted_municipality"),
@@ -109,8 +127,15 @@ def job_minimum_clause(
     government_restricted_municipality,
     qualified_incentive_tract,
     enhanced_area,
+    retained_jobs_at_application=None,
+    several_locations="lowest",
 ):
     """The clause of 71(c)(1) under which the business meets the job minimum, as a code.
+
+    ``new_full_time_jobs`` are the new jobs the business will create within the eligibility
+    period (the ramp's, not the number written). Under (e) and (f) the retained jobs must also be
+    at least ``retained_jobs_at_application``, "a minimum of the business's retained full-time
+    jobs at the time of application" (None: not given, no further condition).
 
     Returns an integer array: an index into :data:`JOB_CLAUSES`, 0 when no clause is met.
     The retained jobs count for the award when the code is that of (d), (e) or (f).
@@ -139,18 +164,28 @@ def job_minimum_clause(
     # 71(c)(1)(c): any other business (neither small nor targeted): at least 35 new jobs.
     meets_c = ~small & ~targeted & (new >= parameter("other_business_minimum_new_jobs"))
     # 71(c)(1)(d): a (b)/(c) business also gets its retained jobs at 150 / 250 / 500 retained.
-    minimum_d = retained_jobs_minimum(restricted, qualified_incentive_tract, enhanced_area)
+    minimum_d = retained_jobs_minimum(restricted, qualified_incentive_tract, enhanced_area, several_locations)
     meets_d = (meets_b | meets_c) & (retained >= minimum_d)
     # 71(c)(1)(e): not eligible under (b)-(d), in a tract, enhanced area or government-restricted
     # municipality, retaining at least 500.
+    # Under (e) and (f), "a minimum of the business's retained full-time jobs at the time of application".
+    at_application = np.asarray(
+        np.nan if retained_jobs_at_application is None else retained_jobs_at_application, dtype=float
+    )
+    keeps_application_jobs = np.isnan(at_application) | (retained >= np.nan_to_num(at_application))
     incentive_location = tract_or_enhanced | restricted
     meets_e = (
         ~(meets_b | meets_c | meets_d)
         & incentive_location
         & (retained >= parameter("retained_only_minimum_incentive_location"))
+        & keeps_application_jobs
     )
     # 71(c)(1)(f): not eligible under (b)-(e), anywhere in the State, retaining at least 1,000.
-    meets_f = ~(meets_b | meets_c | meets_d | meets_e) & (retained >= parameter("retained_only_minimum_statewide"))
+    meets_f = (
+        ~(meets_b | meets_c | meets_d | meets_e)
+        & (retained >= parameter("retained_only_minimum_statewide"))
+        & keeps_application_jobs
+    )
     return np.select([meets_d, meets_e, meets_f, meets_a, meets_b, meets_c], [_D, _E, _F, _A, _B, _C], default=0)
 
 
@@ -202,9 +237,32 @@ def prevailing_wage_satisfied(
     return exempt | (np.asarray(building_services, dtype=bool) & construction_ok)
 
 
+def weighted_withholding_share(shares, jobs):
+    """NJ withholding share of the new and retained full-time jobs of all phases, 71(d): each
+    phase's share weighted by its jobs (the initial phase's share where no jobs are given). [share]
+
+    >>> float(weighted_withholding_share([0.9, 0.5], [100, 100]))
+    0.7
+    """
+    shares = np.broadcast_arrays(*[np.asarray(s, dtype=float) for s in shares])
+    jobs = np.broadcast_arrays(*[np.asarray(j, dtype=float) for j in jobs])
+    total = sum(jobs)
+    weighted = sum(s * j for s, j in zip(shares, jobs, strict=True))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > 0, weighted / np.where(total > 0, total, 1.0), shares[0])
+
+
 def accommodation_and_withholding_satisfied(accommodates_share, nj_withholding_share):
     """71(d): the facility holds more than half of the new and retained full-time employees,
-    and not less than 80% of their withholdings are subject to the NJ Gross Income Tax Act."""
+    and not less than 80% of their withholdings are subject to the NJ Gross Income Tax Act.
+
+    ``accommodates_share`` may be a list (the initial facility and the premises each later phase
+    adds): every one must accommodate more than half."""
+    if isinstance(accommodates_share, list | tuple):
+        accommodates = np.logical_and.reduce(
+            [accommodation_and_withholding_satisfied(share, 1.0) for share in accommodates_share]
+        )
+        return accommodates & accommodation_and_withholding_satisfied(1.0, nj_withholding_share)
     accommodates = np.asarray(accommodates_share, dtype=float) > parameter("accommodation_share_minimum")
     withholding = np.asarray(nj_withholding_share, dtype=float) >= parameter(
         "gross_income_tax_withholding_share_minimum"

@@ -14,12 +14,15 @@ THRESHOLD_CLAUSES = ("71(a)(5)", "71(a)(5)(a)", "71(a)(5)(b)", "71(a)(5)(f)")
 DEFAULT, DISTRESSED_OR_ENHANCED, RESTRICTED_OR_MEGA, OVERRIDE = 0, 1, 2, 3
 
 
-def statutory_threshold(distressed_municipality, enhanced_area, government_restricted_municipality, mega_project):
+def statutory_threshold(
+    distressed_municipality, enhanced_area, government_restricted_municipality, mega_project, several_locations="lowest"
+):
     """The statutory threshold multiple and the code of its clause.
 
     400% by default, 71(a)(5); 300% in a distressed municipality or enhanced area, 71(a)(5)(a);
     200% in a government-restricted municipality or for a mega project, 71(a)(5)(b). Where
-    several apply the lowest is used (a convention).
+    several apply the lowest is used (a convention, the default reading);
+    ``several_locations="highest"`` takes the highest of those that apply instead.
 
     Returns
     -------
@@ -31,6 +34,8 @@ def statutory_threshold(distressed_municipality, enhanced_area, government_restr
     """
     restricted_or_mega = np.logical_or(government_restricted_municipality, mega_project)
     distressed_or_enhanced = np.logical_or(distressed_municipality, enhanced_area)
+    if several_locations == "highest":  # the alternative reading: the 300% test wins over the 200%
+        restricted_or_mega = restricted_or_mega & ~distressed_or_enhanced
     code = np.where(
         restricted_or_mega, RESTRICTED_OR_MEGA, np.where(distressed_or_enhanced, DISTRESSED_OR_ENHANCED, DEFAULT)
     )
@@ -70,6 +75,33 @@ def meets_threshold(ratio, threshold):
     return (ratio >= threshold) | (
         np.abs(ratio - threshold) <= tolerance * np.maximum(np.abs(ratio), np.abs(threshold))
     )
+
+
+def incremental_credit_by_test(
+    cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension, threshold, passes_with_extension
+):
+    """The incremental credit of an extended commitment over every cumulative phase test, 71(a)(5)(d).
+
+    Each cumulative test (initial phase, then 1..k) has its own credit beyond what it supports
+    without the extension (:func:`incremental_credit`); the largest is the project's. A project
+    that fails even with the extension receives no award: 0.
+
+    Parameters
+    ----------
+    cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension : arrays (n, tests)
+        [USD]
+    threshold : array (n, 1)
+    passes_with_extension : array of bool (n, 1)
+
+    >>> float(incremental_credit_by_test([[100.0, 200.0]], [[80.0, 160.0]], [[240.0, 640.0]], 4.0, True))
+    25.0
+    """
+    credits = np.asarray(cumulative_pv_credits, dtype=float)
+    safe = np.where(credits > 0, credits, 1.0)
+    by_test = np.where(
+        credits > 0, incremental_credit(cumulative_requested, safe, cumulative_pv_without_extension, threshold), 0.0
+    )
+    return np.where(passes_with_extension, np.max(by_test, axis=-1, keepdims=True), 0.0)
 
 
 def incremental_credit(requested_credits, pv_credits, pv_benefits_without_extension, threshold):

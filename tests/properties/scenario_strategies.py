@@ -76,7 +76,7 @@ def awards(draw, *, positive: bool) -> dict[str, Any]:
         if draw(flags):
             data["per_retained_job"] = draw(money(0, 10000))
     if draw(flags):
-        data["eligibility_period_years"] = draw(st.integers(1, 15))
+        data["eligibility_period_years"] = draw(st.integers(1, 7))  # section 69: at most seven years
     if draw(flags):
         data["first_credit_year"] = draw(st.integers(1, 3))
     return data
