@@ -1,23 +1,30 @@
 """Life after approval: annual certification, forfeiture, re-run of the test on actual results.
 
 After an Emerge award is approved, the authority certifies the credit each year against what the
-business actually did. Following the authority's Emerge Program rules, N.J.A.C. 19:31U-1.14, as
-summarized by the authority [secondary]:
+business actually did. Following the authority's Emerge Program rules, N.J.A.C. 19:31U-1.14 and
+19:31U-1.4(c), as summarized by the authority and read by an independent legal review (the rule
+text itself is not in the sources in hand) [secondary]:
 
 - the credit is certified in proportion to the full-time jobs actually in place, never more than
-  the approved amount of the year;
+  the approved amount of the year (certification, P.L.2020, c.156, s.76, C.34:1B-344, and
+  N.J.A.C. 19:31U-1.14, as summarized by the authority; neither text read) [secondary]; where the
+  business has new and retained jobs, the jobs in place meet the retained requirement first and
+  only the rest count as new jobs (N.J.A.C. 19:31U-1.4(c)) [secondary];
 - in a tax period in which the business's statewide full-time workforce is **more than** 20
   percent below its level in the last tax period before approval, the credit is forfeited, and
-  in later periods until the workforce is restored (the level of restoration is a convention:
-  the pre-approval level itself, a parameter);
-- where new full-time jobs or their median salary fall by **more than** 10 percent, the authority
-  may re-run the net benefit test and reduce the award.
+  in later periods until the workforce is restored to the threshold level of that subsection (a
+  fall of no more than 20 percent); an actual-results file may ask for the level itself
+  (``restored_at: full_level``);
+- except for a small business, where new full-time jobs or their median salary fall by **more
+  than** 10 percent below the prior year's annual report (the project agreement, here the
+  projection, for the first report), the authority may re-run the net benefit test and reduce the
+  award. Subsection (c) of 19:31U-1.14 could not be read and is not modelled.
 
-To these this module adds the repayment of the incremental credit of an extended commitment,
-71(a)(5)(d), when the project stops before the end of its extended commitment period
-(:func:`netbenefit.rules.net_benefit.repayment_schedule`), and the net benefit test re-run on the
-actual results instead of the projections (a variant scenario built with
-:meth:`~netbenefit.scenario.Scenario.replace`, evaluated like any other).
+To these this module adds the clawback of :mod:`netbenefit.rules.clawback` in the year the
+project stops: recapture within the commitment period and the repayment of the incremental
+credit of an extended commitment, 71(a)(5)(d), both on the credits actually certified; and the
+net benefit test re-run on the actual results instead of the projections (a variant scenario
+built with :meth:`~netbenefit.scenario.Scenario.replace`, evaluated like any other).
 
 Actual results are read from a YAML file (:func:`load_actuals`)::
 
@@ -37,7 +44,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -48,6 +55,8 @@ from .evaluate import evaluate
 from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
+from .rules.clawback import extended_years_maintained, recapture
+from .rules.clawback import extension_repayment as _repay_incremental
 from .scenario import Scenario, _scenario_error, load_scenario, read_yaml
 
 Count = Annotated[float, Strict(), Field(ge=0)]
@@ -81,6 +90,8 @@ class Actuals(_Model):
     name: str = ""
     workforce_before_approval: Annotated[float, Strict(), Field(gt=0)]  # last tax period before approval
     maintained_through_year: Annotated[int, Strict(), Field(ge=0)] | None = None  # None: still maintained
+    #: After a forfeiture, the credit resumes at the threshold level (a fall of no more than 20%) or the full level.
+    restored_at: Literal["threshold_level", "full_level"] = "threshold_level"
     years: Annotated[tuple[ActualYear, ...], Field(min_length=1)]
 
     @classmethod
@@ -206,13 +217,14 @@ def fall_share(actual, projected):
         return np.where(projected > 0, 1.0 - actual / np.where(projected > 0, projected, 1.0), 0.0)
 
 
-def forfeited_years(statewide_workforce, workforce_before_approval):
+def forfeited_years(statewide_workforce, workforce_before_approval, restoration_share=None):
     """Whether the credit of each year is forfeited for a fall of the statewide workforce.
 
     A year is forfeited when the workforce is **more than** ``statewide_workforce_forfeiture_drop_share``
     (20 percent) below its level in the last tax period before approval, and every later year until
-    it is at least ``statewide_workforce_restoration_share`` (a convention: 1.0, the level itself)
-    of that level, N.J.A.C. 19:31U-1.14 [secondary].
+    it is restored to at least ``restoration_share`` of that level: by default
+    ``statewide_workforce_restoration_share``, 0.8, the threshold level of N.J.A.C. 19:31U-1.14(a)
+    [secondary]; 1.0 for the level itself.
 
     Parameters
     ----------
@@ -225,13 +237,17 @@ def forfeited_years(statewide_workforce, workforce_before_approval):
     -------
     (drop_share, forfeited) : arrays of shape (years,)
 
-    >>> forfeited_years([800, 799, 900, 1000], 1000)[1].tolist()  # 20% no; 20.1% yes; until restored
+    >>> forfeited_years([800, 799, 790, 800], 1000)[1].tolist()  # 20% no; 20.1% yes; until restored
+    [False, True, True, False]
+    >>> forfeited_years([800, 799, 900, 1000], 1000, restoration_share=1.0)[1].tolist()
     [False, True, True, False]
     """
     workforce = np.asarray(statewide_workforce, dtype=float)
     drop = fall_share(workforce, workforce_before_approval)
     triggered = more_than(drop, parameter("statewide_workforce_forfeiture_drop_share"))
-    restoration = parameter("statewide_workforce_restoration_share") * workforce_before_approval
+    if restoration_share is None:
+        restoration_share = parameter("statewide_workforce_restoration_share")
+    restoration = restoration_share * workforce_before_approval
     restored = (workforce >= restoration) | ~more_than(restoration, workforce)
     forfeited = np.zeros(workforce.shape, dtype=bool)
     for t in range(workforce.shape[0]):
@@ -252,6 +268,31 @@ def certified_credit(approved_credit, per_new_job, per_retained_job, new_jobs, r
     """
     value = np.asarray(per_new_job, dtype=float) * new_jobs + np.asarray(per_retained_job, dtype=float) * retained_jobs
     return np.minimum(np.asarray(approved_credit, dtype=float), value)
+
+
+def retained_first(new_jobs, retained_jobs, retained_required):
+    """Jobs in place counted toward the retained requirement first, N.J.A.C. 19:31U-1.4(c) [secondary]:
+    ``(new counted, retained counted)`` where retained counted = min(all jobs, the requirement).
+
+    >>> [a.tolist() for a in retained_first([120.0], [80.0], 100.0)]
+    [[100.0], [100.0]]
+    """
+    new = np.asarray(new_jobs, dtype=float)
+    retained = np.asarray(retained_jobs, dtype=float)
+    total = new + retained
+    counted_retained = np.minimum(total, np.maximum(retained, np.asarray(retained_required, dtype=float)))
+    return total - counted_retained, counted_retained
+
+
+def prior_report(actual, projected_first):
+    """What each year's report is compared with: the prior year's report; for the first, the
+    project agreement (the projection), N.J.A.C. 19:31U-1.14 [secondary].
+
+    >>> prior_report([90.0, 80.0, 85.0], 100.0).tolist()
+    [100.0, 90.0, 80.0]
+    """
+    actual = np.asarray(actual, dtype=float)
+    return np.concatenate([[float(projected_first)], actual[:-1]])
 
 
 def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
@@ -314,7 +355,8 @@ class AfterApproval:
     supported_award_share: float  # share of the approved credits the re-run supports (1 = all)
     extended_years_maintained: int | None
     repayment: float  # [USD] of the incremental credit of an extended commitment
-    repayment_year: int | None
+    repayment_year: int | None  # the year after the project stopped, when anything is owed
+    recapture: float = 0.0  # [USD] credits recaptured for leaving within the commitment period
 
     def summary(self) -> str:
         """A short plain-text account of the actual results against the approval."""
@@ -335,6 +377,11 @@ class AfterApproval:
         )
         if not self.rerun_passes:
             lines.append(f"  the actual results support {self.supported_award_share:.1%} of the approved credits")
+        if self.recapture > 0:
+            lines.append(
+                f"  stopped after year {self.repayment_year - 1}, within the commitment period: recapture "
+                f"${self.recapture:,.0f} in year {self.repayment_year} (rule: {self.scenario.commitment.recapture!r})"
+            )
         if self.repayment > 0:
             lines.append(
                 f"  extended commitment: {self.extended_years_maintained} of {self.projected.extended_years} years "
@@ -446,32 +493,70 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     stop = actuals.maintained_through_year
     maintained = np.ones(year.shape, dtype=bool) if stop is None else year <= stop
     per_new, per_retained = _per_job_amounts(scenario, projected)
+    if counted:  # N.J.A.C. 19:31U-1.4(c): the retained requirement is met first
+        actual_new, actual_retained = retained_first(actual_new, actual_retained, scenario.jobs.retained)
     in_proportion = certified_credit(approved, per_new, per_retained, actual_new, actual_retained) * maintained
-    drop, forfeited = forfeited_years([row.statewide_workforce for row in reported], actuals.workforce_before_approval)
+    restoration = 1.0 if actuals.restored_at == "full_level" else None
+    drop, forfeited = forfeited_years(
+        [row.statewide_workforce for row in reported], actuals.workforce_before_approval, restoration
+    )
     certified = np.where(forfeited, 0.0, in_proportion)
 
+    # The re-run flag: a fall of more than 10% against the prior year's report (the projection for the
+    # first), except for a small business, N.J.A.C. 19:31U-1.14 [secondary].
     rerun_fall = parameter("net_benefit_rerun_fall_share")
-    new_fall = fall_share(actual_new, projected_new)
+    new_fall = fall_share(actual_new, prior_report(actual_new, projected_new[0]))
     jobs = scenario.jobs
     if jobs.median_salary is not None:
         projected_salary = jobs.median_salary * (1.0 + jobs.salary_growth) ** (year - 1.0)
     else:
         projected_salary = np.full(year.shape, np.nan)
     actual_salary = np.array([np.nan if row.median_salary is None else row.median_salary for row in reported])
-    salary_fall = np.where(np.isnan(actual_salary) | np.isnan(projected_salary), np.nan, fall_share(
-        np.nan_to_num(actual_salary), np.nan_to_num(projected_salary)))
+    compared_salary = prior_report(actual_salary, projected_salary[0])
+    salary_fall = np.where(
+        np.isnan(actual_salary) | np.isnan(compared_salary),
+        np.nan,
+        fall_share(np.nan_to_num(actual_salary), np.nan_to_num(compared_salary)),
+    )
     flag = more_than(new_fall, rerun_fall) | more_than(np.nan_to_num(salary_fall), rerun_fall)
+    flag = flag & (not scenario.business.small_business)  # "Except for a small business"
 
     variant = actual_scenario(scenario, actuals, projected)
     actual = evaluate(variant)
     pv_credits = projected.pv_credits
     supported = 1.0 if actual.passes else min(1.0, actual.max_credit_pv / pv_credits)
 
-    commitment_end = scenario.award.first_credit_year - 1 + projected.commitment_period_years
+    # The clawback in the year the project stops, on the credits actually certified.
+    commitment_start = scenario.award.first_credit_year - 1
+    commitment_end = commitment_start + projected.commitment_period_years
     extended = projected.extended_years if projected.extension_counted else 0
-    years_maintained, repayment = extension_repayment(projected.incremental_credit, extended, commitment_end, stop)
-    repayment_year = stop + 1 if repayment > 0 else None
+    years_maintained, repayment, recaptured = None, 0.0, 0.0
+    if stop is not None:
+        approved_all = cashflows["credits"].to_numpy(dtype=float)
+        received_by_year = approved_all[:stop].copy()
+        reported_until = min(stop, len(certified))
+        received_by_year[:reported_until] = certified[:reported_until]
+        received = float(received_by_year.sum())
+        recaptured = float(
+            recapture(
+                received,
+                projected.requested_credits,
+                stop,
+                commitment_start,
+                projected.commitment_period_years,
+                scenario.commitment.recapture,
+            )
+        )
+        if extended:
+            incremental_received = projected.incremental_credit * received / projected.requested_credits
+            kept = extended_years_maintained(
+                stop, commitment_end, extended, scenario.commitment.extension_years_counted
+            )
+            years_maintained = int(np.floor(kept))
+            repayment = min(float(_repay_incremental(incremental_received, kept, extended)), received - recaptured)
+    repayment_year = stop + 1 if repayment > 0 or recaptured > 0 else None
     repayment_by_year = np.where(year == (repayment_year or 0), repayment, 0.0)
+    recapture_by_year = np.where(year == (repayment_year or 0), recaptured, 0.0)
 
     table = pd.DataFrame(
         {
@@ -494,16 +579,31 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
             "rerun_flag": flag,
             "rerun_ratio": np.where(flag, float(actual.ratio), np.nan),  # the test re-run on actual results
             "repayment": repayment_by_year,
+            "recapture": recapture_by_year,
         },
         index=pd.Index(year, name="year"),
     )
     reported_approved = float(approved.sum())
     comparison = pd.DataFrame(
         {
-            "projected": [projected.pv_benefits, projected.pv_credits, projected.ratio, projected.threshold,
-                          projected.passes, projected.max_credit_pv, reported_approved],
-            "actual": [actual.pv_benefits, actual.pv_credits, actual.ratio, actual.threshold,
-                       actual.passes, actual.max_credit_pv, float(certified.sum())],
+            "projected": [
+                projected.pv_benefits,
+                projected.pv_credits,
+                projected.ratio,
+                projected.threshold,
+                projected.passes,
+                projected.max_credit_pv,
+                reported_approved,
+            ],
+            "actual": [
+                actual.pv_benefits,
+                actual.pv_credits,
+                actual.ratio,
+                actual.threshold,
+                actual.passes,
+                actual.max_credit_pv,
+                float(certified.sum()),
+            ],
         },
         index=pd.Index(
             ["pv_benefits", "pv_credits", "ratio", "threshold", "passes", "max_credit_pv", "credits_reported_years"],
@@ -526,7 +626,8 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         rerun_ratio=float(actual.ratio),
         rerun_passes=bool(actual.passes),
         supported_award_share=float(supported),
-        extended_years_maintained=years_maintained if stop is not None and extended else None,
+        extended_years_maintained=years_maintained,
         repayment=float(repayment),
         repayment_year=repayment_year,
+        recapture=recaptured,
     )

@@ -460,7 +460,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     cumulative_without = np.cumsum(
         np.concatenate([_column(p.pv_benefits_without_extension, size) for p in phases], axis=1), axis=1
     )
-    cumulative_requested = np.cumsum(np.concatenate([_column(p.requested_credits, size) for p in phases], axis=1), axis=1)
+    cumulative_requested = np.cumsum(
+        np.concatenate([_column(p.requested_credits, size) for p in phases], axis=1), axis=1
+    )
     incremental = np.where(
         counted_extension > 0,
         net_benefit.incremental_credit_by_test(
@@ -487,6 +489,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     donation = shortfall if shortfall_is_donation else np.zeros_like(shortfall)
 
     prevailing = "attestations.prevailing_wage."
+    records = _phase_records(scenario)
     checks = {
         # 71(b)(2) makes a shortfall an obligation to donate, not a failure: always met.
         "71(a)(1)": np.ones((1, 1), dtype=bool) if shortfall_is_donation else ~(shortfall > 0),
@@ -509,8 +512,8 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             [number("facility.accommodates_share")]
             + [number(f"phases.{i}.facility.accommodates_share") for i, p in enumerate(scenario.phases) if p.facility],
             eligibility.weighted_withholding_share(
-                [number(prefix + "jobs.nj_withholding_share") for prefix, _ in _phase_records(scenario)],
-                [number(prefix + "jobs.new") + number(prefix + "jobs.retained") for prefix, _ in _phase_records(scenario)],
+                [number(prefix + "jobs.nj_withholding_share") for prefix, _ in records],
+                [number(f"{prefix}jobs.new") + number(f"{prefix}jobs.retained") for prefix, _ in records],
             ),
         ),
         "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),

@@ -7,11 +7,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import award, explain
+from . import award, explain, finance
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .result import Result
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
+from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule
 from .scenario import Scenario, load_scenario
 
 
@@ -92,7 +93,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         }
     )
     failed = [k + 1 for k, ok in enumerate(c.cumulative_passes[0]) if not ok] if len(c.phases) > 1 else []
-    note = explain.extension_note(scenario, statutory_code, incremental)
+    note = explain.extension_note(scenario, statutory_code, incremental, passes=passes)
     donation = _scalar(c.infrastructure_fund_donation)
     minimum = _scalar(c.capital_investment_minimum)
     investment = _scalar(c.initial_capital_investment)
@@ -146,7 +147,27 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         cashflows=_cashflow_table(c),
         streams=streams,
         award_calculation=award.calculation_table(scenario, bool(_scalar(c.retained_jobs_eligible))),
+        clawback_schedule=_clawback_table(scenario, c, incremental),
+        warnings=explain.commitment_period_warnings(scenario),
     )
+
+
+def _clawback_table(scenario: Scenario, c: Computation, incremental: float) -> pd.DataFrame:
+    """The amount at risk by years maintained (:func:`netbenefit.rules.clawback.clawback_schedule`)."""
+    n_years = len(c.years)
+    awards = [scenario.award] + [phase.award for phase in scenario.phases]
+    starts = [_scalar(p.start_year) + a.first_credit_year - 1 for p, a in zip(c.phases, awards, strict=True)]
+    schedule = clawback_schedule(
+        np.array([_row(p.credits, n_years) for p in c.phases]),
+        starts,
+        [_scalar(p.commitment_period_years) for p in c.phases],
+        incremental,
+        scenario.commitment.extended_years,
+        lambda years: finance.discount_factors(scenario.discount_rate, years, scenario.timing),
+        scenario.commitment.recapture,
+        scenario.commitment.extension_years_counted,
+    )
+    return pd.DataFrame({name: schedule[name] for name in SCHEDULE_COLUMNS})
 
 
 def _row(array, years: int) -> np.ndarray:

@@ -6,6 +6,8 @@ computation passed in.
 
 from __future__ import annotations
 
+import math
+
 from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
@@ -35,9 +37,10 @@ def _attested(value: bool | None, key: str, what: str, clause: str) -> str:
 
 
 def capital_investment_message(scenario: Scenario, minimum: float, investment: float, donation: float) -> str:
-    if scenario.business.small_business:
+    business = scenario.business
+    if business.small_business and business.intent_to_remain_demonstrated:
         return (
-            "Small business: no minimum capital investment, 71(b)(1)(e), provided it shows intent to "
+            "Small business: no minimum capital investment, 71(b)(1)(e), as it has demonstrated its intent to "
             "remain in the State for the commitment period."
         )
     parts = []
@@ -50,6 +53,15 @@ def capital_investment_message(scenario: Scenario, minimum: float, investment: f
     text = (
         f"Capital investment of the initial phase {money(investment)} vs minimum {money(minimum)} ({'; '.join(parts)})."
     )
+    if business.small_business:
+        text = (
+            "Small business without business.intent_to_remain_demonstrated: true, so the minimum applies, "
+            f"71(b)(1)(e). {text}"
+        )
+    if scenario.readings.capital_shortfall == "ineligible" and investment < minimum:
+        return (
+            text + " Shortfall: read as a condition of eligibility (readings.capital_shortfall: ineligible), not met."
+        )
     if donation > 0:
         text += (
             f" Shortfall: the business shall donate the uninvested balance of {money(donation)} to the "
@@ -135,10 +147,15 @@ def net_benefit_message(
     return text
 
 
-def extension_note(scenario: Scenario, statutory_code: int, incremental: float) -> str:
+def extension_note(scenario: Scenario, statutory_code: int, incremental: float, passes: bool = True) -> str:
     years = scenario.commitment.extended_years
     if years == 0:
         return ""
+    if not passes and statutory_code == net_benefit.DEFAULT:
+        return (
+            f"Counts a {years}-year extended commitment, 71(a)(5)(d), and fails even with it: no award, so its "
+            "incremental credit and any repayment are 0."
+        )
     if statutory_code != net_benefit.DEFAULT:
         clause = net_benefit.THRESHOLD_CLAUSES[statutory_code]
         return (
@@ -217,6 +234,26 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
         f"(must be at least {percent(withholding_minimum)})"
     )
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
+
+
+def commitment_period_warnings(scenario: Scenario) -> tuple[str, ...]:
+    """One line for each commitment period other than 1.5 x the eligibility period that the scenario
+    does not say the authority set (section 69 definition of "commitment period", as stated by the
+    authority: 1.5 times the eligibility period)."""
+    multiple = parameter("commitment_period_multiple_of_eligibility_period")
+    records = [("commitment", scenario.commitment, scenario.award)] + [
+        (f"phases.{i}.commitment", phase.commitment, phase.award) for i, phase in enumerate(scenario.phases)
+    ]
+    lines = []
+    for key, commitment, award in records:
+        period, defined = commitment.period_years, multiple * award.eligibility_period_years
+        if period is not None and not math.isclose(period, defined) and not commitment.period_set_by_authority:
+            lines.append(
+                f"{key}.period_years {period:g} is not 1.5 x the eligibility period ({defined:g}), the commitment "
+                "period of the section 69 definition; the test counts benefits through it. Set "
+                f"{key}.period_set_by_authority: true if the authority set it."
+            )
+    return tuple(lines)
 
 
 def application_date_message(scenario: Scenario, passed: bool) -> str:

@@ -133,6 +133,7 @@ class Result:
             },
             "max_credit_pv": float(self.max_credit_pv),
             "excluded_streams": list(self.excluded_streams),
+            "clawback_schedule": _clawback_rows(self.clawback_schedule),
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -156,6 +157,7 @@ class Result:
             lines.append(f"  infrastructure fund donation, 71(b)(2): ${self.infrastructure_fund_donation:,.0f}")
         if self.excluded_streams:
             lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
+        lines.extend(_clawback_lines(self.clawback_schedule))
         for row in self.checks.itertuples(index=False):
             lines.append(f"  [{'pass' if row.passed else 'FAIL'}] {row.id:<9} {row.message}")
         return "\n".join(lines)
@@ -174,3 +176,27 @@ class Result:
         from .charts import cumulative_pv
 
         return cumulative_pv(self, ax=ax)
+
+
+def _clawback_rows(schedule: pd.DataFrame | None) -> list[dict[str, Any]]:
+    """The clawback schedule as plain rows (an empty list where there is none)."""
+    if schedule is None:
+        return []
+    return [
+        {"years_maintained": int(row.years_maintained)}
+        | {name: float(getattr(row, name)) for name in schedule.columns if name != "years_maintained"}
+        for row in schedule.itertuples(index=False)
+    ]
+
+
+def _clawback_lines(schedule: pd.DataFrame | None) -> list[str]:
+    """A compact account of the clawback schedule: the amount at risk by years maintained."""
+    if schedule is None or not (schedule["total"] > 0).any():
+        return []
+    shown = ", ".join(f"{int(row.years_maintained)}: ${row.total:,.0f}" for row in schedule.itertuples(index=False))
+    last = schedule.loc[schedule["total"] > 0, "years_maintained"].max()
+    return [
+        f"  clawback if the project stops after m years maintained (recapture + extension repayment), "
+        f"nothing after {int(last) + 1} years:",
+        f"    {shown}",
+    ]

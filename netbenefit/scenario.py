@@ -136,15 +136,17 @@ class Award(_Model):
     per_retained_job: Money | None = None
     section_75: Section75 | None = None  # the section 75 calculator gives the per-job amounts
     #: "not more than seven years", section 69 (C.34:1B-337) definition of "eligibility period".
-    eligibility_period_years: Annotated[int, Strict(), Field(ge=1, le=parameter("eligibility_period_years_maximum"))] = parameter(
-        "eligibility_period_years_default"
-    )
+    eligibility_period_years: Annotated[
+        int, Strict(), Field(ge=1, le=parameter("eligibility_period_years_maximum"))
+    ] = parameter("eligibility_period_years_default")
     first_credit_year: YearKey = 1
 
 
 RecaptureRule = Literal["pro_rata", "all", "none"]
 #: A table of recaptured shares of the credits received, by whole years maintained.
-RecaptureTable = Annotated[Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(MappingProxyType)]
+RecaptureTable = Annotated[
+    Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(MappingProxyType)
+]
 
 
 class Commitment(_Model):
@@ -625,7 +627,10 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
             message = first["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
             problem = message[:1].lower() + message[1:]
         if kind == "extra_forbidden" and len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
-            problem += " (a phase's commitment sets period_years and period_set_by_authority only; extended_years is the project's)"
+            problem += (
+                " (a phase's commitment sets period_years and period_set_by_authority only; "
+                "extended_years is the project's)"
+            )
         if kind == "less_than_equal" and loc and loc[-1] == "eligibility_period_years":
             problem = (
                 f"at most {parameter('eligibility_period_years_maximum')} years: the eligibility period is "

@@ -16,6 +16,7 @@ COLUMNS = (
     "salary_fall_share",
     "rerun_flag",
     "rerun_ratio",
+    "recapture",
     "repayment",
 )
 

@@ -191,5 +191,6 @@ def clawback_schedule(
         "recapture": recaptured,
         "extension_repayment": repayment,
         "total": total,
-        "pv_total": total * np.asarray(discount_factor(m + 1), dtype=float),  # owed in the year after the last maintained
+        # owed in the year after the last year maintained
+        "pv_total": total * np.asarray(discount_factor(m + 1), dtype=float),
     }

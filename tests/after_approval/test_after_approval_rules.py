@@ -43,7 +43,9 @@ def test_bounds_are_cited_secondary_parameters():
         entry = PARAMETERS[name]
         assert (entry.value, entry.comparison, entry.source) == (value, comparison, "secondary")
         assert "N.J.A.C. 19:31U-1.14" in entry.reference
-    assert PARAMETERS["statewide_workforce_restoration_share"].source == "convention"
+    # The threshold level of N.J.A.C. 19:31U-1.14(a), as read by a legal review (rule text not read).
+    assert PARAMETERS["statewide_workforce_restoration_share"].source == "secondary"
+    assert PARAMETERS["statewide_workforce_restoration_share"].value == 0.8
 
 
 # --- forfeiture: more than 20% below the pre-approval workforce --------------------------------------
@@ -65,15 +67,18 @@ def test_forfeiture_boundary(before, workforce, forfeited):
 
 
 def test_forfeiture_lasts_until_the_workforce_is_restored():
-    # 1,000 before approval: 700 forfeits; 900 (10% below) is not yet restored; 1,000 restores.
-    _, forfeited = forfeited_years([1000, 700, 900, 999, 1000, 850], 1000)
+    # 1,000 before approval: 700 forfeits; 790 is not yet restored to the threshold level (800); 800 restores.
+    _, forfeited = forfeited_years([1000, 700, 790, 799.9, 800, 850], 1000)
+    assert forfeited.tolist() == [False, True, True, True, False, False]
+    # The full level as an option: 900 and 999 are not yet restored; 1,000 restores.
+    _, forfeited = forfeited_years([1000, 700, 900, 999, 1000, 850], 1000, restoration_share=1.0)
     assert forfeited.tolist() == [False, True, True, True, False, False]
 
 
 def test_forfeited_year_certifies_nothing():
-    after = follow(scenario(), actuals([(35, 1000), (35, 799.9), (35, 800), (35, 1000)]))
+    after = follow(scenario(), actuals([(35, 1000), (35, 799.9), (35, 799.5), (35, 800)]))
     table = after.years
-    # Year 2 forfeits (20.01%); year 3 at exactly 20% below is not yet restored; year 4 is.
+    # Year 2 forfeits (20.01%); year 3 is not yet at the threshold level (800); year 4 at exactly 800 is.
     assert table["forfeited"].tolist() == [False, True, True, False]
     assert table["certified_credit"].tolist() == [100000.0, 0.0, 0.0, 100000.0]
     assert table["forfeited_credit"].tolist() == [0.0, 100000.0, 100000.0, 0.0]
@@ -149,13 +154,14 @@ def test_salary_fall_boundary(salary, flagged):
     assert after.years["salary_fall_share"].iloc[0] == pytest.approx(1 - salary / 100000)
 
 
-def test_fall_is_measured_against_the_ramped_projection():
-    # Ramp [0.5, 1.0] of 100: 50 then 100 projected; 45 in year 1 is exactly 10% below.
+def test_fall_is_measured_against_the_ramped_projection_then_the_prior_report():
+    # Ramp [0.5, 1.0] of 100: 50 projected in year 1, where 45 is exactly 10% below; later years are
+    # compared with the prior year's report (N.J.A.C. 19:31U-1.14): 89 > 45, then 80 < 89 by 10.1%.
     base = scenario(**{"jobs.new": 100, "jobs.ramp": [0.5, 1.0]})
-    after = follow(base, actuals([(45, 1000), (89, 1000)]))
-    assert after.years["rerun_flag"].tolist() == [False, True]
-    assert np.isnan(after.years["rerun_ratio"].iloc[0]) and after.years["rerun_ratio"].iloc[1] == after.rerun_ratio
-    assert after.rerun_flag_years == (2,)
+    after = follow(base, actuals([(45, 1000), (89, 1000), (80, 1000)]))
+    assert after.years["rerun_flag"].tolist() == [False, False, True]
+    assert np.isnan(after.years["rerun_ratio"].iloc[0]) and after.years["rerun_ratio"].iloc[2] == after.rerun_ratio
+    assert after.rerun_flag_years == (3,)
 
 
 def test_more_than_and_fall_share():
@@ -192,8 +198,9 @@ def test_rerun_ratio_falls_with_fewer_jobs_and_the_award_is_cut_to_what_passes()
     # With 30 jobs instead of 100 the re-run fails; the supported share is max credit PV / PV credits.
     assert not after.rerun_passes
     assert after.supported_award_share == pytest.approx(after.actual.max_credit_pv / after.projected.pv_credits)
-    assert after.rerun_flag_years == (1, 2, 3)
-    assert after.years["rerun_ratio"].tolist() == [after.rerun_ratio] * 3
+    # 20 against the projected 50 in year 1; then 30 and 30 do not fall against the prior report.
+    assert after.rerun_flag_years == (1,)
+    assert after.years["rerun_ratio"].iloc[0] == after.rerun_ratio
 
 
 def test_rerun_keeps_the_approved_credits_of_a_per_job_award():

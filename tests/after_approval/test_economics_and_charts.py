@@ -72,8 +72,9 @@ def test_but_for_share_must_be_a_share(share):
 
 def test_cost_of_growth_is_weighted_and_discounted():
     # 10 jobs x (100 + 2 residents x 50) = 2,000 a year; weights 1, 0.5; factors 1, 0.5 -> 2,000 + 500.
-    value = pv_cost_of_growth([10, 10], [1.0, 0.5], [1.0, 0.5], cost_per_new_job=100.0, cost_per_resident=50.0,
-                              residents_per_new_job=2.0)
+    value = pv_cost_of_growth(
+        [10, 10], [1.0, 0.5], [1.0, 0.5], cost_per_new_job=100.0, cost_per_resident=50.0, residents_per_new_job=2.0
+    )
     assert value == 2500.0
     with pytest.raises(ScenarioError, match="cost_per_new_job"):
         pv_cost_of_growth([1], [1.0], [1.0], cost_per_new_job=-1.0)

@@ -53,10 +53,11 @@ def test_minimum_sums_the_portions_and_compares_all_initial_phase_years():
 
 
 def test_small_business_has_no_minimum():
-    """71(b)(1)(e)."""
+    """71(b)(1)(e), with its proviso: the intent to remain in the State is demonstrated."""
     result = evaluate(
         business__small_business=True,
         business__full_time_employees_at_application=40,
+        business__intent_to_remain_demonstrated=True,
         jobs__new=10,
         capital_investment={},
     )
