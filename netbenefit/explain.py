@@ -72,9 +72,16 @@ def capital_investment_message(scenario: Scenario, minimum: float, investment: f
     return text
 
 
+def jobs_created(scenario: Scenario) -> float:
+    """New full-time jobs the ramp puts in place within the eligibility period, 71(c). [jobs]"""
+    award, ramp = scenario.award, scenario.jobs.ramp
+    last = max(1, award.first_credit_year + award.eligibility_period_years - 1)
+    return scenario.jobs.new * max(ramp[:last])
+
+
 def jobs_message(scenario: Scenario, clause: str | None) -> str:
     business, location = scenario.business, scenario.location
-    new, retained = scenario.jobs.new, scenario.jobs.retained
+    new, retained = jobs_created(scenario), scenario.jobs.retained
     if business.small_business:
         growth = parameter("small_business_new_job_growth_share")
         workforce = business.full_time_employees_at_application
@@ -89,9 +96,15 @@ def jobs_message(scenario: Scenario, clause: str | None) -> str:
         base = f"{jobs(new)} new full-time jobs vs {parameter('other_business_minimum_new_jobs')}, 71(c)(1)(c)"
     retained_minimum = int(
         eligibility.retained_jobs_minimum(
-            location.government_restricted_municipality, location.qualified_incentive_tract, location.enhanced_area
+            location.government_restricted_municipality,
+            location.qualified_incentive_tract,
+            location.enhanced_area,
+            scenario.readings.several_locations,
         )
     )
+    if new < scenario.jobs.new:
+        stated = jobs(scenario.jobs.new)
+        base += f" (the ramp puts {jobs(new)} of the {stated} stated in place within the eligibility period)"
     if clause == "71(c)(1)(d)":
         return (
             f"{base}; and {jobs(retained)} retained full-time jobs >= {retained_minimum}, so they count too, "
@@ -101,13 +114,14 @@ def jobs_message(scenario: Scenario, clause: str | None) -> str:
         return (
             f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= "
             f"{parameter('retained_only_minimum_incentive_location')} in a qualified incentive tract, enhanced area or "
-            "government-restricted municipality), 71(c)(1)(e); the minimum is all its retained jobs at application."
+            "government-restricted municipality), 71(c)(1)(e); the minimum is all its retained jobs at application"
+            f"{_at_application(scenario)}."
         )
     if clause == "71(c)(1)(f)":
         return (
             f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= "
             f"{parameter('retained_only_minimum_statewide')} anywhere in the State), 71(c)(1)(f); the minimum is all "
-            "its retained jobs at application."
+            f"its retained jobs at application{_at_application(scenario)}."
         )
     if clause is not None:
         retained_note = (
@@ -122,6 +136,13 @@ def jobs_message(scenario: Scenario, clause: str | None) -> str:
         f"{parameter('retained_only_minimum_incentive_location')} of 71(c)(1)(e) (in an incentive location) or the "
         f"{parameter('retained_only_minimum_statewide')} of 71(c)(1)(f)."
     )
+
+
+def _at_application(scenario: Scenario) -> str:
+    at_application = scenario.business.retained_jobs_at_application
+    if at_application is None:
+        return " (business.retained_jobs_at_application not given: taken as jobs.retained)"
+    return f" ({jobs(at_application)}, met)"
 
 
 def net_benefit_message(
@@ -233,6 +254,17 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
         f"{percent(withholding)} of their withholdings are subject to the NJ Gross Income Tax "
         f"(must be at least {percent(withholding_minimum)})"
     )
+    if scenario.phases:
+        added = [
+            f"phase {i + 2} {percent(p.facility.accommodates_share)}"
+            for i, p in enumerate(scenario.phases)
+            if p.facility
+        ]
+        first += f"; premises added: {', '.join(added)}" if added else ""
+        second = (
+            "the withholdings of the jobs of all phases, each phase's share weighted by its new and retained jobs, "
+            f"are subject to the NJ Gross Income Tax (must be at least {percent(withholding_minimum)})"
+        )
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
 
 

@@ -93,7 +93,7 @@ def incremental_credit_by_test(
     threshold : array (n, 1)
     passes_with_extension : array of bool (n, 1)
 
-    >>> float(incremental_credit_by_test([[100.0, 200.0]], [[80.0, 160.0]], [[240.0, 640.0]], 4.0, True))
+    >>> incremental_credit_by_test([[100.0, 200.0]], [[80.0, 160.0]], [[240.0, 640.0]], 4.0, True).item()
     25.0
     """
     credits = np.asarray(cumulative_pv_credits, dtype=float)
