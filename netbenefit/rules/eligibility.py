@@ -78,7 +78,7 @@ def capital_investment_minimum(portions, small_business=False, intent_to_remain_
     intent_to_remain_demonstrated : bool or array of bool
         that evidence; without it the minimum applies as for any business.
 
-    >>> capital_investment_minimum([("other", "rehabilitation", 1000), ("logistics", "rehabilitation", 500)])
+    >>> float(capital_investment_minimum([("other", "rehabilitation", 1000), ("logistics", "rehabilitation", 500)]))
     50000.0
     """
     total = 0.0
