@@ -586,24 +586,10 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     reported_approved = float(approved.sum())
     comparison = pd.DataFrame(
         {
-            "projected": [
-                projected.pv_benefits,
-                projected.pv_credits,
-                projected.ratio,
-                projected.threshold,
-                projected.passes,
-                projected.max_credit_pv,
-                reported_approved,
-            ],
-            "actual": [
-                actual.pv_benefits,
-                actual.pv_credits,
-                actual.ratio,
-                actual.threshold,
-                actual.passes,
-                actual.max_credit_pv,
-                float(certified.sum()),
-            ],
+            "projected": [projected.pv_benefits, projected.pv_credits, projected.ratio, projected.threshold,
+                          projected.passes, projected.max_credit_pv, reported_approved],
+            "actual": [actual.pv_benefits, actual.pv_credits, actual.ratio, actual.threshold,
+                       actual.passes, actual.max_credit_pv, float(certified.sum())],
         },
         index=pd.Index(
             ["pv_benefits", "pv_credits", "ratio", "threshold", "passes", "max_credit_pv", "credits_reported_years"],
