@@ -24,7 +24,7 @@ SCENARIO_LABELS: dict[str, str] = {
     "name": "Scenario name",
     "description": "Description",
     "application_date": "Application date, 71(f)",
-    "discount_rate": "Discount rate, 71(a)(5)(c) [share/year]",
+    "discount_rate": "Discount rate [share/year]",
     "timing": "Discounting timing",
     "threshold_override": "Threshold override, 71(a)(5)(f) [ratio]",
     "business.small_business": "Small business [yes/no]",
@@ -315,6 +315,8 @@ def money(amount: float | None, scale: float | None = None) -> str:
     """
     if _missing(amount):
         return ""
+    if amount == 0:
+        return "$0"
     scale = abs(amount) if scale is None else abs(scale)
     sign = "-" if amount < 0 else ""
     amount = abs(amount)

@@ -169,8 +169,17 @@ class Result:
 
         return result_html(self)
 
-    def plot(self, ax=None):
-        """The cumulative present-value chart, :func:`netbenefit.charts.cumulative_pv`; returns the Axes."""
-        from .charts import cumulative_pv
+    def plot(self, kind: str = "cumulative_pv", ax=None):
+        """A chart of this result; returns the Axes.
 
-        return cumulative_pv(self, ax=ax)
+        ``kind`` is a name of :data:`netbenefit.charts.SCENARIO_CHARTS`: ``cumulative_pv`` (the
+        default), ``benefit_streams``, ``benefits_by_tax``, ``phase_ratios``,
+        ``repayment_schedule``, ``clawback_schedule`` or ``scorecard``.
+        """
+        from .charts import SCENARIO_CHARTS
+
+        if not isinstance(kind, str):  # plot(ax) as before: the Axes given first
+            kind, ax = "cumulative_pv", kind
+        if kind not in SCENARIO_CHARTS:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(SCENARIO_CHARTS)}")
+        return SCENARIO_CHARTS[kind](self, ax=ax)
