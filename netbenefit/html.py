@@ -337,7 +337,7 @@ def print_css(paper: str = "letter") -> str:
   .netbenefit section.page {{ break-before: page; }}
   .netbenefit h2, .netbenefit h3 {{ break-after: avoid; }}
   .netbenefit table {{ font-size: 7.5pt; width: 100%; }}
-  .netbenefit th, .netbenefit td {{ padding: 2px 4px; }}
+  .netbenefit th, .netbenefit td {{ padding: 2px 4px; overflow-wrap: anywhere; }}
   .netbenefit thead {{ display: table-header-group; }}
   .netbenefit tr, .netbenefit figure, .netbenefit img {{ break-inside: avoid; }}
   .netbenefit figure img {{ max-height: 120mm; width: auto; max-width: 100%; }}
@@ -516,9 +516,10 @@ def inputs_html(result: Result) -> str:
             words = label(key)
         except KeyError:
             words = ""
+        numeric = isinstance(value, int | float) and not isinstance(value, bool)
+        cell = '<td class="num">' if numeric else "<td>"
         rows.append(
-            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>"
-            f'<td class="num">{escape(_written_value(value))}</td></tr>'
+            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>{cell}{escape(_written_value(value))}</td></tr>"
         )
     return (
         "<table><thead><tr><th>Key</th><th>Input</th><th>Value as written</th></tr></thead>"
