@@ -325,8 +325,8 @@ def money(amount: float | None, scale: float | None = None) -> str:
     if scale >= 1e6:
         digits = 0 if scale >= 2e7 and amount >= 1e6 else 1
         return f"{sign}${amount / 1e6:,.{digits}f}M"
-    if scale >= 1e3:
-        return f"{sign}${amount / 1e3:,.0f}K"
+    if scale >= 1e3:  # not a statutory number: thousands
+        return f"{sign}${amount / 1e3:,.0f}K"  # not a statutory number: thousands
     return f"{sign}${amount:,.0f}"
 
 

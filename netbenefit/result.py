@@ -143,7 +143,7 @@ class Result:
         verdict = "ELIGIBLE" if self.eligible else "NOT ELIGIBLE"
         lines = [
             f"{self.name}: {verdict}",
-            f"  net benefit ratio {self.ratio:.4f} vs threshold {self.threshold:.2f} ({self.threshold_clause}): "
+            f"  net benefit ratio {self.ratio:.1%} vs {self.threshold:.0%} threshold ({self.threshold_clause}): "
             f"{'passes' if self.passes else 'fails'}",
             f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
             f"largest credit that passes, PV ${self.max_credit_pv:,.0f}",
@@ -151,7 +151,7 @@ class Result:
         if len(self.phase_tests) > 1:
             for row in self.phase_tests.itertuples(index=False):
                 phases = "+".join(str(k) for k in row.phases)
-                lines.append(f"  phases {phases}: ratio {row.ratio:.4f} {'passes' if row.passes else 'fails'}")
+                lines.append(f"  phases {phases}: ratio {row.ratio:.1%} {'passes' if row.passes else 'fails'}")
         if self.infrastructure_fund_donation > 0:
             lines.append(f"  infrastructure fund donation, 71(b)(2): ${self.infrastructure_fund_donation:,.0f}")
         if self.excluded_streams:
@@ -162,6 +162,16 @@ class Result:
 
     def __str__(self) -> str:
         return self.summary()
+
+    def __repr__(self) -> str:
+        """One line: name, ratio against threshold, verdicts and the two present values."""
+        from .labels import money
+
+        return (
+            f"<Result {self.name!r}: ratio {self.ratio:.1%} vs {self.threshold:.0%} ({self.threshold_clause}) "
+            f"{'passes' if self.passes else 'fails'}; {'eligible' if self.eligible else 'not eligible'}; "
+            f"PV benefits {money(self.pv_benefits)}, PV credits {money(self.pv_credits)}>"
+        )
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: :func:`netbenefit.html.result_html`."""

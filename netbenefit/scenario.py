@@ -300,6 +300,12 @@ class Scenario(_Model):
             variant._written = written
         return variant
 
+    def _repr_html_(self) -> str:
+        """Rich display in Jupyter: the inputs as written, with their labels."""
+        from .notebook import scenario_html
+
+        return scenario_html(self)
+
     def value_at(self, key: str) -> Any:
         """The value at a dotted key path (``jobs.new``, ``phases.0.award.annual_credit``)."""
         node: Any = self

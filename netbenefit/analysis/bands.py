@@ -40,7 +40,7 @@ def _cumulative(computation) -> tuple[np.ndarray, np.ndarray]:
 def cumulative_pv_bands(
     scenario: Scenario,
     vary: Mapping[str, Any],
-    draws: int = 500,
+    draws: int = 500,  # not a statutory number: a moderate default
     seed: int | None = None,
     percentiles: Sequence[float] = BAND_PERCENTILES,
 ) -> pd.DataFrame:

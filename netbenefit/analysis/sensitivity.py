@@ -31,6 +31,29 @@ SENSITIVITY_COLUMNS = (
 )
 
 
+class SensitivityTable(pd.DataFrame):
+    """The table of :func:`sensitivity`: a DataFrame that shows in a notebook with inputs in words,
+    values by unit and ratios as percents (:func:`netbenefit.notebook.sensitivity_html`), and
+    draws its tornado chart with :meth:`tornado`. Any table derived from it is a plain DataFrame."""
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame
+
+    def _repr_html_(self) -> str:
+        if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
+            return pd.DataFrame(self)._repr_html_()
+        from ..notebook import sensitivity_html
+
+        return sensitivity_html(self)
+
+    def tornado(self, ax=None):
+        """:func:`netbenefit.charts.tornado` of this table; returns the Axes."""
+        from ..charts import tornado
+
+        return tornado(self, ax=ax)
+
+
 def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:
     """The ratio at a low and a high value of each key, the others kept at the scenario's values.
 
@@ -103,5 +126,6 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
         )
     table = pd.DataFrame(rows, columns=list(SENSITIVITY_COLUMNS))
     table = table.sort_values("swing", ascending=False, kind="stable").reset_index(drop=True)
+    table = SensitivityTable(table)
     table.attrs["conventions"] = Conventions.of_computation(scenario, base, tuple(ranges))
     return table

@@ -347,7 +347,7 @@ def sweep_keys(table) -> list[str]:
     return [column for column in table.columns if column not in _RESULT_COLUMNS]
 
 
-def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None):
+def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, where: dict | None = None):
     """The net benefit ratio against one or two varied keys of a sweep, the threshold drawn.
 
     One key: the ratio as a line over the key's values, passing points blue circles, failing ones
@@ -361,13 +361,27 @@ def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None):
         :func:`netbenefit.analysis.sweep` (or :func:`~netbenefit.analysis.evaluate_variants`).
     x, y : str, optional
         The keys on the axes; default the first (and second) varied key. Any other varied key
-        must hold one value in the table (select the rows first).
+        must hold one value in the table: select it with ``where``.
     ax : matplotlib Axes, optional
+    where : dict, optional
+        ``{key: value}``: draw only the rows where each of these keys has that value (e.g. the
+        third key of a three-key sweep).
 
     Returns
     -------
     matplotlib.axes.Axes
     """
+    if where:
+        conventions = table.attrs.get("conventions")
+        for key, value in where.items():
+            if key not in table.columns:
+                raise ValueError(f"{key!r} is not a column of the table")
+            table = table[table[key] == value]
+        if table.empty:
+            raise ValueError(f"no row of the table has {where}")
+        table = table.drop(columns=list(where))
+        if conventions is not None:
+            table.attrs["conventions"] = conventions
     keys = sweep_keys(table)
     x = x or (keys[0] if keys else None)
     if x is None:
@@ -376,7 +390,7 @@ def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None):
         y = keys[1]
     others = [k for k in keys if k not in (x, y) and table[k].nunique() > 1]
     if others:
-        raise ValueError(f"the keys {others} vary too: select one value of each first, or pass x= and y=")
+        raise ValueError(f"the keys {others} vary too: choose one value of each with where={{key: value}}")
     ax = _axes(ax, (10.0, 5.5))
     threshold = float(table["threshold"].iloc[0])
     if y is None:
