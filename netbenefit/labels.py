@@ -317,13 +317,15 @@ def money(amount: float | None, scale: float | None = None) -> str:
         return ""
     if amount == 0:
         return "$0"
+    alone = scale is None  # one amount: a decimal up to $100M; on an axis, none from $20M
     scale = abs(amount) if scale is None else abs(scale)
     sign = "-" if amount < 0 else ""
     amount = abs(amount)
     if scale >= 1e9:
         return f"{sign}${amount / 1e9:,.1f}B"
     if scale >= 1e6:
-        digits = 0 if scale >= 2e7 and amount >= 1e6 else 1
+        wide = scale >= 1e8 if alone else scale >= 2e7 and amount >= 1e6  # not a statutory number: $100M, $20M
+        digits = 0 if wide else 1
         return f"{sign}${amount / 1e6:,.{digits}f}M"
     if scale >= 1e3:  # not a statutory number: thousands
         return f"{sign}${amount / 1e3:,.0f}K"  # not a statutory number: thousands

@@ -120,7 +120,8 @@ def test_an_unknown_key_is_named_in_the_error():
         (250_000, "$250K"),
         (-3_400_000, "-$3.4M"),
         (12, "$12"),
-        (26_072_690, "$26M"),
+        (26_072_690, "$26.1M"),
+        (126_072_690, "$126M"),
         (2_500_000_000, "$2.5B"),
         (None, ""),
         (float("nan"), ""),
@@ -132,6 +133,7 @@ def test_money(amount, text):
 
 def test_money_on_one_axis_shares_the_scale():
     assert labels.money(500_000, scale=3_000_000) == "$0.5M"
+    assert labels.money(25_000_000, scale=30_000_000) == "$25M"
     assert labels.money_exact(-1234.4) == "-$1,234"
 
 
