@@ -183,12 +183,12 @@ class MonteCarloSummary:
         return out
 
     def __str__(self) -> str:
-        percentiles = ", ".join(f"p{p} {value:.4f}" for p, value in self.ratio_percentiles.items())
+        percentiles = ", ".join(f"p{p} {value:.1%}" for p, value in self.ratio_percentiles.items())
         lines = [
             f"draws {self.draws:,}",
-            f"probability of passing the net positive benefit test: {self.probability_passes:.4f}",
-            f"probability of eligibility (every check): {self.probability_eligible:.4f}",
-            f"net benefit ratio: mean {self.ratio_mean:.4f}; {percentiles}",
+            f"probability of passing the net positive benefit test: {self.probability_passes:.2%}",
+            f"probability of eligibility (every check): {self.probability_eligible:.2%}",
+            f"net benefit ratio: mean {self.ratio_mean:.1%}; {percentiles}",
         ]
         if self.undefined:
             lines.append(f"draws with an undefined ratio (counted as failing): {self.undefined:,}")
