@@ -141,6 +141,7 @@ def economist_view(
     table["passes_threshold"] = meets_threshold(table["ratio"].to_numpy(), float(threshold))
     table["net_of_award"] = table["pv_benefits"] - credits
     table["net_positive"] = table["net_of_award"] > 0
+    table.attrs.update(but_for_share=share, pv_cost_of_growth=growth)  # for charts and reports
     return table
 
 
@@ -166,9 +167,13 @@ def economist_view_of(
         cost_per_resident=cost_per_resident,
         residents_per_new_job=residents_per_new_job,
     )
-    return economist_view(
+    table = economist_view(
         result.pv_benefits, result.pv_credits, result.threshold, but_for_share=but_for_share, pv_cost_of_growth=growth
     )
+    from .conventions import Conventions
+
+    table.attrs["conventions"] = Conventions.of_result(result)
+    return table
 
 
 def but_for_share_to_pass(pv_benefits: float, pv_credits: float, threshold: float, pv_cost_of_growth: float = 0.0):

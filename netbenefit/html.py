@@ -98,7 +98,7 @@ def _verdict(passed: bool) -> str:
 
 def _cashflow_cell(column: str, value) -> str:
     if column in ("new_full_time_jobs", "retained_full_time_jobs", "full_time_jobs"):
-        return f"{value:,.1f}"
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
     if column == "weight" or column.startswith("weight_phase_"):
         return f"{value:.2f}"
     if column == "discount_factor":
@@ -106,9 +106,22 @@ def _cashflow_cell(column: str, value) -> str:
     return money(value)
 
 
-def _table(frame: pd.DataFrame, cell, *, index: str | None = None) -> str:
-    """An HTML table of ``frame``; ``cell(column, value)`` gives each cell's text (HTML)."""
-    header = "".join(f"<th>{escape(str(c))}</th>" for c in ([index] if index else []) + list(frame.columns))
+def _header(column, streams=()) -> str:
+    """The label of a column in words with its unit (:mod:`netbenefit.labels`), else its name."""
+    from .labels import label
+
+    try:
+        return label(str(column), streams=streams)
+    except KeyError:
+        return str(column).replace("_", " ")
+
+
+def _table(frame: pd.DataFrame, cell, *, index: str | None = None, streams=()) -> str:
+    """An HTML table of ``frame``; ``cell(column, value)`` gives each cell's text (HTML); headers
+    in words with units."""
+    header = "".join(
+        f"<th>{escape(_header(c, streams))}</th>" for c in ([index] if index else []) + list(frame.columns)
+    )
     rows = []
     for label, row in frame.iterrows():
         cells = [f'<td class="num">{escape(str(label))}</td>'] if index else []
@@ -140,15 +153,33 @@ def checks_html(result: Result) -> str:
         f"<td>{escape(row.message)}</td></tr>"
         for row in result.checks.itertuples(index=False)
     )
-    return f"<table><thead><tr><th>clause</th><th>result</th><th>message</th></tr></thead><tbody>{rows}</tbody></table>"
+    return f"<table><thead><tr><th>Clause</th><th>Result</th><th>Message</th></tr></thead><tbody>{rows}</tbody></table>"
 
 
-def cashflows_html(result: Result, columns: Sequence[str] | None = None) -> str:
-    """``result.cashflows`` by project year (every column, or ``columns``), money as dollars."""
+def _own_streams(result: Result) -> set[str]:
+    scenario = result.scenario
+    return {s.name for s in scenario.streams} | {s.name for phase in scenario.phases for s in phase.streams}
+
+
+def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, group: int | None = None) -> str:
+    """``result.cashflows`` by project year (every column, or ``columns``), money as dollars.
+
+    With ``group``, the columns are split into tables of at most ``group`` columns, each with
+    the project year, so that a printed page keeps every column.
+    """
     frame = result.cashflows
     if columns is not None:
         frame = frame[[c for c in columns if c in frame.columns]]
-    return _table(frame, lambda column, value: escape(_cashflow_cell(column, value)), index="year")
+    streams = _own_streams(result)
+    names = list(frame.columns)
+    size = group or max(len(names), 1)
+    parts = []
+    for start in range(0, len(names), size):
+        part = frame[names[start : start + size]]
+        parts.append(
+            _table(part, lambda column, value: escape(_cashflow_cell(column, value)), index="year", streams=streams)
+        )
+    return "".join(parts)
 
 
 def phase_tests_html(result: Result) -> str:
@@ -160,8 +191,8 @@ def phase_tests_html(result: Result) -> str:
         for row in result.phase_tests.itertuples(index=False)
     )
     return (
-        "<table><thead><tr><th>phases</th><th>PV net benefits</th><th>PV credits</th><th>ratio</th>"
-        f"<th>test</th></tr></thead><tbody>{rows}</tbody></table>"
+        "<table><thead><tr><th>Phases</th><th>PV of net benefits [USD]</th><th>PV of tax credits [USD]</th>"
+        f"<th>Net benefit ratio [%]</th><th>Test</th></tr></thead><tbody>{rows}</tbody></table>"
     )
 
 
@@ -220,17 +251,17 @@ def comparison_html(results: Sequence[Result]) -> str:
     header = "".join(
         f"<th>{h}</th>"
         for h in (
-            "scenario",
-            "ratio",
-            "threshold",
-            "clause",
-            "net benefit test",
-            "eligible",
-            "PV net benefits",
-            "PV credits",
-            "largest credit that passes (PV)",
-            "discount rate",
-            "failed checks",
+            "Scenario",
+            "Net benefit ratio [%]",
+            "Threshold [%]",
+            "Threshold clause",
+            "Net benefit test",
+            "Eligible",
+            "PV of net benefits [USD]",
+            "PV of tax credits [USD]",
+            "Largest credit that passes, PV [USD]",
+            "Discount rate [%/year]",
+            "Failed checks",
         )
     )
     return (
@@ -286,21 +317,117 @@ def figure_png_base64(figure, *, dpi: float = 110) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+#: Paper sizes of the printed report (CSS ``@page size``).
+PAPER_SIZES = {"letter": "letter", "a4": "A4"}
+#: Cash-flow columns per printed table (with the project year), so that no column is cut.
+CASHFLOW_COLUMNS_PER_TABLE = 6
+
+
+def print_css(paper: str = "letter") -> str:
+    """The print style sheet: page size and margins, page numbers, a page break before each
+    section, headers repeated on each page, rows and figures never split."""
+    size = PAPER_SIZES[paper.lower()]
+    return f"""
+@page {{ size: {size}; margin: 14mm 12mm 16mm 12mm;
+  @bottom-right {{ content: "page " counter(page) " of " counter(pages); font-size: 8pt; color: #666; }} }}
+@media print {{
+  body {{ margin: 0; max-width: none; padding: 0; }}
+  .netbenefit {{ font-size: 9pt; }}
+  .netbenefit .scroll {{ overflow: visible; }}
+  .netbenefit section.page {{ break-before: page; }}
+  .netbenefit h2, .netbenefit h3 {{ break-after: avoid; }}
+  .netbenefit table {{ font-size: 7.5pt; width: 100%; }}
+  .netbenefit th, .netbenefit td {{ padding: 2px 4px; overflow-wrap: anywhere; }}
+  .netbenefit thead {{ display: table-header-group; }}
+  .netbenefit tr, .netbenefit figure, .netbenefit img {{ break-inside: avoid; }}
+  .netbenefit figure img {{ max-height: 120mm; width: auto; max-width: 100%; }}
+  .netbenefit .cashflows table {{ table-layout: fixed; }}
+  .netbenefit .cashflows th {{ font-size: 7pt; }}
+}}
+"""
+
+
+def _ratio(value: float) -> str:
+    from .labels import ratio
+
+    return ratio(value)
+
+
 CHART_CAPTIONS = {
     "cumulative_pv": "Cumulative present value of net benefits and of the requested credits, with the threshold "
     "multiple of the credits; the dotted line marks the year by which the benefits reach the threshold multiple "
     "of all the credits.",
     "benefit_streams": "Counted benefits to the State by year (nominal, inside the benefit window), by source "
     "and effect; costs to the State below zero; the line is the counted net benefit of the year.",
+    "benefits_by_tax": "Counted benefits to the State by year, by tax (nominal, inside the benefit window).",
     "phase_ratios": "The net benefit test of the initial phase, then of phases 1..k cumulatively, 71(a)(5).",
     "repayment_schedule": "Repayment owed if the project is not maintained through the extended commitment, "
     "by extended years maintained, 71(a)(5)(d).",
+    "clawback_schedule": "Amount owed to the State if the project stops after a number of years.",
     "scorecard": "Every eligibility check of section 71 with its clause.",
 }
 
 
+def chart_alt(chart: str, result: Result) -> str:
+    """Alternative text of a chart of ``result``: what it shows, with its numbers."""
+    from .labels import money_exact
+
+    verdict = "passes" if result.passes else "fails"
+    head = f"{result.name}: net benefit ratio {_ratio(result.ratio)} vs {_ratio(result.threshold)} threshold, "
+    head += f"{verdict}."
+    if chart == "cumulative_pv":
+        met = result.first_year_test_met
+        reached = (
+            f"reach the threshold multiple of all the credits in year {met}"
+            if met
+            else ("never reach the threshold multiple of all the credits")
+        )
+        return (
+            f"Line chart of cumulative present values by project year. {head} The PV of net benefits grows to "
+            f"{money_exact(result.pv_benefits)} against {money_exact(result.pv_credits)} of credits; the benefits "
+            f"{reached}."
+        )
+    if chart == "benefit_streams":
+        return f"Stacked bar chart of counted benefits by year and source. {head}"
+    if chart == "benefits_by_tax":
+        table = result.benefits_by_tax
+        parts = ""
+        if table is not None and len(table):
+            parts = (
+                " PV by tax: "
+                + "; ".join(
+                    f"{row.tax.replace('_', ' ')} {money_exact(row.pv)}" for row in table.itertuples(index=False)
+                )
+                + "."
+            )
+        return f"Stacked bar chart of counted benefits by year and tax. {head}{parts}"
+    if chart == "phase_ratios":
+        tests = "; ".join(
+            f"phases {'+'.join(str(k) for k in row.phases)}: {_ratio(row.ratio)} {'passes' if row.passes else 'fails'}"
+            for row in result.phase_tests.itertuples(index=False)
+        )
+        return f"Bar chart of the cumulative net benefit tests by phase. {tests}."
+    if chart == "repayment_schedule":
+        return (
+            f"Bar chart of the repayment owed by extended years maintained; incremental credit "
+            f"{money_exact(result.incremental_credit)} over {result.extended_years} extended years."
+        )
+    if chart == "clawback_schedule":
+        table = result.clawback_schedule
+        largest = money_exact(float(table["total"].max())) if table is not None and len(table) else "$0"
+        return f"Bar chart of the amount owed if the project stops, by years maintained; at most {largest}."
+    if chart == "scorecard":
+        failed = [row.id for row in result.checks.itertuples(index=False) if not row.passed]
+        return f"Scorecard of the {len(result.checks)} checks of section 71: " + (
+            f"failed {', '.join(failed)}." if failed else "every check passes."
+        )
+    return head
+
+
 def conventions_html(result: Result) -> str:
     """The conventions behind the numbers: discount rate, timing, periods, threshold."""
+    from .labels import share
+
     scenario = result.scenario
     award = scenario.award
     timing = (
@@ -323,9 +450,10 @@ def conventions_html(result: Result) -> str:
     rows = [
         (
             "Discount rate",
-            f"{percent(result.discount_rate, 2)} a year, nominal; the same rate for benefits and credits, 71(a)(5)(c)",
+            f"{share(result.discount_rate)} a year, nominal; the same rate for benefits and credits, 71(a)(5)(c)",
         ),
         ("Timing", f"{timing}; years are numbered 1, 2, ... from approval; present values are at approval"),
+        ("Dollars", "nominal USD"),
         (
             "Eligibility period (credits)",
             f"{award.eligibility_period_years} years, project years {first} to {last}; credits are never weighted",
@@ -336,7 +464,7 @@ def conventions_html(result: Result) -> str:
             "(initial phase); benefits count through its end, a final part-year by its fraction",
         ),
         ("Extended commitment", extension),
-        ("Threshold", f"{percent(result.threshold, 0)}, {escape(result.threshold_clause)}{override}"),
+        ("Threshold", f"{_ratio(result.threshold)}, {escape(result.threshold_clause)}{override}"),
         (
             "Benefits",
             "counted before the value of the requested credit, 71(a)(5); streams excluded as abated, "
@@ -347,38 +475,114 @@ def conventions_html(result: Result) -> str:
     return f"<table><tbody>{body}</tbody></table>"
 
 
+def _written_value(value) -> str:
+    """A value as its author wrote it: whole numbers without ``.0`` unless written so, lists joined."""
+    import datetime as dt
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return repr(value) if abs(value) < 1e15 else f"{value:,.0f}"
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, list | tuple) and all(not isinstance(v, dict | list) for v in value):
+        return ", ".join(_written_value(v) for v in value)
+    return str(value)
+
+
+def _flatten(data, prefix: str = ""):
+    """``(dotted key, value)`` of every leaf of ``data``; None values (keys left empty) skipped."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _flatten(value, f"{prefix}{key}.")
+    elif isinstance(data, list | tuple) and any(isinstance(v, dict | list | tuple) for v in data):
+        for i, value in enumerate(data):
+            yield from _flatten(value, f"{prefix}{i}.")
+    elif data is not None:
+        yield prefix[:-1], data
+
+
 def inputs_html(result: Result) -> str:
-    """The scenario as validated (every value, defaults included), as YAML."""
-    import yaml
+    """The scenario's inputs as its author wrote them (:attr:`Scenario.as_written`): one row per
+    value, its key, its label in words with its unit, and the value (no ``300.0`` for 300, no
+    empty keys)."""
+    from .labels import label
 
-    text = yaml.safe_dump(result.scenario.to_dict(), sort_keys=False, allow_unicode=True, width=100)
-    return f"<pre>{escape(text)}</pre>"
+    rows = []
+    for key, value in _flatten(result.scenario.as_written):
+        try:
+            words = label(key)
+        except KeyError:
+            words = ""
+        numeric = isinstance(value, int | float) and not isinstance(value, bool)
+        cell = '<td class="num">' if numeric else "<td>"
+        rows.append(
+            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>{cell}{escape(_written_value(value))}</td></tr>"
+        )
+    return (
+        "<table><thead><tr><th>Key</th><th>Input</th><th>Value as written</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
 
 
-def report_html(result: Result, *, version: str = "") -> str:
-    """A self-contained HTML page on one result (the ``netbenefit report`` command).
+def benefits_by_tax_html(result: Result) -> str:
+    """``result.benefits_by_tax`` as a table with a total, or "" when the result has none."""
+    from .labels import TAX_LABELS
 
-    Sections: the verdict; every check with its clause and message; the conventions used; the
-    cumulative tests by phase; the extended commitment; the section 75 build-up of the credit
-    when the scenario uses the award calculator; the charts (PNG images embedded in the
-    page as base64 data); the cash flows by project year, every column; the inputs. The page
-    loads nothing from the network.
+    table = result.benefits_by_tax
+    if table is None or table.empty:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(TAX_LABELS.get(row.tax, str(row.tax)))}</td><td class='num'>{money(row.nominal)}</td>"
+        f"<td class='num'>{money(row.pv)}</td></tr>"
+        for row in table.itertuples(index=False)
+    )
+    total = (
+        f"<tr><th>Total</th><td class='num'>{money(float(table['nominal'].sum()))}</td>"
+        f"<td class='num'>{money(float(table['pv'].sum()))}</td></tr>"
+    )
+    return (
+        "<table><thead><tr><th>Tax</th><th>Nominal amount [USD]</th><th>Present value [USD]</th></tr></thead>"
+        f"<tbody>{rows}{total}</tbody></table>"
+    )
 
-    Parameters
-    ----------
-    result : Result
-    version : str
-        The netbenefit version, shown in the footer.
-    """
+
+def clawback_html(result: Result) -> str:
+    """``result.clawback_schedule`` with headers in words, or "" when the result has none."""
+    table = result.clawback_schedule
+    if table is None or table.empty:
+        return ""
+
+    def cell(column, value) -> str:
+        return f"{int(value)}" if column == "years_maintained" else money(value)
+
+    return _table(table, cell)
+
+
+def warnings_html(result: Result) -> str:
+    """The plausibility warnings of ``result``, or "" when it has none."""
+    if not result.warnings:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in result.warnings)
+    return f"<ul class='warnings'>{items}</ul>"
+
+
+def _figure(figure, alt: str, caption: str) -> str:
+    return (
+        f'<figure><img alt="{escape(alt)}" src="data:image/png;base64,{figure_png_base64(figure)}">'
+        f"<figcaption>{escape(caption)}</figcaption></figure>"
+    )
+
+
+def _scenario_sections(result: Result) -> str:
+    """Every section on one result, each a printed page of its own."""
     from . import charts
 
     figures = []
     for chart in charts.meaningful_charts(result):
-        figure = charts.draw(chart, result)
-        figures.append(
-            f'<figure><img alt="{escape(chart)} chart" src="data:image/png;base64,{figure_png_base64(figure)}">'
-            f"<figcaption>{escape(CHART_CAPTIONS[chart])}</figcaption></figure>"
-        )
+        figures.append(_figure(charts.draw(chart, result), chart_alt(chart, result), CHART_CAPTIONS[chart]))
     scenario = result.scenario
     extended = ""
     if result.extended_years > 0:
@@ -387,10 +591,10 @@ def report_html(result: Result, *, version: str = "") -> str:
             for row in result.repayment_schedule.itertuples(index=False)
         )
         extended = (
-            f"<h2>Extended commitment, 71(a)(5)(d)</h2><p>{result.extended_years} extended years; PV of net benefits "
+            f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{result.extended_years} extended years; PV of net benefits "
             f"without the extension {money(result.pv_benefits_without_extension)}; incremental credit "
-            f"{money(result.incremental_credit)}.</p><table><thead><tr><th>extended years maintained</th>"
-            f"<th>repayment owed</th></tr></thead><tbody>{schedule}</tbody></table>"
+            f"{money(result.incremental_credit)}.</p><table><thead><tr><th>Extended years maintained [years]</th>"
+            f"<th>Repayment owed [USD]</th></tr></thead><tbody>{schedule}</tbody></table>"
         )
     donation = (
         f"<p>Infrastructure fund donation, 71(b)(2): {money(result.infrastructure_fund_donation)}.</p>"
@@ -399,45 +603,140 @@ def report_html(result: Result, *, version: str = "") -> str:
     )
     award = award_calculation_html(result)
     if award:
-        award = f"<h2>Tax credit amount, section 75</h2>{award}"
-    title = escape(f"{result.name}: Emerge Program net benefit report")
+        award = f"<h3>Tax credit amount, section 75</h3>{award}"
+    optional = ""
+    warnings = warnings_html(result)
+    if warnings:
+        optional += f"<h3>Warnings on the inputs</h3>{warnings}"
+    by_tax = benefits_by_tax_html(result)
+    if by_tax:
+        optional += f"<h3>Benefits by tax</h3>{by_tax}"
+    clawback = clawback_html(result)
+    if clawback:
+        optional += f"<h3>Clawback schedule: amount owed if the project stops</h3>{clawback}"
+    return f"""<section class="page scenario">
+<h2>{escape(result.name)}</h2>
+<p>{escape(scenario.description)}</p>
+<p>Scenario file: <code>{escape(scenario.source)}</code>; application date {scenario.application_date.isoformat()}.</p>
+{headline_html(result)}
+{donation}
+<h3>Eligibility checks</h3>
+{checks_html(result)}
+<h3>Conventions used</h3>
+{conventions_html(result)}
+<h3>Net positive benefit test by phase, 71(a)(5)</h3>
+{phase_tests_html(result)}
+{extended}
+{award}
+{optional}
+</section>
+<section class="page charts">
+<h2>{escape(result.name)}: charts</h2>
+{"".join(figures)}
+</section>
+<section class="page cashflows">
+<h2>{escape(result.name)}: cash flows by project year</h2>
+<p>Nominal USD; present values at approval. The share of the year in the benefit window weighs each year's
+benefits. The columns are split into tables of {CASHFLOW_COLUMNS_PER_TABLE}, each with the project year.</p>
+{cashflows_html(result, group=CASHFLOW_COLUMNS_PER_TABLE)}
+</section>
+<section class="page inputs">
+<h2>{escape(result.name)}: inputs</h2>
+<p>The scenario as written in its file; keys left out take their defaults.</p>
+{inputs_html(result)}
+</section>
+"""
+
+
+def report_html(results: Result | Sequence[Result], *, version: str = "", paper: str = "letter") -> str:
+    """A self-contained HTML page on one result or several (the ``netbenefit report`` command).
+
+    With several results, the page opens with their comparison (a table and the chart of their
+    ratios). For each result: the verdict; every check with its clause and message; the
+    conventions used; the cumulative tests by phase; the extended commitment; the section 75
+    build-up when the calculator gives the award; warnings, benefits by tax and the clawback
+    schedule when the result has them; the charts (PNG images embedded in the page, each with
+    alternative text that states its numbers); the cash flows by project year, every column, in
+    tables of a few columns; the inputs as written. Printed (Letter or A4), each section starts a
+    page and no column is cut. The page loads nothing from the network.
+
+    Parameters
+    ----------
+    results : Result or sequence of Result
+    version : str
+        The netbenefit version, shown in the footer.
+    paper : {"letter", "a4"}
+        The paper size of the printed page.
+    """
+    from .result import Result
+
+    if paper.lower() not in PAPER_SIZES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
+    results = [results] if isinstance(results, Result) else list(results)
+    if not results:
+        raise ValueError("a report needs at least one result")
+    comparison = ""
+    if len(results) > 1:
+        from . import charts
+
+        figure = charts.draw("compare_ratios", results)
+        passed = sum(r.passes for r in results)
+        alt = f"Bar chart of the net benefit ratios of {len(results)} scenarios, {passed} passing: " + "; ".join(
+            f"{r.name} {_ratio(r.ratio)} vs {_ratio(r.threshold)}" for r in results
+        )
+        comparison = (
+            f'<section class="comparison"><h2>Comparison of {len(results)} scenarios</h2>'
+            f"{comparison_html(results)}"
+            f"{_figure(figure, alt, 'Net benefit ratio of each scenario against its own threshold.')}</section>"
+        )
+        title_text = f"Emerge Program net benefit report: {len(results)} scenarios"
+        heading = title_text
+    else:
+        title_text = f"{results[0].name}: Emerge Program net benefit report"
+        heading = results[0].name
+    sections = "".join(_scenario_sections(result) for result in results)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
+<title>{escape(title_text)}</title>
 <style>{STYLE}
 body {{ margin: 2em auto; max-width: 1100px; padding: 0 1em; }}
+.netbenefit .cashflows table {{ margin-bottom: 0.8em; }}
+{print_css(paper)}
 </style>
 </head>
 <body class="netbenefit">
-<h1>{escape(result.name)}</h1>
-<p>{escape(scenario.description)}</p>
-<p>Emerge Program eligibility and net positive benefit test, section 71 of P.L.2020, c.156 (C.34:1B-339).
-Scenario file: <code>{escape(scenario.source)}</code>; application date {scenario.application_date.isoformat()}.</p>
-{headline_html(result)}
-{donation}
-<h2>Eligibility checks</h2>
-{checks_html(result)}
-<h2>Conventions used</h2>
-{conventions_html(result)}
-<h2>Net positive benefit test by phase, 71(a)(5)</h2>
-{phase_tests_html(result)}
-{extended}
-{award}
-<h2>Charts</h2>
-{"".join(figures)}
-<h2>Cash flows by project year</h2>
-<p>Nominal USD. <code>weight</code> is the share of the year inside the benefit window; present values are at
-approval.</p>
-{cashflows_html(result)}
-<h2>Inputs</h2>
-<p>The scenario as validated, defaults included.</p>
-{inputs_html(result)}
+<h1>{escape(heading)}</h1>
+<p>Emerge Program eligibility and net positive benefit test, section 71 of P.L.2020, c.156 (C.34:1B-339).</p>
+{comparison}
+{sections}
 <hr>
 <p style="font-size:11px;color:#666">netbenefit {escape(version)}. Reference: P.L.2020, c.156, s.71, as
 amended by P.L.2021, c.160 and P.L.2023, c.98.</p>
 </body>
 </html>
 """
+
+
+def write_pdf(page: str, path: str | Path) -> Path:
+    """Write the HTML ``page`` as a PDF at ``path`` with WeasyPrint (the ``pdf`` extra).
+
+    Raises
+    ------
+    ModuleNotFoundError
+        When WeasyPrint is not installed, with the command that installs it.
+    """
+    try:
+        from weasyprint import HTML
+    except ImportError as error:  # an optional dependency
+        raise ModuleNotFoundError(
+            "writing a PDF needs WeasyPrint: pip install 'netbenefit[pdf]'", name="weasyprint"
+        ) from error
+    from .output import atomic_write
+
+    path = Path(path)
+    document = HTML(string=page).render()
+    atomic_write(path, lambda temporary: document.write_pdf(str(temporary)))
+    return path

@@ -144,7 +144,7 @@ class Result:
         verdict = "ELIGIBLE" if self.eligible else "NOT ELIGIBLE"
         lines = [
             f"{self.name}: {verdict}",
-            f"  net benefit ratio {self.ratio:.4f} vs threshold {self.threshold:.2f} ({self.threshold_clause}): "
+            f"  net benefit ratio {self.ratio:.1%} vs {self.threshold:.0%} threshold ({self.threshold_clause}): "
             f"{'passes' if self.passes else 'fails'}",
             f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
             f"largest credit that passes, PV ${self.max_credit_pv:,.0f}",
@@ -152,7 +152,7 @@ class Result:
         if len(self.phase_tests) > 1:
             for row in self.phase_tests.itertuples(index=False):
                 phases = "+".join(str(k) for k in row.phases)
-                lines.append(f"  phases {phases}: ratio {row.ratio:.4f} {'passes' if row.passes else 'fails'}")
+                lines.append(f"  phases {phases}: ratio {row.ratio:.1%} {'passes' if row.passes else 'fails'}")
         if self.infrastructure_fund_donation > 0:
             lines.append(f"  infrastructure fund donation, 71(b)(2): ${self.infrastructure_fund_donation:,.0f}")
         if self.excluded_streams:
@@ -165,17 +165,36 @@ class Result:
     def __str__(self) -> str:
         return self.summary()
 
+    def __repr__(self) -> str:
+        """One line: name, ratio against threshold, verdicts and the two present values."""
+        from .labels import money
+
+        return (
+            f"<Result {self.name!r}: ratio {self.ratio:.1%} vs {self.threshold:.0%} ({self.threshold_clause}) "
+            f"{'passes' if self.passes else 'fails'}; {'eligible' if self.eligible else 'not eligible'}; "
+            f"PV benefits {money(self.pv_benefits)}, PV credits {money(self.pv_credits)}>"
+        )
+
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: :func:`netbenefit.html.result_html`."""
         from .html import result_html
 
         return result_html(self)
 
-    def plot(self, ax=None):
-        """The cumulative present-value chart, :func:`netbenefit.charts.cumulative_pv`; returns the Axes."""
-        from .charts import cumulative_pv
+    def plot(self, kind: str = "cumulative_pv", ax=None):
+        """A chart of this result; returns the Axes.
 
-        return cumulative_pv(self, ax=ax)
+        ``kind`` is a name of :data:`netbenefit.charts.SCENARIO_CHARTS`: ``cumulative_pv`` (the
+        default), ``benefit_streams``, ``benefits_by_tax``, ``phase_ratios``,
+        ``repayment_schedule``, ``clawback_schedule`` or ``scorecard``.
+        """
+        from .charts import SCENARIO_CHARTS
+
+        if not isinstance(kind, str):  # plot(ax) as before: the Axes given first
+            kind, ax = "cumulative_pv", kind
+        if kind not in SCENARIO_CHARTS:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(SCENARIO_CHARTS)}")
+        return SCENARIO_CHARTS[kind](self, ax=ax)
 
 
 def _clawback_rows(schedule: pd.DataFrame | None) -> list[dict[str, Any]]:

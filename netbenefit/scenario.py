@@ -8,6 +8,7 @@ message names the file, the dotted key path and the problem.
 
 from __future__ import annotations
 
+import copy
 import csv
 import datetime as dt
 import io
@@ -264,6 +265,7 @@ class Scenario(_Model):
 
     _source: str = PrivateAttr(default="<dict>")
     _base_dir: str = PrivateAttr(default=".")
+    _written: Any = PrivateAttr(default=None)  # the mapping as given, for reports
 
     # -- construction ----------------------------------------------------------------------
 
@@ -280,6 +282,7 @@ class Scenario(_Model):
         base = Path(base_dir) if base_dir is not None else Path.cwd()
         if not isinstance(data, Mapping):
             raise ScenarioError(source, "", "the scenario must be a mapping of keys to values")
+        data_given = data
         data = _read_csv_streams(dict(data), source, base)
         try:
             scenario = cls.model_validate(data)
@@ -287,12 +290,19 @@ class Scenario(_Model):
             raise _scenario_error(error, source) from None
         _check_consistency(scenario, source)
         scenario._source, scenario._base_dir = source, str(base)
+        scenario._written = copy.deepcopy(dict(data_given))
         return scenario
 
     @property
     def source(self) -> str:
         """The file (or ``<dict>``) this scenario was read from."""
         return self._source
+
+    @property
+    def as_written(self) -> dict[str, Any]:
+        """The scenario's values as its author wrote them (whole numbers stay whole, keys left out
+        stay out, ``from_csv`` stays a file name): for reports. A copy; the scenario is unchanged."""
+        return copy.deepcopy(self._written) if self._written is not None else self.to_dict()
 
     @property
     def base_dir(self) -> Path:
@@ -316,9 +326,23 @@ class Scenario(_Model):
         arguments name top-level keys (``scenario.replace(discount_rate=0.05)``).
         """
         data = self.to_dict()
+        written = self.as_written
         for key, value in {**(changes or {}), **keyword_changes}.items():
             _set_path(data, key, value, self.source)
-        return Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
+            try:
+                _set_path(written, key, value, self.source)
+            except ScenarioError:  # a path the author did not write: the values as validated
+                written = None
+        variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
+        if written is not None:
+            variant._written = written
+        return variant
+
+    def _repr_html_(self) -> str:
+        """Rich display in Jupyter: the inputs as written, with their labels."""
+        from .notebook import scenario_html
+
+        return scenario_html(self)
 
     def value_at(self, key: str) -> Any:
         """The value at a dotted key path (``jobs.new``, ``phases.0.award.annual_credit``)."""

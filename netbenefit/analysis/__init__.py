@@ -6,7 +6,7 @@ checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 ``docs/analysis.md``.
 """
 
-from ..charts.analysis import tornado
+from ..charts.analysis import tornado  # noqa: F401  (kept for existing imports)
 from .keys import KeySpec, check_values, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
 from .sensitivity import sensitivity

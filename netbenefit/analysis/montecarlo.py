@@ -30,16 +30,18 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from ..cashflows import compute
+from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
 from .keys import check_values, key_spec, table_values
-from .variants import DEFAULT_CHUNK_SIZE, NOTES, _allocate, frame, iter_chunks
+from .variants import DEFAULT_CHUNK_SIZE, NOTES, _allocate, count_failures, frame, iter_chunks
 
 #: Distribution names and the names of their parameters, in order.
 DISTRIBUTIONS = {
@@ -143,6 +145,11 @@ class MonteCarloSummary:
         ``numpy.percentile``), over the draws where it is defined.
     undefined : int
         Draws whose ratio is undefined (see the ``note`` column); they count as failing.
+    check_failures : dict of str -> int
+        Draws that fail each check of s.71, by check id in statute order (empty when the table
+        summarised does not say).
+    threshold : float
+        The threshold of the base scenario (NaN when unknown). [ratio]
     """
 
     draws: int
@@ -151,6 +158,16 @@ class MonteCarloSummary:
     ratio_mean: float
     ratio_percentiles: dict[int, float]
     undefined: int
+    check_failures: dict[str, int] = field(default_factory=dict, compare=False)
+    threshold: float = field(default=float("nan"), compare=False)
+
+    @property
+    def most_failed_check(self) -> tuple[str, int] | None:
+        """The check that the most draws fail and how many, or None when no draw fails a check."""
+        if not self.check_failures or max(self.check_failures.values()) == 0:
+            return None
+        check_id = max(self.check_failures, key=lambda key: self.check_failures[key])
+        return check_id, self.check_failures[check_id]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values: ``draws``, ``probability_passes``, ..., ``ratio_p5`` .. ``ratio_p95``."""
@@ -162,18 +179,22 @@ class MonteCarloSummary:
         }
         out.update({f"ratio_p{p}": value for p, value in self.ratio_percentiles.items()})
         out["undefined"] = self.undefined
+        out.update({f"failures {check_id}": count for check_id, count in self.check_failures.items()})
         return out
 
     def __str__(self) -> str:
-        percentiles = ", ".join(f"p{p} {value:.4f}" for p, value in self.ratio_percentiles.items())
+        percentiles = ", ".join(f"p{p} {value:.1%}" for p, value in self.ratio_percentiles.items())
         lines = [
             f"draws {self.draws:,}",
-            f"probability of passing the net positive benefit test: {self.probability_passes:.4f}",
-            f"probability of eligibility (every check): {self.probability_eligible:.4f}",
-            f"net benefit ratio: mean {self.ratio_mean:.4f}; {percentiles}",
+            f"probability of passing the net positive benefit test: {self.probability_passes:.2%}",
+            f"probability of eligibility (every check): {self.probability_eligible:.2%}",
+            f"net benefit ratio: mean {self.ratio_mean:.1%}; {percentiles}",
         ]
         if self.undefined:
             lines.append(f"draws with an undefined ratio (counted as failing): {self.undefined:,}")
+        most = self.most_failed_check
+        if most is not None:
+            lines.append(f"check failed most often: {most[0]}, in {most[1]:,} draws ({most[1] / self.draws:.1%})")
         return "\n".join(lines)
 
 
@@ -198,6 +219,19 @@ class MonteCarloResult:
     summary: MonteCarloSummary
     seed: int
     vary: dict[str, Distribution] = field(repr=False)
+    #: The conventions of the base scenario (discount rate, timing, window), for charts.
+    conventions: Conventions | None = field(default=None, repr=False)
+
+    def plot(self, ax=None):
+        """:func:`netbenefit.charts.montecarlo_distribution` of this run; returns the Axes."""
+        from ..charts import montecarlo_distribution
+
+        return montecarlo_distribution(self, ax=ax)
+
+    def _repr_html_(self) -> str:
+        from ..notebook import montecarlo_html
+
+        return montecarlo_html(self)
 
 
 def _progress_bar(enabled: bool | None, total: int, chunks: int):
@@ -276,6 +310,10 @@ def montecarlo(
             values[key] = check_values(scenario, key, distribution.draw(rng, stop - start), out_of_range=out_of_range)
         return values
 
+    base = compute(scenario)  # the conventions and the check ids of the summary
+    conventions = Conventions.of_computation(scenario, base, tuple(distributions))
+    check_ids = tuple(base.checks)
+    failures = np.zeros(len(check_ids), dtype=np.int64)
     columns = _allocate(draws if keep_draws else 0)
     kept_keys: dict[str, list[np.ndarray]] = {key: [] for key in distributions}
     ratios = np.empty(draws)
@@ -288,6 +326,7 @@ def montecarlo(
             passes += int(np.count_nonzero(chunk["passes"]))
             eligible += int(np.count_nonzero(chunk["eligible"]))
             undefined += int(np.count_nonzero(chunk["note"]))
+            failures += list(count_failures(check_ids, chunk["failed_checks"]).values())
             if keep_draws:
                 for name, values in chunk.items():
                     columns[name][start:stop] = values
@@ -297,11 +336,18 @@ def montecarlo(
         if bar is not None:
             bar.close()
     summary = _summarise(ratios, draws, passes, eligible, undefined)
+    summary = replace(
+        summary,
+        check_failures=dict(zip(check_ids, (int(n) for n in failures), strict=True)),
+        threshold=float(np.asarray(base.threshold).reshape(-1)[0]),
+    )
     table = None
     if keep_draws:
         keys = {key: table_values(scenario, key, np.concatenate(parts)) for key, parts in kept_keys.items()}
         table = frame(keys, columns)
-    return MonteCarloResult(draws=table, summary=summary, seed=seed_sequence.entropy, vary=distributions)
+    return MonteCarloResult(
+        draws=table, summary=summary, seed=seed_sequence.entropy, vary=distributions, conventions=conventions
+    )
 
 
 def _summarise(ratios: np.ndarray, draws: int, passes: int, eligible: int, undefined: int) -> MonteCarloSummary:

@@ -9,13 +9,49 @@ import numpy as np
 import pandas as pd
 
 from ..cashflows import compute
+from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
 from .keys import check_values, key_spec
 from .variants import result_columns
 
 #: Columns of the sensitivity table.
-SENSITIVITY_COLUMNS = ("key", "base", "low", "high", "ratio_base", "ratio_low", "ratio_high", "swing", "threshold")
+SENSITIVITY_COLUMNS = (
+    "key",
+    "base",
+    "low",
+    "high",
+    "ratio_base",
+    "ratio_low",
+    "ratio_high",
+    "swing",
+    "threshold",
+    "eligible_low",
+    "eligible_high",
+)
+
+
+class SensitivityTable(pd.DataFrame):
+    """The table of :func:`sensitivity`: a DataFrame that shows in a notebook with inputs in words,
+    values by unit and ratios as percents (:func:`netbenefit.notebook.sensitivity_html`), and
+    draws its tornado chart with :meth:`tornado`. Any table derived from it is a plain DataFrame."""
+
+    @property
+    def _constructor(self):
+        return pd.DataFrame
+
+    def _repr_html_(self) -> str:
+        if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
+            return pd.DataFrame(self)._repr_html_()
+        from ..notebook import sensitivity_html
+
+        return sensitivity_html(self)
+
+    def tornado(self, ax=None):
+        """:func:`netbenefit.charts.tornado` of this table; returns the Axes."""
+        from ..charts import tornado
+
+        return tornado(self, ax=ax)
 
 
 def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:
@@ -36,14 +72,18 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
     DataFrame
         One row per key, largest swing first: ``key``, ``base`` (the scenario's value), ``low``,
         ``high``, ``ratio_base``, ``ratio_low``, ``ratio_high``, ``swing`` =
-        ``|ratio_high - ratio_low|`` and ``threshold`` (at the base). A ratio that is undefined
+        ``|ratio_high - ratio_low|``, ``threshold`` (at the base), and ``eligible_low`` and
+        ``eligible_high``: whether the variant passes every check of s.71 (the engine's
+        ``eligible`` column; a ratio that passes at an end can still fail the job minimum there).
+        ``table.attrs["conventions"]`` holds the conventions of the base. A ratio that is undefined
         at a value (zero credits) raises ScenarioError naming the key.
 
     Examples
     --------
     >>> sensitivity(scenario, {"jobs.new": (200, 320), "discount_rate": (0.04, 0.08)})  # doctest: +SKIP
     """
-    base_columns = result_columns(compute(scenario))
+    base = compute(scenario)
+    base_columns = result_columns(base)
     ratio_base = float(base_columns["ratio"][0])
     threshold = float(base_columns["threshold"][0])
     rows = []
@@ -68,6 +108,7 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
         if np.any(columns["note"] > 0):
             raise ScenarioError(scenario.source, key, f"the ratio is undefined at one of {values!r} (zero credits)")
         low, high = columns["ratio"]
+        eligible_low, eligible_high = (bool(flag) for flag in columns["eligible"])
         rows.append(
             {
                 "key": key,
@@ -79,7 +120,12 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
                 "ratio_high": float(high),
                 "swing": float(abs(high - low)),
                 "threshold": threshold,
+                "eligible_low": eligible_low,
+                "eligible_high": eligible_high,
             }
         )
     table = pd.DataFrame(rows, columns=list(SENSITIVITY_COLUMNS))
-    return table.sort_values("swing", ascending=False, kind="stable").reset_index(drop=True)
+    table = table.sort_values("swing", ascending=False, kind="stable").reset_index(drop=True)
+    table = SensitivityTable(table)
+    table.attrs["conventions"] = Conventions.of_computation(scenario, base, tuple(ranges))
+    return table

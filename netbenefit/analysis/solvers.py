@@ -61,6 +61,11 @@ class SolverResult:
     def solved(self) -> bool:
         return self.status == SOLVED
 
+    def _repr_html_(self) -> str:
+        from ..notebook import solver_html
+
+        return solver_html(self)
+
     def __str__(self) -> str:
         return self.message
 

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..conventions import of_scenario
 from ..errors import ScenarioError
 from ..scenario import Scenario
 from .keys import check_values
@@ -64,4 +65,6 @@ def sweep(
         # Index of this key's value in each row of the flattened grid (C order: last key fastest).
         index = np.arange(size) // int(np.prod(shape[axis + 1 :], dtype=np.int64)) % shape[axis]
         combinations[key] = array[index]
-    return run(scenario, combinations, size, chunk_size=chunk_size)
+    table = run(scenario, combinations, size, chunk_size=chunk_size)
+    table.attrs["conventions"] = of_scenario(scenario, tuple(grid))  # for the charts: netbenefit.charts.sweep
+    return table

@@ -53,6 +53,7 @@ def result_columns(computation: Computation) -> dict[str, np.ndarray]:
         passes[flagged] = False
         eligible[flagged] = False
     return {
+        "failed_checks": failed_checks(computation),
         "pv_benefits": pv_benefits,
         "pv_credits": pv_credits,
         "ratio": ratio,
@@ -61,6 +62,22 @@ def result_columns(computation: Computation) -> dict[str, np.ndarray]:
         "eligible": eligible,
         "note": note,
     }
+
+
+def failed_checks(computation: Computation) -> np.ndarray:
+    """Per variant, a bit mask of the checks of s.71 it fails: bit i for the i-th check of
+    ``computation.checks`` (statute order, as :data:`netbenefit.evaluate.CHECK_IDS`)."""
+    mask = np.zeros(computation.size, dtype=np.int32)
+    for bit, passed in enumerate(computation.checks.values()):
+        failed = ~np.broadcast_to(np.asarray(passed, dtype=bool), (computation.size, 1))[:, 0]
+        mask |= failed.astype(np.int32) << bit
+    return mask
+
+
+def count_failures(check_ids, masks: np.ndarray) -> dict[str, int]:
+    """How many variants fail each check, from the bit masks of :func:`failed_checks`."""
+    masks = np.asarray(masks, dtype=np.int32)
+    return {check_id: int(np.count_nonzero(masks & (1 << bit))) for bit, check_id in enumerate(check_ids)}
 
 
 def iter_chunks(
@@ -158,4 +175,5 @@ def _allocate(size: int) -> dict[str, np.ndarray]:
     columns["passes"] = np.empty(size, dtype=bool)
     columns["eligible"] = np.empty(size, dtype=bool)
     columns["note"] = np.empty(size, dtype=np.int8)
+    columns["failed_checks"] = np.empty(size, dtype=np.int32)
     return columns

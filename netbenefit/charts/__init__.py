@@ -13,10 +13,11 @@ apply a rule of s.71 themselves, so a chart always agrees with :meth:`Result.sum
 
 Modules: :mod:`.style` (palette, hatching, formatters, figures), :mod:`.results` (one scenario
 and comparisons), :mod:`.award` (award build-up, life after approval, the economist's view),
-:mod:`.analysis` (sensitivity and other analysis tables).
+:mod:`.analysis` (sensitivity, Monte Carlo, percentile bands, sweeps), :mod:`.schedules` (benefits
+by tax, the clawback schedule, the ratio waterfall of a Diff).
 """
 
-from .analysis import tornado
+from .analysis import fan, montecarlo_distribution, sweep, sweep_keys, tornado
 from .award import award_waterfall, credits_by_year, economist_view_chart
 from .results import (
     COST_COLOUR,
@@ -33,12 +34,29 @@ from .results import (
     scorecard,
     stream_categories,
 )
-from .style import FAIL_COLOUR, FAIL_HATCH, FORMATS, PASS_COLOUR, THRESHOLD_COLOUR, figure_size, new_figure, save_figure
+from .schedules import benefits_by_tax, clawback_schedule, ratio_waterfall
+from .style import (
+    FAIL_COLOUR,
+    FAIL_HATCH,
+    FOOTNOTE_GID,
+    FORMATS,
+    PALETTE,
+    PASS_COLOUR,
+    THRESHOLD_COLOUR,
+    conventions_footnote,
+    conventions_text,
+    figure_size,
+    footnote_of,
+    new_figure,
+    save_figure,
+)
 
 __all__ = [
     "FAIL_COLOUR",
     "FAIL_HATCH",
+    "FOOTNOTE_GID",
     "FORMATS",
+    "PALETTE",
     "PASS_COLOUR",
     "SCENARIO_CHARTS",
     "COST_COLOUR",
@@ -47,6 +65,16 @@ __all__ = [
     "THRESHOLD_COLOUR",
     "award_waterfall",
     "benefit_streams",
+    "benefits_by_tax",
+    "clawback_schedule",
+    "conventions_footnote",
+    "conventions_text",
+    "fan",
+    "footnote_of",
+    "montecarlo_distribution",
+    "ratio_waterfall",
+    "sweep",
+    "sweep_keys",
     "compare_ratios",
     "credits_by_year",
     "cumulative_pv",

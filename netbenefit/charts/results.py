@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
@@ -21,6 +22,7 @@ from .style import (
     _text,
     _verdict,
     _year_axis,
+    conventions_footnote,
     figure_size,
     new_figure,
 )
@@ -81,7 +83,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
         linestyle="--",
         color=THRESHOLD_COLOUR,
         linewidth=1.6,
-        label=f"{result.threshold:.2f} x cumulative PV of credits ({result.threshold_clause})",
+        label=f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})",
     )
     weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
     in_window = (table[weight_columns] > 0).any(axis=1).to_numpy()
@@ -91,10 +93,10 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
         ax.text(after.min() - 0.4, 0.02, "after the benefit window", transform=ax.get_xaxis_transform(), fontsize=8)
     met = result.first_year_test_met
     if met is not None:
-        label = f"Benefits reach {result.threshold:.2f} x all credits: year {met}"
+        label = f"Benefits reach {result.threshold:.0%} of all credits: year {met}"
         ax.axvline(met, color="#2ca02c", linestyle=":", linewidth=1.8, label=label)
     else:
-        ax.plot([], [], " ", label=f"Benefits never reach {result.threshold:.2f} x all credits")
+        ax.plot([], [], " ", label=f"Benefits never reach {result.threshold:.0%} of all credits")
     _year_axis(ax, years)
     top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
     _money_axis(ax.yaxis, top)
@@ -106,6 +108,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
+    conventions_footnote(result, ax)
     return ax
 
 
@@ -183,6 +186,7 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     ax.legend(loc="upper right", fontsize=8, framealpha=0.9)
     if len(table.columns):
         ax.set_ylim(top=scale * 1.45 if scale else 1.0)  # room for the legend above the bars
+    conventions_footnote(result, ax)
     return ax
 
 
@@ -260,6 +264,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(handles=handles, loc="upper right", fontsize=8.5, framealpha=0.9)
+    conventions_footnote(result, ax)
     return ax
 
 
@@ -298,6 +303,7 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
         ax.text(0.5, 0.5, note, transform=ax.transAxes, ha="center", va="center", fontsize=11, color="#444444")
         ax.set_xticks([])
         ax.set_yticks([])
+        conventions_footnote(result, ax)
         return ax
     years = schedule["years_maintained"].to_numpy()
     repayment = schedule["repayment"].to_numpy()
@@ -320,6 +326,7 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
+    conventions_footnote(result, ax)
     return ax
 
 
@@ -368,6 +375,7 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
         f"{_label(result.name, width=70, lines=1)}\nEligibility scorecard: {passed} of {len(checks)} checks pass; "
         f"{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}"
     )
+    conventions_footnote(result, ax)
     return ax
 
 
@@ -450,27 +458,35 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     ax.set_title(f"Net positive benefit test, 71(a)(5): {passed} of {len(results)} scenarios pass")
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(handles=handles, loc="upper right", fontsize=8.5, framealpha=0.95, ncols=3)
+    conventions_footnote(results, ax)
     return ax
 
 
-#: The per-scenario charts, by name, for tools that draw them all.
+#: The per-scenario charts, by name, for tools that draw them all (``Result.plot(kind=...)``).
 SCENARIO_CHARTS = {
     "cumulative_pv": cumulative_pv,
     "benefit_streams": benefit_streams,
+    "benefits_by_tax": benefits_by_tax,
     "phase_ratios": phase_ratios,
     "repayment_schedule": repayment_schedule,
+    "clawback_schedule": clawback_schedule,
     "scorecard": scorecard,
 }
 
 
 def meaningful_charts(result: Result) -> list[str]:
     """Names of the per-scenario charts worth drawing for ``result``: the phase chart only for a
-    phased project, the repayment chart only when an extended commitment is elected."""
+    phased project, the repayment chart only when an extended commitment is elected, the charts of
+    benefits by tax and of the clawback schedule only when the result has them."""
     names = ["cumulative_pv", "benefit_streams"]
+    if "tax" in result.streams.columns:
+        names.append("benefits_by_tax")
     if len(result.phase_tests) > 1:
         names.append("phase_ratios")
     if result.extended_years > 0:
         names.append("repayment_schedule")
+    if result.clawback_schedule is not None and not result.clawback_schedule.empty:
+        names.append("clawback_schedule")
     names.append("scorecard")
     return names
 

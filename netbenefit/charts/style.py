@@ -18,7 +18,10 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from .. import labels
+from ..conventions import Conventions
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
@@ -29,6 +32,12 @@ if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
 #: Colours of a passing and a failing test, and of the threshold marks.
 PASS_COLOUR, FAIL_COLOUR, THRESHOLD_COLOUR = "#1f77b4", "#ff7f0e", "#222222"
 FAIL_HATCH = "//"
+#: A second colour for pairs (low / high ends, approved / certified) and neutral greys.
+LOW_COLOUR, HIGH_COLOUR, NEUTRAL_COLOUR, LIGHT_COLOUR = "#9ecae1", "#08519c", "#555555", "#bbbbbb"
+#: Colours of a series of categories (taxes, steps), in order; the first is the pass colour.
+PALETTE = ("#1f77b4", "#9ecae1", "#2ca02c", "#8c564b", "#9467bd", "#d7b5a6", "#7f7f7f", "#17becf")
+#: The gid of the conventions footnote of a chart (tests and tools find it by this id).
+FOOTNOTE_GID = "netbenefit-conventions"
 
 #: Image formats that :func:`save_figure` writes.
 FORMATS = ("png", "svg", "pdf")
@@ -116,14 +125,7 @@ def figure_size(chart: str, results: Result | Sequence[Result]) -> tuple[float, 
 
 def _money(value: float, scale: float) -> str:
     """``$1.5M`` / ``$250K`` / ``$12``, with ``scale`` the size of the largest value shown. [USD]"""
-    sign = "-" if value < 0 else ""
-    value = abs(value)
-    if scale >= 1e6:
-        digits = 0 if scale >= 2e7 else 1
-        return f"{sign}${value / 1e6:,.{digits}f}M"
-    if scale >= 1e3:
-        return f"{sign}${value / 1e3:,.0f}K"
-    return f"{sign}${value:,.0f}"
+    return labels.money(value, scale)
 
 
 def _money_axis(axis, scale: float) -> None:
@@ -175,3 +177,127 @@ def _year_axis(ax: Axes, years) -> None:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(min(years) - 0.6, max(years) + 0.6)
     ax.set_xlabel("Project year after approval [year]")
+
+
+def pass_fail(passes: bool) -> dict[str, Any]:
+    """Bar keywords of a passing (blue) or failing (orange, hatched) test, readable in grey."""
+    if passes:
+        return {"color": PASS_COLOUR, "edgecolor": "white", "hatch": None}
+    return {"facecolor": FAIL_COLOUR, "edgecolor": "black", "hatch": FAIL_HATCH}
+
+
+def pass_fail_handles(passes_label: str, fails_label: str) -> list:
+    """Legend patches for a passing and a failing bar."""
+    from matplotlib.patches import Patch
+
+    return [
+        Patch(color=PASS_COLOUR, label=passes_label),
+        Patch(facecolor=FAIL_COLOUR, hatch=FAIL_HATCH, edgecolor="black", label=fails_label),
+    ]
+
+
+# ----------------------------------------------------------------------------------------------
+# The conventions footnote
+# ----------------------------------------------------------------------------------------------
+
+
+def _conventions(thing: Any) -> list[Conventions]:
+    """The conventions of a Result, a Conventions, a table with ``attrs["conventions"]``, an object
+    with ``.conventions``, or a sequence of these."""
+    if thing is None:
+        return []
+    if isinstance(thing, Conventions):
+        return [thing]
+    attrs = getattr(thing, "attrs", None)
+    if isinstance(attrs, dict) and "conventions" in attrs:
+        return _conventions(attrs["conventions"])
+    if isinstance(thing, dict) and "discount_rate" in thing:
+        return [Conventions(**thing)]
+    if hasattr(thing, "scenario") and hasattr(thing, "commitment_period_years"):
+        return [Conventions.of_result(thing)]
+    if hasattr(thing, "conventions"):
+        return _conventions(thing.conventions)
+    if isinstance(thing, Sequence) and not isinstance(thing, str):
+        return [c for item in thing for c in _conventions(item)]
+    return []
+
+
+def _joined(values: list[str]) -> str:
+    return " or ".join(dict.fromkeys(values))
+
+
+def _span(values: list[float], form) -> str:
+    """``form(v)`` of the one value, or ``form(low) to form(high)``."""
+    low, high = min(values), max(values)
+    return form(low) if low == high else f"{form(low)} to {form(high)}"
+
+
+def conventions_text(result_or_results: Any) -> str:
+    """One or two lines: discount rate, timing, nominal or real USD, and the benefit window.
+
+    ``result_or_results`` is a Result, several, a :class:`~netbenefit.conventions.Conventions`,
+    or an analysis table carrying ``attrs["conventions"]``. Values that differ between results
+    are listed, each once.
+    """
+    found = _conventions(result_or_results)
+    if not found:
+        return ""
+    rate = _span([c.discount_rate for c in found], labels.share)
+    timing = _joined([c.timing.replace("_", "-") for c in found])
+    dollars = _joined([c.dollars for c in found])
+    period = _span([c.commitment_period_years for c in found], labels.years)
+    extensions = []
+    for c in found:
+        if c.extended_years == 0:
+            extensions.append("no extension")
+        else:
+            extensions.append(
+                f"extended commitment {labels.years(c.extended_years)} "
+                f"{'counted' if c.extension_counted else 'not counted'}, 71(a)(5)(d)"
+            )
+    varied = sorted({key for c in found for key in c.varied})
+    text = (
+        f"Discount rate {rate} a year, {timing} timing, present values at approval; {dollars} USD. "
+        f"Benefit window: commitment period {period} + {_joined(extensions)}."
+    )
+    if varied:
+        text += " Varied: " + ", ".join(labels.short_label(key) for key in varied) + "."
+    return text
+
+
+def conventions_footnote(result_or_results: Any, ax: Axes | None = None, *, extra: str = ""):
+    """Write :func:`conventions_text` (and ``extra``) in small grey type under ``ax``.
+
+    Placed below the x-axis label, left-aligned with the Axes; constrained layout makes room for
+    it. Returns the text artist (its gid is :data:`FOOTNOTE_GID`), or None without conventions
+    and ``extra``. Called with only a Result (no ``ax``), returns the text alone.
+    """
+    text = " ".join(part for part in (conventions_text(result_or_results), extra) if part)
+    if ax is None:
+        return text
+    if not text:
+        return None
+    wrapped = "\n".join(textwrap.wrap(text, width=int(ax.figure.get_figwidth() * 16)))
+    anchor = ax.xaxis.label if ax.get_xlabel() else ax.xaxis
+    note = ax.annotate(
+        _text(wrapped),
+        xy=(0.0, 0.0),
+        xycoords=("figure fraction", anchor),
+        xytext=(6, -5),
+        textcoords="offset points",
+        ha="left",
+        va="top",
+        fontsize=7,
+        color="#555555",
+        annotation_clip=False,
+    )
+    note.set_gid(FOOTNOTE_GID)
+    return note
+
+
+def footnote_of(ax: Axes) -> str:
+    """The text of the conventions footnote of ``ax`` ("" when it has none)."""
+    for child in ax.texts:
+        if child.get_gid() == FOOTNOTE_GID:
+            return child.get_text().replace("\n", " ").replace(r"\$", "$")
+    return ""

@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     written = write_comparison(results, folder, formats=("png", "svg") if args.svg else ("png",))
     for result in results:
         print(
-            f"{result.name}: ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause}) "
+            f"{result.name}: ratio {result.ratio:.1%} vs {result.threshold:.0%} ({result.threshold_clause}) "
             f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
         )
     print(f"wrote {len(written)} files to {folder}")

@@ -107,7 +107,7 @@ def test_charts_draw_on_the_given_axes_and_return_them():
 def test_charts_make_their_own_axes():
     after = follow(OFFICE, OFFICE_ACTUALS)
     ax = charts.credits_by_year(after)
-    assert ax.get_xlabel() == "project year"
+    assert ax.get_xlabel() == "Project year after approval [year]"
     plt.close(ax.figure)
 
 

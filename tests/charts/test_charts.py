@@ -70,9 +70,9 @@ def test_cumulative_pv_draws_benefits_credits_and_the_threshold_multiple(results
     table = result.cashflows
     np.testing.assert_allclose(lines["Cumulative PV of net benefits"].get_ydata(), table["cumulative_pv_net_benefits"])
     np.testing.assert_allclose(lines["Cumulative PV of requested credits"].get_ydata(), table["cumulative_pv_credits"])
-    multiple = lines["4.00 x cumulative PV of credits (71(a)(5))"]
+    multiple = lines["400% of cumulative PV of credits (71(a)(5))"]
     np.testing.assert_allclose(multiple.get_ydata(), 4.0 * table["cumulative_pv_credits"])
-    assert "Benefits reach 4.00 x all credits: year 14" in lines
+    assert "Benefits reach 400% of all credits: year 14" in lines
     assert len(ax.get_legend().get_texts()) == 4
 
 
@@ -88,7 +88,7 @@ def test_first_year_met(results):
 def test_cumulative_pv_says_when_the_benefits_never_reach_the_threshold(results, ax):
     charts.cumulative_pv(results["phased_campus"], ax=ax)
     labels = [text.get_text() for text in ax.get_legend().get_texts()]
-    assert "Benefits never reach 4.00 x all credits" in labels
+    assert "Benefits never reach 400% of all credits" in labels
     assert "fails" in ax.get_title()
 
 
@@ -213,7 +213,12 @@ def test_save_figure_refuses_an_unknown_format(results, tmp_path):
 
 
 def test_meaningful_charts(results):
-    assert charts.meaningful_charts(results["party_city"]) == ["cumulative_pv", "benefit_streams", "scorecard"]
+    assert charts.meaningful_charts(results["party_city"]) == [
+        "cumulative_pv",
+        "benefit_streams",
+        "clawback_schedule",
+        "scorecard",
+    ]
     assert "phase_ratios" in charts.meaningful_charts(results["phased_campus"])
     assert "repayment_schedule" in charts.meaningful_charts(results["extended_commitment"])
 

@@ -41,7 +41,7 @@ def run(*args, cwd=None):
 def test_evaluate_prints_a_summary(capsys):
     assert main(["evaluate", str(PARTY_CITY)]) == 0
     out = capsys.readouterr().out
-    assert "ELIGIBLE" in out and "4.8064 vs threshold 4.00 (71(a)(5))" in out
+    assert "ELIGIBLE" in out and "net benefit ratio 480.6% vs 400% threshold (71(a)(5))" in out
     for check_id in ("71(a)(1)", "71(a)(8)", "71(d)", "71(f)"):
         assert check_id in out
 

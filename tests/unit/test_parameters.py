@@ -71,7 +71,8 @@ def is_presentation(path: Path) -> bool:
     """Charts, HTML and command-line parsing draw and format; they apply no rule, and their layout
     numbers (a dpi of 150, an alpha of 0.8) may coincide with statutory ones."""
     relative = path.relative_to(PACKAGE)
-    return relative.parts[0] in ("commands", "charts") or any(word in path.stem for word in ("chart", "html", "report", "plot"))
+    presentation_words = ("chart", "html", "report", "plot")
+    return relative.parts[0] in ("commands", "charts") or any(word in path.stem for word in presentation_words)
 
 
 MODEL_FILES = [path for path in SOURCE_FILES if not is_presentation(path)]

@@ -1,0 +1,420 @@
+"""Human labels with units for every scenario key and every result column, and the formatters.
+
+One table, :data:`LABELS`, read by the charts, the HTML report, the workbook and the command
+line, so that a key has the same words everywhere. Scenario keys are dotted paths without their
+list positions (``facility.portions.gross_leasable_area_sqft``); :func:`label` accepts the full
+path of one value (``facility.portions.0.gross_leasable_area_sqft``, ``phases.1.jobs.new``,
+``capital_investment.3``) and names the item, the phase or the year.
+
+Formatters: :func:`money` (``$1.1M``, ``$250K``), :func:`money_exact` (``$1,234,567``),
+:func:`share` (a decimal share, 0.075 -> ``7.5%``), :func:`ratio` (a net benefit ratio, 4.92 ->
+``492%``, as the statute states its thresholds), :func:`years` and :func:`value` (a value of a
+key, formatted by its unit).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+#: Label with unit of every scenario key (dotted, list positions removed).
+SCENARIO_LABELS: dict[str, str] = {
+    "name": "Scenario name",
+    "description": "Description",
+    "application_date": "Application date, 71(f)",
+    "discount_rate": "Discount rate [share/year]",
+    "timing": "Discounting timing",
+    "threshold_override": "Threshold override, 71(a)(5)(f) [ratio]",
+    "business.small_business": "Small business [yes/no]",
+    "business.targeted_industry": "Targeted industry [yes/no]",
+    "business.full_time_employees_at_application": "Full-time employees at application [jobs]",
+    "location.qualified_incentive_area": "In a qualified incentive area, 71(a)(3) [yes/no]",
+    "location.qualified_incentive_tract": "In a qualified incentive tract [yes/no]",
+    "location.government_restricted_municipality": "In a government-restricted municipality [yes/no]",
+    "location.distressed_municipality": "In a distressed municipality [yes/no]",
+    "location.enhanced_area": "In an enhanced area [yes/no]",
+    "location.mega_project": "Mega project [yes/no]",
+    "facility.portions.use": "Use of the premises portion",
+    "facility.portions.work": "Work on the premises portion",
+    "facility.portions.gross_leasable_area_sqft": "Gross leasable area [sq ft]",
+    "facility.accommodates_share": "Share of jobs the facility accommodates, 71(d) [share]",
+    "capital_investment": "Capital investment [USD]",
+    "jobs.new": "New full-time jobs [jobs]",
+    "jobs.retained": "Retained full-time jobs [jobs]",
+    "jobs.ramp": "Job ramp-up by year [share]",
+    "jobs.median_salary": "Median salary [USD/year]",
+    "jobs.salary_growth": "Salary growth [share/year]",
+    "jobs.nj_withholding_share": "Share of withholdings in New Jersey, 71(d) [share]",
+    "award.annual_credit": "Annual credit [USD/year]",
+    "award.per_new_job": "Credit per new job [USD/job/year]",
+    "award.per_retained_job": "Credit per retained job [USD/job/year]",
+    "award.section_75.qualified_opportunity_zone": "In a qualified opportunity zone, s.75 [yes/no]",
+    "award.section_75.employment_and_investment_corridor": "In an employment and investment corridor, s.75 [yes/no]",
+    "award.section_75.bonuses.name": "Section 75 bonus",
+    "award.section_75.bonuses.per_job": "Section 75 bonus per job [USD/job/year]",
+    "award.section_75.labor_harmony": "Labor harmony agreement, s.75 [yes/no]",
+    "award.section_75.cap_per_job": "Cap per job, s.75 [USD/job/year]",
+    "award.eligibility_period_years": "Eligibility period [years]",
+    "award.first_credit_year": "First credit year [project year]",
+    "commitment.period_years": "Commitment period [years]",
+    "commitment.extended_years": "Extended commitment, 71(a)(5)(d) [years]",
+    "revenue.income_tax_effective_rate": "Effective income tax rate [share]",
+    "revenue.income_tax": "Income tax model",
+    "revenue.taxable_spending_share": "Taxable share of spending from wages [share]",
+    "revenue.construction_taxable_share": "Taxable share of capital investment [share]",
+    "revenue.construction_labor_share": "Labor share of capital investment [share]",
+    "revenue.construction_income_tax_rate": "Income tax rate on construction wages [share]",
+    "revenue.earnings_multiplier": "Earnings multiplier, total / direct [ratio]",
+    "revenue.corporate_business_tax": "Corporation business tax [USD/year]",
+    "revenue.sales_and_use_tax_rate": "Sales and use tax rate [share]",
+    "streams.name": "Stream name",
+    "streams.kind": "Stream kind (revenue or cost)",
+    "streams.abated": "Abated, 71(a)(5)(e) [yes/no]",
+    "streams.by_year": "Stream amount [USD]",
+    "streams.from_csv": "Stream read from CSV file",
+    "attestations.material_factor": "Award is a material factor, 71(a)(4) [yes/no]",
+    "attestations.environmental_standards": "Meets environmental standards, 71(a)(6) [yes/no]",
+    "attestations.affirmative_action": "Affirmative action, 71(a)(7) [yes/no]",
+    "attestations.prevailing_wage.construction": "Prevailing wage for construction, 71(a)(8) [yes/no]",
+    "attestations.prevailing_wage.building_services": "Prevailing wage for building services, 71(a)(8) [yes/no]",
+    "attestations.prevailing_wage.exemption.landlord_not_assisted": "Landlord not assisted, 71(a)(8)(a)(i) [yes/no]",
+    "attestations.prevailing_wage.exemption.landlord_party_to_contract": (
+        "Landlord party to the contract, 71(a)(8)(a)(ii) [yes/no]"
+    ),
+    "attestations.prevailing_wage.exemption.lease_share_of_facility": (
+        "Leased share of the facility, 71(a)(8)(a)(iii) [share]"
+    ),
+    "attestations.prevailing_wage.construction_starts_years_after_first_certificate": (
+        "Construction starts after the first certificate, 71(a)(8)(b) [years]"
+    ),
+    # keys of a later phase that the initial phase has not (the others share the top level's labels)
+    "phases.name": "Phase name",
+    "phases.start_year": "Phase start [project year]",
+}
+
+#: Label with unit of every column of ``Result.cashflows`` (the built-in streams included).
+CASHFLOW_LABELS: dict[str, str] = {
+    "new_full_time_jobs": "New full-time jobs [jobs]",
+    "retained_full_time_jobs": "Retained full-time jobs [jobs]",
+    "full_time_jobs": "Full-time jobs [jobs]",
+    "wages": "Wages [USD]",
+    "capital_investment": "Capital investment [USD]",
+    "construction_wages": "Construction wages [USD]",
+    "income_tax": "Income tax on wages [USD]",
+    "spending_sales_tax": "Sales tax on spending of wages [USD]",
+    "construction_income_tax": "Income tax on construction wages [USD]",
+    "construction_spending_sales_tax": "Sales tax on spending of construction wages [USD]",
+    "construction_sales_tax": "Sales tax on construction materials [USD]",
+    "corporation_business_tax": "Corporation business tax [USD]",
+    "revenues": "Revenues to the State [USD]",
+    "costs": "Costs to the State [USD]",
+    "net_benefits": "Net benefits [USD]",
+    "weight": "Share of the year in the benefit window [share]",
+    "counted_net_benefits": "Counted net benefits [USD]",
+    "discount_factor": "Discount factor [ratio]",
+    "pv_net_benefits": "PV of net benefits [USD]",
+    "credits": "Tax credits [USD]",
+    "pv_credits": "PV of tax credits [USD]",
+    "cumulative_pv_net_benefits": "Cumulative PV of net benefits [USD]",
+    "cumulative_pv_credits": "Cumulative PV of tax credits [USD]",
+}
+
+#: Label with unit of the columns of the other result and analysis tables.
+RESULT_LABELS: dict[str, str] = {
+    # Result, compare(), variants, sweeps, Monte Carlo draws
+    "scenario": "Scenario",
+    "eligible": "Eligible [yes/no]",
+    "passes": "Net benefit test passes [yes/no]",
+    "ratio": "Net benefit ratio [%]",
+    "net_benefit_ratio": "Net benefit ratio [%]",
+    "threshold": "Threshold [%]",
+    "threshold_clause": "Threshold clause",
+    "pv_benefits": "PV of net benefits [USD]",
+    "pv_credits": "PV of tax credits [USD]",
+    "max_credit_pv": "Largest credit that passes, PV [USD]",
+    "requested_credits": "Requested credits, nominal [USD]",
+    "jobs_clause": "Job minimum clause",
+    "retained_jobs_eligible": "Retained jobs eligible [yes/no]",
+    "capital_investment_minimum": "Capital investment minimum, 71(b) [USD]",
+    "infrastructure_fund_donation": "Infrastructure fund donation, 71(b)(2) [USD]",
+    "extended_years": "Extended commitment [years]",
+    "incremental_credit": "Incremental credit of the extension [USD]",
+    "failed_checks": "Failed checks",
+    "note": "Note",
+    # checks, phase tests, streams
+    "id": "Check (clause)",
+    "passed": "Passed [yes/no]",
+    "message": "Message",
+    "phases": "Phases",
+    "phase": "Phase",
+    "year": "Project year",
+    "stream": "Stream",
+    "source": "Source",
+    "effect": "Effect",
+    "kind": "Kind",
+    "abated": "Abated, 71(a)(5)(e) [yes/no]",
+    "amount": "Amount [USD]",
+    "counted": "Counted amount [USD]",
+    "present_value": "Present value [USD]",
+    # repayment and clawback schedules
+    "years_maintained": "Years maintained [years]",
+    "repayment": "Repayment owed [USD]",
+    "credits_received": "Credits received [USD]",
+    "recapture": "Recapture [USD]",
+    "extension_repayment": "Extension repayment, 71(a)(5)(d) [USD]",
+    "total": "Total at risk [USD]",
+    "pv_total": "PV of total at risk [USD]",
+    # benefits by tax
+    "tax": "Tax",
+    "nominal": "Nominal amount [USD]",
+    "pv": "Present value [USD]",
+    # sensitivity
+    "key": "Input",
+    "base": "Base value",
+    "low": "Low value",
+    "high": "High value",
+    "ratio_base": "Ratio at the base [%]",
+    "ratio_low": "Ratio at the low value [%]",
+    "ratio_high": "Ratio at the high value [%]",
+    "swing": "Swing of the ratio [%]",
+    "eligible_low": "Eligible at the low value [yes/no]",
+    "eligible_high": "Eligible at the high value [yes/no]",
+    # Monte Carlo summary
+    "draws": "Draws",
+    "probability_passes": "Probability of passing the net benefit test [%]",
+    "probability_eligible": "Probability of eligibility [%]",
+    "ratio_mean": "Mean net benefit ratio [%]",
+    "undefined": "Draws with an undefined ratio",
+    "failures": "Draws failing the check",
+    "share": "Share of draws [%]",
+    # economist's view
+    "view": "View",
+    "passes_threshold": "Meets the statutory threshold [yes/no]",
+    "net_of_award": "Net of the award, PV [USD]",
+    "net_positive": "Net positive [yes/no]",
+    # Diff
+    "old": "Before",
+    "new": "After",
+    "contribution": "Contribution to the ratio [%]",
+    "pv_a": "PV, first scenario [USD]",
+    "pv_b": "PV, second scenario [USD]",
+    "change": "Change [USD]",
+    # percentile bands
+    "percentile": "Percentile",
+}
+
+#: Names of the taxes of ``Result.benefits_by_tax``.
+TAX_LABELS: dict[str, str] = {
+    "gross_income_tax": "Gross income tax",
+    "sales_and_use_tax": "Sales and use tax",
+    "corporation_business_tax": "Corporation business tax",
+    "other": "Other",
+}
+
+#: The one table: scenario keys, cash-flow columns, other result columns.
+LABELS: dict[str, str] = {**RESULT_LABELS, **CASHFLOW_LABELS, **SCENARIO_LABELS}
+
+_WEIGHT_PHASE = re.compile(r"^weight_phase_(\d+)$")
+_UNIT = re.compile(r"\s*\[([^\]]*)\]$")
+
+
+def _normalise(key: str) -> tuple[str, list[str]]:
+    """``key`` without list positions and year keys, and the notes for them (item, phase, year)."""
+    segments = key.split(".")
+    notes: list[str] = []
+    kept: list[str] = []
+    for i, segment in enumerate(segments):
+        if segment.isdigit():
+            parent = segments[i - 1] if i else ""
+            if parent == "phases":
+                notes.append(f"phase {int(segment) + 2}")  # phases.0 is the project's second phase
+            elif parent in ("capital_investment", "by_year"):
+                notes.append(f"year {int(segment)}")
+            else:
+                notes.append(f"item {int(segment) + 1}")
+            continue
+        kept.append(segment)
+    return ".".join(kept), notes
+
+
+def label(key: str, *, streams: Iterable[str] = ()) -> str:
+    """The human label, with its unit, of a scenario key or a result column.
+
+    Parameters
+    ----------
+    key : str
+        A dotted scenario key (``award.annual_credit``, ``phases.0.jobs.new``) or a column name
+        (``pv_credits``, ``weight_phase_2``).
+    streams : iterable of str
+        Names of the scenario's own streams (columns of ``Result.cashflows``): labelled by their
+        name, in nominal USD.
+
+    Raises
+    ------
+    KeyError
+        For a key or column with no label (a new key needs a line in :data:`LABELS`).
+
+    Examples
+    --------
+    >>> label("award.annual_credit")
+    'Annual credit [USD/year]'
+    >>> label("phases.0.jobs.new")
+    'New full-time jobs [jobs], phase 2'
+    >>> label("capital_investment.3")
+    'Capital investment [USD], year 3'
+    """
+    if key in LABELS:
+        return LABELS[key]
+    if key in set(streams):
+        return f"{key} [USD]"
+    match = _WEIGHT_PHASE.match(key)
+    if match:
+        return f"Share of the year in phase {match.group(1)}'s benefit window [share]"
+    base, notes = _normalise(key)
+    if base.startswith("phases.") and base not in LABELS:
+        base = base[len("phases.") :]
+    if base.endswith(".by_year") or base == "by_year":
+        base = "streams.by_year"
+    if base not in LABELS:
+        raise KeyError(f"no label for {key!r}: add it to netbenefit.labels.LABELS")
+    text = LABELS[base]
+    return ", ".join([text, *notes]) if notes else text
+
+
+def unit(key: str, *, streams: Iterable[str] = ()) -> str:
+    """The unit in the label of ``key`` (``USD/year``, ``share``, ``%``...), or "" when it has none."""
+    match = _UNIT.search(label(key, streams=streams).split(", phase ")[0].split(", year ")[0].split(", item ")[0])
+    return match.group(1) if match else ""
+
+
+def short_label(key: str, *, streams: Iterable[str] = ()) -> str:
+    """The label without its unit (``Annual credit``)."""
+    text = label(key, streams=streams)
+    return _UNIT.sub("", text) if _UNIT.search(text) else re.sub(r"\s*\[[^\]]*\]", "", text)
+
+
+# ----------------------------------------------------------------------------------------------
+# Formatters
+# ----------------------------------------------------------------------------------------------
+
+
+def _missing(number: Any) -> bool:
+    return number is None or (isinstance(number, float) and math.isnan(number))
+
+
+def money(amount: float | None, scale: float | None = None) -> str:
+    """An amount in short form: ``$1.1M``, ``$250K``, ``$12``, ``-$3.4M``. [USD]
+
+    ``scale`` is the size of the largest amount shown beside it (an axis), so that the ticks of
+    one axis share one form; default the amount itself.
+
+    >>> money(1_080_000), money(250_000), money(-3_400_000), money(12)
+    ('$1.1M', '$250K', '-$3.4M', '$12')
+    """
+    if _missing(amount):
+        return ""
+    if amount == 0:
+        return "$0"
+    alone = scale is None  # one amount: a decimal up to $100M; on an axis, none from $20M
+    scale = abs(amount) if scale is None else abs(scale)
+    sign = "-" if amount < 0 else ""
+    amount = abs(amount)
+    if scale >= 1e9:
+        return f"{sign}${amount / 1e9:,.1f}B"
+    if scale >= 1e6:
+        wide = scale >= 1e8 if alone else scale >= 2e7 and amount >= 1e6  # not a statutory number: $100M, $20M
+        digits = 0 if wide else 1
+        return f"{sign}${amount / 1e6:,.{digits}f}M"
+    if scale >= 1e3:  # not a statutory number: thousands
+        return f"{sign}${amount / 1e3:,.0f}K"  # not a statutory number: thousands
+    return f"{sign}${amount:,.0f}"
+
+
+def money_exact(amount: float | None) -> str:
+    """An amount to the dollar: ``$1,234,567`` (negative ``-$1,234``). [USD]"""
+    if _missing(amount):
+        return ""
+    return f"-${-amount:,.0f}" if amount < 0 else f"${amount:,.0f}"
+
+
+def share(value: float | None, digits: int | None = None) -> str:
+    """A decimal share as a percent: 0.075 -> ``7.5%``, 0.25 -> ``25%``, 0.0625 -> ``6.25%``.
+
+    Without ``digits``, as few decimals as show the value to 0.01%.
+    """
+    if _missing(value):
+        return ""
+    if digits is None:
+        text = f"{value * 100:.2f}".rstrip("0").rstrip(".")
+        return f"{'0' if text in ('-0', '') else text}%"
+    return f"{value:.{digits}%}"
+
+
+def ratio(value: float | None, digits: int = 0) -> str:
+    """A net benefit ratio (a multiple) as a percent, as the statute states its thresholds.
+
+    >>> ratio(4.92), ratio(4.0), ratio(4.806, 1)
+    ('492%', '400%', '480.6%')
+    """
+    if _missing(value):
+        return "undefined"
+    return f"{value:.{digits}%}"
+
+
+def ratio_against(value: float, threshold: float) -> str:
+    """``492% vs 400%``."""
+    return f"{ratio(value)} vs {ratio(threshold)}"
+
+
+def years(value: float | None) -> str:
+    """A number of years: ``1 year``, ``10 years``, ``7.5 years``."""
+    if _missing(value):
+        return ""
+    text = f"{value:g}"
+    return f"{text} year" if text == "1" else f"{text} years"
+
+
+def number(value: Any) -> str:
+    """A plain number as a person writes it: whole numbers without ``.0``, thousands separated."""
+    if _missing(value):
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+        return f"{int(value):,}"
+    if isinstance(value, float):
+        return f"{value:,.6g}" if abs(value) < 1e6 else f"{value:,.0f}"
+    return str(value)
+
+
+def value(key: str, amount: Any, *, short: bool = True, streams: Iterable[str] = ()) -> str:
+    """A value of ``key`` formatted by the unit of its label.
+
+    USD -> :func:`money` (or :func:`money_exact` with ``short=False``); share -> :func:`share`;
+    ``%`` or ratio -> :func:`ratio`; years -> :func:`years`; yes/no -> ``yes``/``no``; otherwise
+    :func:`number`.
+
+    >>> value("award.annual_credit", 1_080_000), value("discount_rate", 0.075), value("ratio", 4.92)
+    ('$1.1M', '7.5%', '492%')
+    """
+    if _missing(amount):
+        return ""
+    if isinstance(amount, bool):
+        return "yes" if amount else "no"
+    if not isinstance(amount, int | float):
+        try:
+            amount = float(amount)
+        except (TypeError, ValueError):
+            return str(amount)
+    found = unit(key, streams=streams)
+    if found.startswith("USD"):
+        return money(amount) if short else money_exact(amount)
+    if found.startswith("share"):
+        return share(amount)
+    if found in ("%", "ratio") and key != "discount_factor" and key != "revenue.earnings_multiplier":
+        return ratio(amount)
+    if found == "years":
+        return years(amount)
+    return number(amount)

@@ -1,0 +1,202 @@
+"""Rich display in Jupyter: scenarios, solver and Monte Carlo results, sensitivity tables, and
+DataFrames indexed by check id or scenario with display formats.
+
+Each ``*_html`` function is the ``_repr_html_`` of one object; :func:`styled` formats any
+result table by the units of its columns (:mod:`netbenefit.labels`): ``$35,734,024``, ``480.6%``,
+``6%``, never ``2.607269e+07``. Nothing here computes a rule; the HTML escapes every user text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+from . import labels
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .analysis.montecarlo import MonteCarloResult
+    from .analysis.solvers import SolverResult
+    from .result import Result
+    from .scenario import Scenario
+
+
+def _wrap(body: str) -> str:
+    from .html import STYLE
+
+    return f'<div class="netbenefit"><style>{STYLE}</style>{body}</div>'
+
+
+def _rows(pairs) -> str:
+    return "".join(f"<tr><th>{escape(str(name))}</th><td>{escape(str(value))}</td></tr>" for name, value in pairs)
+
+
+def scenario_html(scenario: Scenario) -> str:
+    """A scenario in a notebook: its name, source and every input as written, with its label."""
+    from .html import _flatten, _written_value
+
+    rows = []
+    for key, value in _flatten(scenario.as_written):
+        try:
+            words = labels.label(key)
+        except KeyError:
+            words = ""
+        rows.append(
+            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>"
+            f"<td>{escape(_written_value(value))}</td></tr>"
+        )
+    return _wrap(
+        f"<b>Scenario {escape(scenario.name)}</b> <small>({escape(scenario.source)})</small>"
+        "<details open><summary>Inputs as written</summary><table><thead><tr><th>Key</th><th>Input</th>"
+        f"<th>Value</th></tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
+    )
+
+
+def _detail(name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        try:
+            return labels.value(name, value, short=False)
+        except KeyError:
+            return labels.number(value)
+    return str(value)
+
+
+def solver_html(result: SolverResult) -> str:
+    """A solver's answer: the value, the status, the message and the supporting numbers."""
+    value = "none" if result.value is None else labels.number(result.value)
+    details = _rows((name.replace("_", " "), _detail(name, v)) for name, v in result.details.items())
+    style = "background:#e8f1fa;color:#0b4f8a" if result.solved else "background:#fde9d9;color:#a34700"
+    return _wrap(
+        f'<div class="headline" style="{style}"><b>{escape(result.status.replace("_", " "))}</b>: '
+        f"{escape(result.message)}</div><table><tbody>{_rows([('Value', value)])}{details}</tbody></table>"
+    )
+
+
+def montecarlo_html(run: MonteCarloResult) -> str:
+    """A Monte Carlo run: probabilities, percentiles of the ratio and failures by check."""
+    summary = run.summary
+    pairs = [
+        ("Draws", f"{summary.draws:,}"),
+        ("Probability of passing the net benefit test", labels.share(summary.probability_passes, 1)),
+        ("Probability of eligibility (every check)", labels.share(summary.probability_eligible, 1)),
+        ("Mean net benefit ratio", labels.ratio(summary.ratio_mean, 1)),
+    ]
+    pairs += [(f"Ratio, {p}th percentile", labels.ratio(v, 1)) for p, v in summary.ratio_percentiles.items()]
+    if summary.undefined:
+        pairs.append(("Draws with an undefined ratio (failing)", f"{summary.undefined:,}"))
+    most = summary.most_failed_check
+    if most is not None:
+        pairs.append(("Check failed most often", f"{most[0]}, {labels.share(most[1] / summary.draws, 1)} of draws"))
+    varied = ", ".join(_short(key) for key in run.vary)
+    failures = ""
+    if summary.check_failures:
+        failures = "<h3>Draws failing each check</h3><table><thead><tr><th>Check</th><th>Draws</th><th>Share</th>"
+        failures += "</tr></thead><tbody>"
+        failures += "".join(
+            f"<tr><td><code>{escape(check_id)}</code></td><td class='num'>{count:,}</td>"
+            f"<td class='num'>{labels.share(count / summary.draws, 1)}</td></tr>"
+            for check_id, count in summary.check_failures.items()
+        )
+        failures += "</tbody></table>"
+    return _wrap(
+        f"<b>Monte Carlo</b>: {escape(varied)}; seed {run.seed}<table><tbody>{_rows(pairs)}</tbody></table>{failures}"
+    )
+
+
+def _short(key: str) -> str:
+    try:
+        return labels.short_label(key)
+    except KeyError:
+        return key
+
+
+def sensitivity_html(table: pd.DataFrame) -> str:
+    """A sensitivity table with inputs in words, values by unit, ratios as percents, and each end
+    at which the project is not eligible marked."""
+    rows = []
+    for row in table.to_dict("records"):
+        key = row["key"]
+        ends = []
+        for end in ("low", "high"):
+            text = f"{_detail(key, row[end])} &rarr; {labels.ratio(row[f'ratio_{end}'], 1)}"
+            if not row.get(f"eligible_{end}", True):
+                text += ' <b style="color:#a34700">not eligible</b>'
+            ends.append(text)
+        rows.append(
+            f"<tr><td>{escape(_label_or_key(key))}</td><td class='num'>{escape(_detail(key, row['base']))}</td>"
+            f"<td>{ends[0]}</td><td>{ends[1]}</td><td class='num'>{labels.ratio(row['swing'], 1)}</td></tr>"
+        )
+    base = labels.ratio(float(table["ratio_base"].iloc[0]), 1) if len(table) else ""
+    threshold = labels.ratio(float(table["threshold"].iloc[0])) if len(table) else ""
+    return _wrap(
+        f"<b>One-way sensitivity</b>: base ratio {base} vs {threshold} threshold<table><thead><tr><th>Input</th>"
+        "<th>Base</th><th>Low value &rarr; ratio</th><th>High value &rarr; ratio</th><th>Swing</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def _label_or_key(key: str) -> str:
+    try:
+        return labels.label(key)
+    except KeyError:
+        return key
+
+
+# ----------------------------------------------------------------------------------------------
+# DataFrames for display
+# ----------------------------------------------------------------------------------------------
+
+
+def checks_frame(result: Result) -> pd.DataFrame:
+    """``result.checks`` indexed by check id (``71(a)(2)``...): ``passed`` and ``message``."""
+    return result.checks.set_index("id")
+
+
+def comparison_frame(results: Sequence[Result]) -> pd.DataFrame:
+    """:func:`netbenefit.compare` indexed by scenario name."""
+    from .compare import compare
+
+    table = compare(results)
+    return table.set_index("name") if "name" in table.columns else table
+
+
+def formats(frame: pd.DataFrame) -> dict[str, Any]:
+    """A display format for each column of ``frame`` with a unit: dollars, percents, counts."""
+    out: dict[str, Any] = {}
+    for column in frame.columns:
+        if frame[column].dtype.kind not in "if":
+            continue
+        try:
+            unit = labels.unit(str(column))
+        except KeyError:
+            continue
+        name = str(column)
+        if unit.startswith("USD"):
+            out[column] = "${:,.0f}"
+        elif unit.startswith("share") or (unit in ("%", "ratio") and name != "discount_factor"):
+            out[column] = "{:.1%}"
+        elif unit in ("jobs", "years", "sq ft", ""):
+            out[column] = "{:,.0f}" if (frame[column].dropna() % 1 == 0).all() else "{:,.1f}"
+        else:
+            out[column] = "{:,.4g}"
+    return out
+
+
+def styled(frame: pd.DataFrame):
+    """``frame`` as a pandas Styler: each column formatted by its unit, headers in words.
+
+    >>> styled(result.cashflows)  # doctest: +SKIP
+    """
+    styler = frame.style.format(formats(frame), na_rep="")
+
+    def header(name):
+        try:
+            return labels.label(str(name))
+        except KeyError:
+            return str(name)
+
+    return styler.format_index(header, axis=1)
