@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from . import safe_text
 from .compare import compare
 from .result import Result
 
@@ -179,14 +180,14 @@ def write_workbook(results: Sequence[Result], path: Path) -> Path:
 
     def write(temporary: Path) -> None:
         with pd.ExcelWriter(temporary, engine="openpyxl") as writer:
-            summary.to_excel(writer, sheet_name=SUMMARY_SHEET, index=False)
+            safe_text.cell_table(summary).to_excel(writer, sheet_name=SUMMARY_SHEET, index=False)
             columns = list(summary.columns)
             formats = {columns.index(c) + 1: MONEY_FORMAT for c in MONEY_COLUMNS}
             formats |= {columns.index(c) + 1: PERCENT_FORMAT for c in PERCENT_COLUMNS}
             formats |= {columns.index(c) + 1: RATE_FORMAT for c in RATE_COLUMNS}
             _format_sheet(writer.sheets[SUMMARY_SHEET], formats, freeze="C2")
             for result, name in zip(results, names, strict=True):
-                result.cashflows.to_excel(writer, sheet_name=name, index=True)
+                safe_text.cell_table(result.cashflows).to_excel(writer, sheet_name=name, index=True)
                 formats = {k + 2: _cashflow_format(c) for k, c in enumerate(result.cashflows.columns)}
                 _format_sheet(writer.sheets[name], formats, freeze="B2")
 
@@ -226,13 +227,13 @@ def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequen
     """
     folder = Path(folder)
     written = []
-    summary = compare(results)
+    summary = safe_text.csv_table(compare(results))
     path = folder / "summary.csv"
     atomic_write(path, lambda temporary: summary.to_csv(temporary, index=False))
     written.append(path)
     for result, stem in zip(results, file_stems(results), strict=True):
         path = folder / "cashflows" / f"{stem}.csv"
-        atomic_write(path, lambda temporary, r=result: r.cashflows.to_csv(temporary))
+        atomic_write(path, lambda temporary, r=result: safe_text.csv_table(r.cashflows).to_csv(temporary))
         written.append(path)
     written.append(write_workbook(results, folder / "comparison.xlsx"))
     written.extend(write_charts(results, folder, formats))

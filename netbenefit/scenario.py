@@ -15,6 +15,7 @@ import math
 import os
 import reprlib
 import stat
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -45,6 +46,20 @@ MAX_YAML_NODES = 200_000
 #: ... or whose collections nest deeper than this (a v1 file needs 6 levels).
 MAX_YAML_DEPTH = 50  # not a statutory number: a guard against stack exhaustion
 
+
+
+def _no_control_characters(text: str) -> str:
+    """A name is written to workbooks, CSV files and the terminal: no control character (a NUL, an
+    escape, a line break), which a workbook cannot hold and a terminal would act on."""
+    found = next((char for char in text if unicodedata.category(char) in ("Cc", "Cs")), None)
+    if found is not None:
+        shown = found.encode("unicode_escape", "backslashreplace").decode("ascii")
+        raise ValueError(f"must not hold a control character (found {shown})")
+    return text
+
+
+#: A name (of the scenario, a phase, a stream or a bonus): text of one character or more, printable.
+Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(_no_control_characters)]
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
 YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
 ByYear = Annotated[Mapping[YearKey, Money], AfterValidator(MappingProxyType)]
@@ -106,7 +121,7 @@ class Jobs(_Model):
 class Bonus(_Model):
     """A bonus of section 75 of P.L.2020, c.156, added to the base credit of every job."""
 
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     per_job: Money  # [USD/job/year]
 
 
@@ -159,7 +174,7 @@ class Revenue(_Model):
 
 
 class Stream(_Model):
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     kind: Literal["revenue", "cost"]
     abated: Flag = False  # True: excluded under 71(a)(5)(e)
     by_year: ByYear = Field(default_factory=_empty_by_year)
@@ -189,7 +204,7 @@ class Attestations(_Model):
 class Phase(_Model):
     """A later phase of a phased project; its years count from ``start_year``."""
 
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     start_year: YearCount
     capital_investment: ByYear = Field(default_factory=_empty_by_year)
     jobs: Jobs
@@ -206,7 +221,7 @@ class Scenario(_Model):
     ones.
     """
 
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     description: Text = ""
     application_date: dt.date  # 71(f)
     discount_rate: Annotated[float, Strict(), Field(gt=-1)]  # nominal, 71(a)(5)(c)

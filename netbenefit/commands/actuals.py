@@ -34,12 +34,13 @@ def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..after_approval import follow
+    from ..safe_text import terminal_lines
 
     after = follow(args.scenario, args.actuals)
     if args.csv:
-        print(after.years.to_csv(), end="")
+        print(terminal_lines(after.years.to_csv()), end="")
         return 0
-    print(after.summary())
+    print(terminal_lines(after.summary()))
     print()
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         number = lambda value: f"{value:,.3f}" if abs(value) < 10 else f"{value:,.0f}"  # noqa: E731

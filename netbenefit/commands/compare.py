@@ -24,14 +24,15 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate
     from ..output import prepare_output_folder, write_comparison
+    from ..safe_text import terminal
 
     results = [evaluate(path) for path in args.files]  # every scenario first: nothing written on error
     folder = prepare_output_folder(args.out, args.force)
     written = write_comparison(results, folder, formats=("png", "svg") if args.svg else ("png",))
     for result in results:
-        print(
+        print(terminal(
             f"{result.name}: ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause}) "
             f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
-        )
-    print(f"wrote {len(written)} files to {folder}")
+        ))
+    print(terminal(f"wrote {len(written)} files to {folder}"))
     return 0

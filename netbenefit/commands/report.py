@@ -25,12 +25,14 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate
     from ..html import report_html
     from ..output import atomic_write_text, prepare_output_file
+    from ..safe_text import terminal
 
     path = prepare_output_file(args.out, args.force)
     result = evaluate(args.file)
     page = report_html(result, version=_version())  # the whole page first: nothing written on error
     atomic_write_text(path, page)
     verdict = "eligible" if result.eligible else "not eligible"
-    print(f"{result.name}: ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause}); {verdict}")
-    print(f"wrote {path}")
+    ratio = f"ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause})"
+    print(terminal(f"{result.name}: {ratio}; {verdict}"))
+    print(terminal(f"wrote {path}"))
     return 0
