@@ -18,6 +18,14 @@ class OutputError(Exception):
     """The output folder cannot be written as asked (exists and is not empty, not a folder...)."""
 
 
+class WriteError(OSError):
+    """Writing a file failed; ``filename`` is always the file being written, whatever the
+    operating system's error named (a full disk often names none)."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        super().__init__(error.errno, error.strerror or str(error) or type(error).__name__, str(path))
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -28,16 +36,24 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write(temporary_path)``, then rename the temporary file to ``path``.
 
     The file gets the permissions of an ordinary new file (``0o666`` less the umask), not the
-    owner-only mode of the temporary file.
+    owner-only mode of the temporary file. An operating-system error is raised as
+    :class:`WriteError` naming ``path``; on any error or interruption (a signal raising in the
+    main thread) the temporary file is removed.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(handle)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        os.close(handle)
+    except OSError as error:
+        raise WriteError(path, error) from error
     try:
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise WriteError(path, error) from error
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
