@@ -3,8 +3,10 @@ so that a failing or interrupted run never leaves a half-written file."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import signal
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -41,22 +43,35 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     main thread) the temporary file is removed.
     """
     path = Path(path)
+    temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        with _signals_held():  # a signal between creating the temporary file and naming it waits
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
         os.close(handle)
-    except OSError as error:
-        raise WriteError(path, error) from error
-    try:
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise WriteError(path, error) from error
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+    except BaseException as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError) and not isinstance(error, WriteError):
+            raise WriteError(path, error) from error
         raise
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM back (POSIX) while the body runs; they are delivered after it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
