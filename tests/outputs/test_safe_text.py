@@ -192,3 +192,13 @@ def test_terminal_output_of_compare_escapes_an_escape_sequence_in_the_output_fol
     assert (code, err) == (0, "")
     assert out.isprintable() or all(line.isprintable() for line in out.splitlines())
     assert "\\x1b[2J" in out
+
+
+def test_a_scenario_file_name_with_a_control_character_is_written_safely_to_the_workbook(tmp_path):
+    # Was: openpyxl's IllegalCharacterError, exit 1 and a traceback, from the summary's scenario column.
+    scenario = write_scenario(tmp_path, "office\x01\x1b[2J")
+    code, out, err = run("compare", scenario, "--out", tmp_path / "out")
+    assert (code, err) == (0, "")
+    texts, _ = assert_no_formula_in_outputs(tmp_path / "out")
+    assert f"{tmp_path}/office\\x01\\x1b[2J.yaml" in texts
+    assert all(line.isprintable() for line in out.splitlines())
