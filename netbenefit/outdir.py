@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .output import OutputError, atomic_write_text
+from .output import WRITTEN, OutputError, atomic_write_text
 
 #: The list of files netbenefit wrote into the folder (JSON).
 MANIFEST_NAME = ".netbenefit-manifest.json"
@@ -37,29 +37,35 @@ class Run:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.previous = read_manifest(folder)
-        self.before = _files_in(folder)
-        self.written: list[str] = []
+        self.arrived: list[Path] = []  # every file atomic_write put in place during the run
+        self.listed: list[Path] = []
+
+    @property
+    def written(self) -> list[str]:
+        """The files this run wrote into the folder, relative to it."""
+        names = [_relative(self.folder, path) for path in [*self.listed, *self.arrived]]
+        return [name for name in dict.fromkeys(names) if not name.startswith("../")]
 
     def wrote(self, paths: Iterable[Path]) -> list[Path]:
-        """Record files written into the folder; returns them."""
+        """Record files written into the folder (besides those written by atomic_write); returns them."""
         paths = list(paths)
-        self.written += [_relative(self.folder, path) for path in paths]
+        self.listed += paths
         return paths
 
     def finish(self) -> None:
         """After a complete run: remove the previous run's files this run did not write, then
         record this run's files."""
-        for name in sorted(set(self.previous) - set(self.written)):
+        written = self.written
+        for name in sorted(set(self.previous) - set(written)):
             remove_written_file(self.folder, name)
-        write_manifest(self.folder, self.written)
+        write_manifest(self.folder, written)
 
     def abandon(self) -> None:
-        """After a failed or interrupted run: record every file of netbenefit's now in the folder
-        (the previous run's that remain, and those this run wrote), so a later run can clean up."""
-        new = _files_in(self.folder) - self.before - {MANIFEST_NAME, LOCK_NAME}
+        """After a failed or interrupted run: record the files of the previous run that remain and
+        those this run wrote, so that a later run can remove them."""
         kept = [name for name in self.previous if (self.folder / name).is_file()]
         try:
-            write_manifest(self.folder, [*kept, *self.written, *sorted(new)])
+            write_manifest(self.folder, [*kept, *self.written])
         except OSError:  # the disk that failed the run may fail this too; the run's error is reported
             pass
 
@@ -74,11 +80,14 @@ def one_run(folder: Path) -> Iterator[Run]:
     lock = _lock(folder)
     try:
         run = Run(folder)
+        token = WRITTEN.set(run.arrived)
         try:
             yield run
         except BaseException:
             run.abandon()
             raise
+        finally:
+            WRITTEN.reset(token)
         run.finish()
     finally:
         _unlock(folder, lock)
@@ -131,10 +140,6 @@ def _relative(folder: Path, path: Path) -> str:
         return path.relative_to(folder).as_posix()
     except ValueError:
         return os.path.relpath(path, folder).replace(os.sep, "/")
-
-
-def _files_in(folder: Path) -> set[str]:
-    return {path.relative_to(folder).as_posix() for path in Path(folder).rglob("*") if path.is_file()}
 
 
 def _lock(folder: Path) -> int | None:

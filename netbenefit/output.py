@@ -4,6 +4,7 @@ so that a failing or interrupted run never leaves a half-written file."""
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import re
 import signal
@@ -26,6 +27,10 @@ class WriteError(OSError):
 
     def __init__(self, path: Path, error: OSError) -> None:
         super().__init__(error.errno, error.strerror or str(error) or type(error).__name__, str(path))
+
+
+#: While a run keeps a manifest (:func:`netbenefit.outdir.one_run`), every file written into place.
+WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
 
 
 def _umask() -> int:
@@ -52,6 +57,8 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
+        if (record := WRITTEN.get()) is not None:
+            record.append(path)
     except BaseException as error:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)

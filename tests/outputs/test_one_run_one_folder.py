@@ -66,6 +66,7 @@ def test_an_interrupted_run_records_its_files_so_the_next_forced_run_removes_the
 
     def replace(source, destination):
         if Path(destination).name == "comparison.xlsx":  # after the summary and two cash-flow files
+            (out / "dropped-by-the-user.txt").write_text("not netbenefit's")  # while the run writes
             raise OSError(28, "No space left on device")
         return real_replace(source, destination)
 
@@ -77,6 +78,7 @@ def test_an_interrupted_run_records_its_files_so_the_next_forced_run_removes_the
     }  # fmt: skip
     assert run("compare", a, "--out", out, "--force")[0] == 0
     assert "cashflows/beta.csv" not in files_in(out)
+    assert "dropped-by-the-user.txt" in files_in(out)
 
 
 def test_a_manifest_never_leads_to_removing_a_file_outside_the_folder_or_not_a_regular_file(tmp_path, two):
