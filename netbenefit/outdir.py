@@ -153,7 +153,11 @@ def _lock(folder: Path) -> int | None:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        except OSError as error:
+            if not isinstance(error, BlockingIOError):  # a file system without locks (ENOLCK): no lock
+                os.close(fd)
+                path.unlink(missing_ok=True)
+                return None
             holder = os.read(fd, 32).decode("ascii", "replace").strip() or "unknown"
             os.close(fd)
             raise OutputError(
