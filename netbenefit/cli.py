@@ -4,13 +4,17 @@ Exit status: 0 when evaluated (eligible or not); 2 for input that cannot be eval
 scenario file or value, a bad option, an existing output that --force does not allow), with one
 line on stderr naming the file, the key and the problem; 1 when an output cannot be written (a
 full disk, a read-only folder), with one line naming the file; the files written before stay
-whole, since each is written to a temporary name and renamed.
+whole, since each is written to a temporary name and renamed. A run stopped by SIGINT (Ctrl-C)
+or SIGTERM removes its temporary file, prints one line and exits with 130 or 143 (128 + the
+signal's number, as shells report it).
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from .commands import actuals, award, compare, evaluate, montecarlo, report, sweep
@@ -48,8 +52,40 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _Stopped(BaseException):
+    """Raised in the main thread by SIGTERM (as KeyboardInterrupt is by SIGINT), so that every
+    ``finally`` and ``except BaseException`` runs: temporary files are removed, locks released."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _stop(number: int, frame) -> None:
+    raise _Stopped(number)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _stop) if in_main_thread else None
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return _stopped(signal.SIGINT, "interrupted")
+    except _Stopped as stopped:
+        return _stopped(signal.Signals(stopped.number), "terminated")
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+
+
+def _stopped(number: signal.Signals, word: str) -> int:
+    print(f"netbenefit: {word} (signal {number.name}); files written so far are complete", file=sys.stderr)
+    return 128 + int(number)
+
+
+def _run(args: argparse.Namespace) -> int:
     from .output import OutputError
 
     try:

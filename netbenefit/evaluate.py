@@ -50,6 +50,7 @@ def _check_computable(scenario: Scenario, computation: Computation) -> None:
     values += [computation.cumulative_pv_benefits, computation.cumulative_pv_credits, computation.incremental_credit]
     values += [getattr(phase, name) for phase in computation.phases for name in ("wages", "credits", "net_benefits")]
     if not all(np.all(np.isfinite(v)) for v in values):
+        _check_stream_overflow(scenario, computation)  # a stream's own amounts, before the rate is blamed
         raise ScenarioError(
             scenario.source,
             "discount_rate",
@@ -68,6 +69,39 @@ def _check_computable(scenario: Scenario, computation: Computation) -> None:
             "award",
             "the present value of the credits is too small for a finite net benefit ratio (benefits / credits)",
         )
+
+
+def _check_stream_overflow(scenario: Scenario, computation: Computation) -> None:
+    """Raise a ScenarioError naming the stream (and its file) whose amounts overflow when added up
+    over the project years, or the largest stream when only their sum overflows; else return."""
+    totals = []  # (total, key, stream) of every stream given in the file
+    for phase, streams, prefix in zip(
+        computation.phases,
+        [scenario.streams] + [p.streams for p in scenario.phases],
+        ["streams"] + [f"phases.{i}.streams" for i in range(len(scenario.phases))],
+        strict=True,
+    ):
+        index = {stream.name: i for i, stream in enumerate(streams)}
+        for component in phase.components:
+            if component.source == "explicit" and component.name in index:
+                i = index[component.name]
+                total = float(np.max(np.sum(np.abs(component.values) * phase.weight, axis=-1)))
+                totals.append((total, f"{prefix}.{i}", streams[i]))
+    if not totals:
+        return
+    overflowing = [item for item in totals if not np.isfinite(item[0])]
+    together = sum(total for total, _, _ in totals)
+    if not overflowing and np.isfinite(together):
+        return
+    _, key, stream = overflowing[0] if overflowing else max(totals, key=lambda item: item[0])
+    where = f" (from {stream.from_csv})" if stream.from_csv else ""
+    alone = "added up over the project years" if overflowing else "added to the other streams"
+    raise ScenarioError(
+        scenario.source,
+        key,
+        f"the amounts of stream {stream.name!r}{where} overflow when {alone} (more than about 1.8e308 [USD]); "
+        "give amounts in dollars that a sum can hold",
+    )
 
 
 def _scalar(array) -> float:

@@ -24,9 +24,10 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from .safe_text import html as escape  # one rule for user text in HTML
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -3,18 +3,34 @@ so that a failing or interrupted run never leaves a half-written file."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import re
+import signal
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from . import safe_text
 from .compare import compare
 from .result import Result
 
 
 class OutputError(Exception):
     """The output folder cannot be written as asked (exists and is not empty, not a folder...)."""
+
+
+class WriteError(OSError):
+    """Writing a file failed; ``filename`` is always the file being written, whatever the
+    operating system's error named (a full disk often names none)."""
+
+    def __init__(self, path: Path, error: OSError) -> None:
+        super().__init__(error.errno, error.strerror or str(error) or type(error).__name__, str(path))
+
+
+#: While a run keeps a manifest (:func:`netbenefit.outdir.one_run`), every file written into place.
+WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
 
 
 def _umask() -> int:
@@ -27,19 +43,42 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write(temporary_path)``, then rename the temporary file to ``path``.
 
     The file gets the permissions of an ordinary new file (``0o666`` less the umask), not the
-    owner-only mode of the temporary file.
+    owner-only mode of the temporary file. An operating-system error is raised as
+    :class:`WriteError` naming ``path``; on any error or interruption (a signal raising in the
+    main thread) the temporary file is removed.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(handle)
+    temporary = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with _signals_held():  # a signal between creating the temporary file and naming it waits
+            handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        os.close(handle)
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        if (record := WRITTEN.get()) is not None:
+            record.append(path)
+    except BaseException as error:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError) and not isinstance(error, WriteError):
+            raise WriteError(path, error) from error
         raise
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Hold SIGINT and SIGTERM back (POSIX) while the body runs; they are delivered after it."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -179,14 +218,14 @@ def write_workbook(results: Sequence[Result], path: Path) -> Path:
 
     def write(temporary: Path) -> None:
         with pd.ExcelWriter(temporary, engine="openpyxl") as writer:
-            summary.to_excel(writer, sheet_name=SUMMARY_SHEET, index=False)
+            safe_text.cell_table(summary).to_excel(writer, sheet_name=SUMMARY_SHEET, index=False)
             columns = list(summary.columns)
             formats = {columns.index(c) + 1: MONEY_FORMAT for c in MONEY_COLUMNS}
             formats |= {columns.index(c) + 1: PERCENT_FORMAT for c in PERCENT_COLUMNS}
             formats |= {columns.index(c) + 1: RATE_FORMAT for c in RATE_COLUMNS}
             _format_sheet(writer.sheets[SUMMARY_SHEET], formats, freeze="C2")
             for result, name in zip(results, names, strict=True):
-                result.cashflows.to_excel(writer, sheet_name=name, index=True)
+                safe_text.cell_table(result.cashflows).to_excel(writer, sheet_name=name, index=True)
                 formats = {k + 2: _cashflow_format(c) for k, c in enumerate(result.cashflows.columns)}
                 _format_sheet(writer.sheets[name], formats, freeze="B2")
 
@@ -226,13 +265,13 @@ def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequen
     """
     folder = Path(folder)
     written = []
-    summary = compare(results)
+    summary = safe_text.csv_table(compare(results))
     path = folder / "summary.csv"
     atomic_write(path, lambda temporary: summary.to_csv(temporary, index=False))
     written.append(path)
     for result, stem in zip(results, file_stems(results), strict=True):
         path = folder / "cashflows" / f"{stem}.csv"
-        atomic_write(path, lambda temporary, r=result: r.cashflows.to_csv(temporary))
+        atomic_write(path, lambda temporary, r=result: safe_text.csv_table(r.cashflows).to_csv(temporary))
         written.append(path)
     written.append(write_workbook(results, folder / "comparison.xlsx"))
     written.extend(write_charts(results, folder, formats))

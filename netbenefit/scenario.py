@@ -16,13 +16,14 @@ import math
 import os
 import reprlib
 import stat
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, Strict, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, ValidationError
 
 from .errors import ScenarioError
 from .parameters import parameter
@@ -46,6 +47,29 @@ MAX_YAML_NODES = 200_000
 #: ... or whose collections nest deeper than this (a v1 file needs 6 levels).
 MAX_YAML_DEPTH = 50  # not a statutory number: a guard against stack exhaustion
 
+
+
+def _no_control_characters(text: str) -> str:
+    """A name is written to workbooks, CSV files and the terminal: no control character (a NUL, an
+    escape, a line break), which a workbook cannot hold and a terminal would act on."""
+    found = next((char for char in text if unicodedata.category(char) in ("Cc", "Cs")), None)
+    if found is not None:
+        shown = found.encode("unicode_escape", "backslashreplace").decode("ascii")
+        raise ValueError(f"must not hold a control character (found {shown})")
+    return text
+
+
+def _sequence(value: Any) -> Any:
+    """A list must be a list (a YAML sequence): a set has no order, a mapping is not a list."""
+    if isinstance(value, set | frozenset):
+        raise ValueError("must be a list (a YAML sequence of '- ' items), not a set: a set has no order")
+    return value
+
+
+#: A list of items (portions, ramp shares, streams, phases, bonuses): a YAML sequence, never a set.
+Items = BeforeValidator(_sequence)
+#: A name (of the scenario, a phase, a stream or a bonus): text of one character or more, printable.
+Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(_no_control_characters)]
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
 YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
 ByYear = Annotated[Mapping[YearKey, Money], AfterValidator(MappingProxyType)]
@@ -97,14 +121,14 @@ class Portion(_Model):
 
 
 class Facility(_Model):
-    portions: Annotated[tuple[Portion, ...], Field(min_length=1)]
+    portions: Annotated[tuple[Portion, ...], Field(min_length=1), Items]
     accommodates_share: Share  # 71(d)
 
 
 class Jobs(_Model):
     new: Count  # new full-time jobs at full ramp-up
     retained: Count = 0.0
-    ramp: Annotated[tuple[Share, ...], Field(min_length=1)] = (1.0,)
+    ramp: Annotated[tuple[Share, ...], Field(min_length=1), Items] = (1.0,)
     median_salary: Money | None = None  # [USD/year] in (phase) year 1
     salary_growth: Annotated[float, Strict(), Field(gt=-1)] = 0.0
     nj_withholding_share: Share  # 71(d)
@@ -113,7 +137,7 @@ class Jobs(_Model):
 class Bonus(_Model):
     """A bonus of section 75 of P.L.2020, c.156, added to the base credit of every job."""
 
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     per_job: Money  # [USD/job/year]
 
 
@@ -126,7 +150,7 @@ class Section75(_Model):
 
     qualified_opportunity_zone: Flag = False
     employment_and_investment_corridor: Flag = False
-    bonuses: tuple[Bonus, ...] = ()
+    bonuses: Annotated[tuple[Bonus, ...], Items] = ()
     labor_harmony: Flag = False  # jobs under a labor harmony agreement
     cap_per_job: Money | None = None  # [USD/job/year]; None: the cited parameter
 
@@ -196,7 +220,7 @@ class Revenue(_Model):
 
 
 class Stream(_Model):
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     kind: Literal["revenue", "cost"]
     abated: Flag = False  # True: excluded under 71(a)(5)(e)
     by_year: ByYear = Field(default_factory=_empty_by_year)
@@ -226,14 +250,14 @@ class Attestations(_Model):
 class Phase(_Model):
     """A later phase of a phased project; its years count from ``start_year``."""
 
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     start_year: YearCount
     capital_investment: ByYear = Field(default_factory=_empty_by_year)
     jobs: Jobs
     award: Award
     commitment: PhaseCommitment = PhaseCommitment()
     facility: PhaseFacility | None = None  # premises added by the phase, 71(d)
-    streams: tuple[Stream, ...] = ()
+    streams: Annotated[tuple[Stream, ...], Items] = ()
 
 
 class Scenario(_Model):
@@ -244,7 +268,7 @@ class Scenario(_Model):
     ones.
     """
 
-    name: Annotated[str, Strict(), Field(min_length=1)]
+    name: Name
     description: Text = ""
     application_date: dt.date  # 71(f)
     discount_rate: Annotated[float, Strict(), Field(gt=-1)]  # nominal, 71(a)(5)(c)
@@ -258,9 +282,9 @@ class Scenario(_Model):
     award: Award
     commitment: Commitment = Commitment()
     revenue: Revenue | None = None
-    streams: tuple[Stream, ...] = ()
+    streams: Annotated[tuple[Stream, ...], Items] = ()
     attestations: Attestations = Attestations()
-    phases: tuple[Phase, ...] = ()
+    phases: Annotated[tuple[Phase, ...], Items] = ()
     readings: Readings = Readings()
 
     _source: str = PrivateAttr(default="<dict>")
@@ -368,10 +392,15 @@ class _StrictSafeLoader(yaml.SafeLoader):
 
 
 def _construct_unique_mapping(loader: _StrictSafeLoader, node: yaml.MappingNode, deep: bool = False):
-    loader.flatten_mapping(node)
+    """A mapping whose own keys are unique. Keys brought in by a merge key (``<<: *base``) may be
+    given again: as YAML 1.1 defines merging, the mapping's own key overrides the merged one, and
+    of several merged mappings the first one that holds a key gives its value."""
     seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=True)
+    for key_node, _ in node.value:  # the mapping's own keys, before the merged ones are added
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            key: Any = "<<"
+        else:
+            key = loader.construct_object(key_node, deep=True)
         try:
             duplicate = key in seen
             seen.add(key)
@@ -380,6 +409,7 @@ def _construct_unique_mapping(loader: _StrictSafeLoader, node: yaml.MappingNode,
         if duplicate:
             line = key_node.start_mark.line + 1
             raise _DuplicateKeyError(f"duplicate key {key!r} (line {line})")
+    loader.flatten_mapping(node)  # merged keys first, so that the mapping's own keys override them
     return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
 
@@ -563,6 +593,12 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
     if os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
         raise ScenarioError(source, key, f"must be a path inside the scenario file's folder, got {name!r}")
     path = base / relative
+    # Symbolic links resolved before anything is opened: a link in the folder to a file outside it
+    # (or a linked folder leading out) is refused, and the file outside is never opened.
+    if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(base)):
+        raise ScenarioError(
+            source, key, f"must be a path inside the scenario file's folder, got {name!r} (a link leading outside it)"
+        )
     text = read_text_file(path, source, key, "CSV file")
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))

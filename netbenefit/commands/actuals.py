@@ -22,9 +22,7 @@ COLUMNS = (
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "actuals", help="follow an approved scenario through its actual annual results"
-    )
+    parser = subparsers.add_parser("actuals", help="follow an approved scenario through its actual annual results")
     parser.add_argument("scenario", type=Path, help="the approved scenario file")
     parser.add_argument("actuals", type=Path, help="a YAML file of actual results (years or years_from_csv)")
     parser.add_argument("--csv", action="store_true", help="print the year-by-year table alone, as CSV")
@@ -35,12 +33,13 @@ def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..after_approval import follow
+    from ..safe_text import terminal_lines
 
     after = follow(args.scenario, args.actuals)
     if args.csv:
-        print(after.years.to_csv(), end="")
+        print(terminal_lines(after.years.to_csv()), end="")
         return 0
-    print(after.summary())
+    print(terminal_lines(after.summary()))
     print()
     with pd.option_context("display.width", 160, "display.max_columns", 20):
         number = lambda value: f"{value:,.3f}" if abs(value) < 10 else f"{value:,.0f}"  # noqa: E731

@@ -18,12 +18,27 @@ def register(subparsers) -> None:
         metavar="S",
         help="share of the jobs that the award caused (0..1); shows the economist's view beside the statutory test",
     )
-    parser.add_argument("--cost-per-new-job", type=float, default=0.0, metavar="USD",
-                        help="State cost of public services per new job and year (with --but-for-share)")
-    parser.add_argument("--cost-per-resident", type=float, default=0.0, metavar="USD",
-                        help="State cost of public services per new resident and year (with --but-for-share)")
-    parser.add_argument("--residents-per-new-job", type=float, default=0.0, metavar="N",
-                        help="new residents of the State per new job (with --cost-per-resident)")
+    parser.add_argument(
+        "--cost-per-new-job",
+        type=float,
+        default=0.0,
+        metavar="USD",
+        help="State cost of public services per new job and year (with --but-for-share)",
+    )
+    parser.add_argument(
+        "--cost-per-resident",
+        type=float,
+        default=0.0,
+        metavar="USD",
+        help="State cost of public services per new resident and year (with --but-for-share)",
+    )
+    parser.add_argument(
+        "--residents-per-new-job",
+        type=float,
+        default=0.0,
+        metavar="N",
+        help="new residents of the State per new job (with --cost-per-resident)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -33,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..economics import economist_view_of
     from ..errors import ScenarioError
     from ..evaluate import evaluate
+    from ..safe_text import terminal, terminal_lines
 
     costs = (args.cost_per_new_job, args.cost_per_resident, args.residents_per_new_job)
     if args.but_for_share is None and any(costs):
@@ -49,11 +65,15 @@ def run(args: argparse.Namespace) -> int:
         )
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.max_colwidth", 80):
         if result.award_calculation is None:
-            print(f"{result.name}: the award is given directly (not by the section 75 calculator); "
-                  f"requested credits ${result.requested_credits:,.0f}")
+            print(
+                terminal(
+                    f"{result.name}: the award is given directly (not by the section 75 calculator); "
+                    f"requested credits ${result.requested_credits:,.0f}"
+                )
+            )
         else:
-            print(f"{result.name}: award by section 75 of P.L.2020, c.156 (C.34:1B-343)")
-            print(result.award_calculation.to_string(index=False, na_rep=""))
+            print(terminal(f"{result.name}: award by section 75 of P.L.2020, c.156 (C.34:1B-343)"))
+            print(terminal_lines(result.award_calculation.to_string(index=False, na_rep="")))
         if table is not None:
             print()
             print(f"The statutory test, 71(a)(5), and the economist's view (but-for share {args.but_for_share:g}):")

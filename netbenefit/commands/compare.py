@@ -3,7 +3,8 @@
 The folder receives ``summary.csv``, ``cashflows/<scenario>.csv``, one workbook
 ``comparison.xlsx`` and the charts (``charts/``: PNG, and SVG too with ``--svg``). Every scenario
 is evaluated before anything is written; a non-empty folder is refused unless ``--force`` is
-given; each file is written to a temporary name and renamed into place.
+given; each file is written to a temporary name and renamed into place. The folder holds one
+run's outputs (:mod:`netbenefit.outdir`): a manifest of them, and a lock while a run writes.
 """
 
 from __future__ import annotations
@@ -23,15 +24,20 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate
+    from ..outdir import one_run
     from ..output import prepare_output_folder, write_comparison
+    from ..safe_text import terminal
 
     results = [evaluate(path) for path in args.files]  # every scenario first: nothing written on error
     folder = prepare_output_folder(args.out, args.force)
-    written = write_comparison(results, folder, formats=("png", "svg") if args.svg else ("png",))
+    with one_run(folder) as run:  # a lock while writing; the previous run's leftovers removed after
+        written = run.wrote(write_comparison(results, folder, formats=("png", "svg") if args.svg else ("png",)))
     for result in results:
         print(
-            f"{result.name}: ratio {result.ratio:.1%} vs {result.threshold:.0%} ({result.threshold_clause}) "
-            f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
+            terminal(
+                f"{result.name}: ratio {result.ratio:.1%} vs {result.threshold:.0%} ({result.threshold_clause}) "
+                f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
+            )
         )
-    print(f"wrote {len(written)} files to {folder}")
+    print(terminal(f"wrote {len(written)} files to {folder}"))
     return 0

@@ -55,6 +55,7 @@ def parse_vary(text: str, source: str = "--vary"):
 def run(args: argparse.Namespace) -> int:
     from ..analysis import montecarlo
     from ..output import prepare_output_file
+    from ..safe_text import terminal, terminal_lines
     from ..scenario import load_scenario
     from .sweep import parse_options, write_table
 
@@ -74,8 +75,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.out is not None:
         write_table(result.draws, args.out)
-    print(f"{scenario.name}: Monte Carlo" + (f", seed {args.seed}" if args.seed is not None else ""))
-    print(result.summary)
+    print(terminal(f"{scenario.name}: Monte Carlo" + (f", seed {args.seed}" if args.seed is not None else "")))
+    print(terminal_lines(str(result.summary)))
     if args.out is not None:
-        print(f"wrote {args.out}")
+        print(terminal(f"wrote {args.out}"))
     return 0

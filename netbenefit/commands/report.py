@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from ..html import report_html, write_pdf
     from ..labels import ratio
     from ..output import OutputError, atomic_write_text, prepare_output_file
+    from ..safe_text import terminal
 
     pdf_only = args.out.suffix.lower() == ".pdf"
     if pdf_only and not args.pdf:
@@ -51,10 +52,12 @@ def run(args: argparse.Namespace) -> int:
     for result in results:
         verdict = "eligible" if result.eligible else "not eligible"
         print(
-            f"{result.name}: ratio {ratio(result.ratio, 1)} vs {ratio(result.threshold)} "
-            f"({result.threshold_clause}); {verdict}"
+            terminal(
+                f"{result.name}: ratio {ratio(result.ratio, 1)} vs {ratio(result.threshold)} "
+                f"({result.threshold_clause}); {verdict}"
+            )
         )
     for path in (html_path, pdf_path):
         if path is not None:
-            print(f"wrote {path}")
+            print(terminal(f"wrote {path}"))
     return 0

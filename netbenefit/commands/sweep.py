@@ -66,10 +66,11 @@ def parse_value(text: str, key: str, source: str):
 def write_table(table, path: Path) -> None:
     """Write a DataFrame atomically as CSV or Parquet, chosen by the file's extension."""
     from ..output import OutputError, atomic_write
+    from ..safe_text import csv_table
 
     suffix = path.suffix.lower()
     if suffix == ".csv":
-        atomic_write(path, lambda temporary: table.to_csv(temporary, index=False))
+        atomic_write(path, lambda temporary: csv_table(table).to_csv(temporary, index=False))
     elif suffix == ".parquet":
         try:
             import pyarrow  # noqa: F401
@@ -87,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..analysis import sweep
     from ..output import prepare_output_file
+    from ..safe_text import csv_table, terminal
     from ..scenario import load_scenario
 
     if args.out is not None:
@@ -95,11 +97,13 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.file)
     table = sweep(scenario, grid)
     if args.out is None:
-        table.to_csv(sys.stdout, index=False)
+        csv_table(table).to_csv(sys.stdout, index=False)
         return 0
     write_table(table, args.out)
     passes = int(table["passes"].sum())
-    print(f"{len(table):,} combinations; {passes:,} pass the net positive benefit test; "
-          f"{int(table['eligible'].sum()):,} eligible")
-    print(f"wrote {args.out}")
+    print(
+        f"{len(table):,} combinations; {passes:,} pass the net positive benefit test; "
+        f"{int(table['eligible'].sum()):,} eligible"
+    )
+    print(terminal(f"wrote {args.out}"))
     return 0
