@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import award, explain
+from . import award, explain, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .result import Result
@@ -146,7 +147,37 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         cashflows=_cashflow_table(c),
         streams=streams,
         award_calculation=award.calculation_table(scenario, bool(_scalar(c.retained_jobs_eligible))),
+        benefits_by_tax=_benefits_by_tax(streams),
+        conventions=_conventions(scenario, c),
     )
+
+
+def _benefits_by_tax(streams: pd.DataFrame) -> pd.DataFrame:
+    """Counted benefits (revenues less costs, weighted, abated streams left out) by tax. [USD]
+
+    One row for each of :data:`netbenefit.taxes.TAXES`, in that order; ``pv`` adds up to
+    ``pv_benefits`` (the streams' present values are the terms of its sum).
+    """
+    grouped = streams.groupby("tax", sort=False)[["counted", "present_value"]]
+    sums = {tax: (math.fsum(group["counted"]), math.fsum(group["present_value"])) for tax, group in grouped}
+    table = pd.DataFrame(
+        {
+            "tax": list(taxes.TAXES),
+            "nominal": [sums.get(tax, (0.0, 0.0))[0] for tax in taxes.TAXES],
+            "pv": [sums.get(tax, (0.0, 0.0))[1] for tax in taxes.TAXES],
+        }
+    )
+    return table
+
+
+def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
+    """Conventions the result rests on that the scenario did not state (README, "Conventions")."""
+    notes = []
+    income_tax = scenario.revenue.income_tax if scenario.revenue is not None else None
+    if income_tax == "progressive" or getattr(income_tax, "method", None) == "brackets":
+        first, last = (int(y) for y in taxes.tax_years(scenario.application_date, c.years[[0, -1]]))
+        notes.extend(taxes.schedule_conventions(first, last))
+    return tuple(notes)
 
 
 def _row(array, years: int) -> np.ndarray:
@@ -183,6 +214,7 @@ def _streams_table(c: Computation) -> pd.DataFrame:
             "stream": repeat([component.name for _, component, _, _ in rows]),
             "source": repeat([component.source for _, component, _, _ in rows]),
             "effect": repeat([component.effect for _, component, _, _ in rows]),
+            "tax": repeat([component.tax for _, component, _, _ in rows]),
             "kind": repeat([component.kind for _, component, _, _ in rows]),
             "abated": np.repeat(abated, n_years),
             "amount": amount.reshape(-1),
@@ -209,6 +241,7 @@ def _cashflow_table(c: Computation) -> pd.DataFrame:
     table["wages"] = total("wages")
     table["capital_investment"] = total("capital_investment")
     table["construction_wages"] = total("construction_wages")
+    table["indirect_and_induced_jobs"] = total("indirect_and_induced_jobs")
     revenues, costs = np.zeros(n_years), np.zeros(n_years)
     for _, component, amount, _ in _component_rows(c):  # each stream, signed, all phases and effects
         table[component.name] = table.get(component.name, 0.0) + amount

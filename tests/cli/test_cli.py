@@ -27,6 +27,8 @@ CONTRACT_KEYS = {
     "extended_commitment",
     "max_credit_pv",
     "excluded_streams",
+    "benefits_by_tax",
+    "conventions",
 }
 
 
