@@ -609,7 +609,7 @@ def _shown(value: Any) -> str:
 
 def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
     """The first validation problem as a one-line ScenarioError (with a count of the rest)."""
-    errors = error.errors(include_url=False)
+    errors = _without_union_tags(error.errors(include_url=False))
     first = errors[0]
     loc = [str(part) for part in first["loc"]]
     kind = first["type"]
@@ -624,11 +624,35 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
             problem = message[:1].lower() + message[1:]
         if kind == "extra_forbidden" and len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
             problem += " (a phase's commitment sets period_years only; extended_years is the project's)"
+        if kind == "literal_error" and key == "revenue.income_tax":
+            problem += " or a block with method: brackets or effective_rate"
         if kind not in ("missing", "extra_forbidden"):
             problem += f" (got {_shown(first.get('input'))})"
     if len(errors) > 1:
         problem += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     return ScenarioError(source, key, problem)
+
+
+def _is_union_tag(part: Any) -> bool:
+    """A segment pydantic adds to an error location to name the member of a union it tried."""
+    return isinstance(part, str) and (part.startswith("literal[") or part[:1].isupper())
+
+
+def _tagged(error: dict) -> bool:
+    return any(_is_union_tag(part) for part in error["loc"])
+
+
+def _without_union_tags(errors: list[dict]) -> list[dict]:
+    """Errors of a choice-or-block key (``revenue.income_tax: progressive`` or a block): when the
+    value is a mapping, the block's errors only, with the members' names taken out of the keys."""
+    choice_errors = [e for e in errors if any(str(part).startswith("literal[") for part in e["loc"])]
+    chosen = errors
+    if choice_errors:
+        if isinstance(choice_errors[0].get("input"), Mapping):  # a block was meant: its own errors
+            chosen = [e for e in errors if e not in choice_errors] or errors
+        else:  # a value was meant: the choice's error (must be 'progressive')
+            chosen = choice_errors + [e for e in errors if e not in choice_errors and not _tagged(e)]
+    return [{**e, "loc": tuple(part for part in e["loc"] if not _is_union_tag(part))} for e in chosen]
 
 
 def _check_consistency(scenario: Scenario, source: str) -> None:
@@ -771,7 +795,8 @@ def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[s
                 raise ScenarioError(
                     source,
                     key,
-                    f"{path} line {line}: {column} must be a number >= 1 (total / direct), got {_shown(cells.get(column))}",
+                    f"{path} line {line}: {column} must be a number >= 1 (total / direct), "
+                    f"got {_shown(cells.get(column))}",
                 )
             values[column] = value
         return values

@@ -217,8 +217,9 @@ def schedule_conventions(first_tax_year: int, last_tax_year: int) -> tuple[str, 
     for status, name in FILING_STATUSES.items():
         entry = PARAMETERS[name]
         if first_tax_year < entry.effective.year:
+            last_before = min(last_tax_year, entry.effective.year - 1)
             notes.append(
-                f"gross income tax, {status}: tax years {first_tax_year}-{min(last_tax_year, entry.effective.year - 1)} "
+                f"gross income tax, {status}: tax years {first_tax_year}-{last_before} "
                 f"precede the schedule held (in force from {entry.effective.isoformat()}); "
                 f"that schedule is used for them [convention]"
             )
