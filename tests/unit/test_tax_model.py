@@ -239,13 +239,15 @@ def test_indexed_brackets_lower_the_tax_under_inflation():
 BAD = [
     ({"income_tax": {"method": "brackets", "filing_status": {"single": 0.5, "married_joint": 0.4}}},
      "revenue.income_tax.filing_status", "sum to 1"),
-    ({"income_tax": {"method": "brackets", "wage_dispersion": -0.1}}, "revenue.income_tax.wage_dispersion", "greater than or equal to 0"),
+    ({"income_tax": {"method": "brackets", "wage_dispersion": -0.1}}, "revenue.income_tax.wage_dispersion",
+     "greater than or equal to 0"),
     ({"income_tax": {"method": "effective_rate"}}, "revenue.income_tax.rate", "required"),
     ({"income_tax": {"method": "effective_rate", "rate": 0.05, "wage_dispersion": 0.5}},
      "revenue.income_tax.wage_dispersion", "brackets only"),
     ({"income_tax": {"method": "guess"}}, "revenue.income_tax", ""),
     ({"employment_multiplier": 0.9}, "revenue.employment_multiplier", "greater than or equal to 1"),
-    ({"construction_earnings_multiplier": 0.5}, "revenue.construction_earnings_multiplier", "greater than or equal to 1"),
+    ({"construction_earnings_multiplier": 0.5}, "revenue.construction_earnings_multiplier",
+     "greater than or equal to 1"),
     ({"corporate_business_tax": 5.0, "allocated_taxable_net_income": 1e6}, "revenue.allocated_taxable_net_income",
      "not both"),
 ]  # fmt: skip
@@ -266,8 +268,10 @@ def test_bad_revenue_keys_are_one_line_errors(tmp_path, capsys, revenue, key, pr
         (["541511,1.7,2.1,1.9,x"], "999999", None, "business.naics", "not in the multiplier table"),
         (["541511,1.7,2.1"], "541511", "naics,earnings_multiplier,employment_multiplier", "revenue.multiplier_table",
          "missing columns construction_earnings_multiplier, source"),
-        (["541511,0.9,2.1,1.9,x"], "541511", None, "revenue.multiplier_table", "earnings_multiplier must be a number >= 1"),
-        (["541511,1.7,abc,1.9,x"], "541511", None, "revenue.multiplier_table", "employment_multiplier must be a number"),
+        (["541511,0.9,2.1,1.9,x"], "541511", None, "revenue.multiplier_table",
+         "earnings_multiplier must be a number >= 1"),
+        (["541511,1.7,abc,1.9,x"], "541511", None, "revenue.multiplier_table",
+         "employment_multiplier must be a number"),
     ],
 )  # fmt: skip
 def test_bad_multiplier_tables_are_one_line_errors(tmp_path, capsys, rows, naics, header, key, problem):
