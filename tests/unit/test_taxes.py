@@ -27,7 +27,8 @@ def numerical_expectation(median, sigma, status, exemptions=True):
     kinks = sorted(math.log((deduction + k) / median) / sigma for k in lower if deduction + k > 0)
     edges = [-14.0] + [k for k in kinks if -14 < k < 14] + [14.0]
     return math.fsum(
-        integrate.quad(integrand, a, b, epsabs=0, epsrel=1e-13, limit=200)[0] for a, b in zip(edges, edges[1:], strict=False)
+        integrate.quad(integrand, a, b, epsabs=0, epsrel=1e-13, limit=200)[0]
+        for a, b in zip(edges, edges[1:], strict=False)
     )
 
 
