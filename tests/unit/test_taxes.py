@@ -153,3 +153,16 @@ def test_a_tax_year_before_the_schedule_is_noted():
     assert taxes.schedule_conventions(2020, 2040) == ()
     notes = taxes.schedule_conventions(2018, 2030)
     assert len(notes) == 2 and all("2018-2019" in note and "[convention]" in note for note in notes)
+
+
+def test_the_tax_page_lists_every_tax_parameter_with_its_grade():
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[2]
+    names = yaml.safe_load((root / "netbenefit/parameters/taxes.yaml").read_text(encoding="utf-8"))
+    page = (root / "docs/taxes.md").read_text(encoding="utf-8")
+    for name in names:
+        assert f"| `{name}` |" in page and f"### `{name}`" in page, name
+        assert f"| {PARAMETERS[name].source} |" in page
