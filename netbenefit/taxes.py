@@ -98,21 +98,12 @@ def gross_income_tax(taxable_income, filing_status: str = "single"):
     return bracket_tax(taxable_income, lower, rates)
 
 
-def _expected_ramp(median, sigma, strike):
-    """E[max(W - K, 0)] for W lognormal with median m and log standard deviation s >= 0. [USD]"""
-    m, s, k = np.broadcast_arrays(np.asarray(median, float), np.asarray(sigma, float), np.asarray(strike, float))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        positive = s > 0
-        safe_s = np.where(positive, s, 1.0)
-        d2 = np.log(m / k) / safe_s  # +inf where K = 0, -inf where m = 0
-        d2 = np.where(np.isnan(d2), -np.inf, d2)
-        d1 = d2 + safe_s
-        call = m * np.exp(0.5 * safe_s * safe_s) * ndtr(d1) - np.where(k > 0, k * ndtr(d2), 0.0)
-    return np.where(positive, call, np.maximum(m - k, 0.0))
-
-
 def expected_bracket_tax(median, sigma, lower, rates, deduction=0.0):
     """Expected tax of a schedule on ``max(W - deduction, 0)``, W lognormal(median, sigma). [USD]
+
+    ``sum_k dr_k x E[max(W - K_k, 0)]`` with ``K_k = deduction + lower_k`` and, for sigma > 0,
+    ``E[max(W - K, 0)] = m e^(s^2/2) N(d1) - K N(d2)``, ``d2 = ln(m / K) / s``, ``d1 = d2 + s``
+    (``m e^(s^2/2)`` where K = 0); for sigma = 0, ``max(m - K, 0)``.
 
     Parameters
     ----------
@@ -125,13 +116,27 @@ def expected_bracket_tax(median, sigma, lower, rates, deduction=0.0):
     deduction : float
         Subtracted from the wage before the schedule applies (the personal exemptions). [USD]
     """
-    median = np.asarray(median, dtype=float)
-    sigma = np.asarray(sigma, dtype=float)
-    total = np.zeros(np.broadcast_shapes(median.shape, sigma.shape))
-    previous = 0.0
-    for threshold, rate in zip(lower, rates, strict=True):
-        total = total + (rate - previous) * _expected_ramp(median, sigma, deduction + threshold)
-        previous = rate
+    median, sigma = np.broadcast_arrays(np.asarray(median, dtype=float), np.asarray(sigma, dtype=float))
+    positive = sigma > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        safe_sigma = np.where(positive, sigma, 1.0)
+        log_median = np.log(median)  # -inf where the median is 0
+        mean = median * np.exp(0.5 * safe_sigma * safe_sigma)  # E[W] when sigma > 0
+        total = np.zeros(median.shape)
+        previous = 0.0
+        for threshold, rate in zip(lower, rates, strict=True):
+            strike = deduction + float(threshold)
+            if not positive.any():  # every wage at the median: no normal CDF to compute
+                ramp = np.maximum(median - strike, 0.0)
+            elif strike > 0:
+                d2 = (log_median - np.log(strike)) / safe_sigma
+                ramp = np.where(
+                    positive, mean * ndtr(d2 + safe_sigma) - strike * ndtr(d2), np.maximum(median - strike, 0.0)
+                )
+            else:  # no threshold below the wage: the ramp is the wage itself
+                ramp = np.where(positive, mean, median)
+            total = total + (rate - previous) * ramp
+            previous = rate
     return total
 
 
