@@ -444,7 +444,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
                     effect="direct",
                     kind=stream.kind,
                     abated=stream.abated,
-                    values=values * inflation_growth if stream.grows_with_inflation else values,
+                    values=np.where(
+                        inputs.flag(f"{prefix}streams.{j}.grows_with_inflation"), values * inflation_growth, values
+                    ),
                     tax=stream.tax,
                 )
             )
@@ -565,16 +567,17 @@ def _driver_components(
         operations_income_tax = jobs * gross_income_tax(salary) * withholding
     elif income_tax is not None and income_tax.method == "brackets":
         # N.J.S.A. 54A:2-1 schedules on a lognormal distribution of wages, less the 54A:3-1 exemptions.
+        key = "revenue.income_tax.filing_status."
         shares = (
-            {"single": 1.0}
+            {"single": 1.0}  # no filing_status: every job a single filer
             if income_tax.filing_status is None
-            else {"single": income_tax.filing_status.single, "married_joint": income_tax.filing_status.married_joint}
+            else {status: number(key + status) for status in taxes.FILING_STATUSES}
         )
         per_job = taxes.expected_gross_income_tax(
             salary,
             number("revenue.income_tax.wage_dispersion"),
             shares,
-            index=growth if revenue.index_brackets else 1.0,
+            index=np.where(inputs.flag("revenue.index_brackets"), growth, 1.0),
         )
         operations_income_tax = jobs * per_job * withholding
     elif income_tax is not None:  # method: effective_rate

@@ -166,7 +166,7 @@ def expected_gross_income_tax(median, sigma, shares, *, exemptions: bool = True,
     scaled = np.asarray(median, dtype=float) / index
     total = 0.0
     for status, share in shares.items():
-        if share == 0:
+        if not np.any(share):  # no job files under this status
             continue
         lower, rates = schedule(status)
         deduction = personal_exemption(status) if exemptions else 0.0

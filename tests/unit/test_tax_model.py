@@ -308,3 +308,30 @@ def test_results_without_revenue_drivers_still_have_all_four_taxes():
     result = evaluate(base_scenario_dict())
     assert result.benefits_by_tax["pv"].tolist() == pytest.approx([0.0, 0.0, 0.0, result.pv_benefits])
     assert np.all(result.cashflows["indirect_and_induced_jobs"] == 0)
+
+
+def test_variants_of_the_flags_and_shares_match_single_evaluations():
+    from netbenefit.analysis import evaluate_variants
+
+    data = drivers(
+        income_tax={
+            "method": "brackets",
+            "filing_status": {"single": 0.4, "married_joint": 0.6},
+            "wage_dispersion": 0.4,
+        }
+    )
+    data["inflation"] = 0.03
+    data["jobs"]["salary_growth"] = 0.03
+    data["streams"] = [{"name": "fees", "kind": "revenue", "by_year": {1: 50_000, 5: 50_000}}]
+    base = netbenefit.Scenario.from_dict(data)
+    values = {
+        "revenue.index_brackets": np.array([False, True, True, False]),
+        "streams.0.grows_with_inflation": np.array([True, False, True, False]),
+        "revenue.income_tax.filing_status.single": np.array([0.4, 0.4, 0.4, 0.4]),
+        "revenue.income_tax.filing_status.married_joint": np.array([0.6, 0.6, 0.6, 0.6]),
+    }
+    table = evaluate_variants(base, values)
+    for i, row in enumerate(table.itertuples(index=False)):
+        one = netbenefit.evaluate(base.replace({key: array[i].item() for key, array in values.items()}))
+        assert row.pv_benefits == pytest.approx(one.pv_benefits, rel=1e-12)
+    assert len(set(np.round(table["pv_benefits"], 6))) == 4
