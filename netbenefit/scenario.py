@@ -633,26 +633,41 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
     return ScenarioError(source, key, problem)
 
 
-def _is_union_tag(part: Any) -> bool:
-    """A segment pydantic adds to an error location to name the member of a union it tried."""
-    return isinstance(part, str) and (part.startswith("literal[") or part[:1].isupper())
+#: Keys whose value is a choice or a block, and the names pydantic gives the members in error locations.
+_UNION_KEYS = {"income_tax": ("IncomeTax",)}
 
 
-def _tagged(error: dict) -> bool:
-    return any(_is_union_tag(part) for part in error["loc"])
+def _union_tag_positions(loc: tuple) -> set[int]:
+    """Positions in an error location of the segments that name a member of a union, not a key."""
+    return {
+        i
+        for i, part in enumerate(loc)
+        if i > 0
+        and loc[i - 1] in _UNION_KEYS
+        and isinstance(part, str)
+        and (part.startswith("literal[") or part in _UNION_KEYS[loc[i - 1]])
+    }
+
+
+def _is_choice_error(error: dict) -> bool:
+    return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"]))
 
 
 def _without_union_tags(errors: list[dict]) -> list[dict]:
     """Errors of a choice-or-block key (``revenue.income_tax: progressive`` or a block): when the
     value is a mapping, the block's errors only, with the members' names taken out of the keys."""
-    choice_errors = [e for e in errors if any(str(part).startswith("literal[") for part in e["loc"])]
+    choice_errors = [e for e in errors if _is_choice_error(e)]
     chosen = errors
     if choice_errors:
+        others = [e for e in errors if e not in choice_errors]
         if isinstance(choice_errors[0].get("input"), Mapping):  # a block was meant: its own errors
-            chosen = [e for e in errors if e not in choice_errors] or errors
+            chosen = others or errors
         else:  # a value was meant: the choice's error (must be 'progressive')
-            chosen = choice_errors + [e for e in errors if e not in choice_errors and not _tagged(e)]
-    return [{**e, "loc": tuple(part for part in e["loc"] if not _is_union_tag(part))} for e in chosen]
+            chosen = choice_errors + [e for e in others if not _union_tag_positions(e["loc"])]
+    return [
+        {**e, "loc": tuple(part for i, part in enumerate(e["loc"]) if i not in _union_tag_positions(e["loc"]))}
+        for e in chosen
+    ]
 
 
 def _check_consistency(scenario: Scenario, source: str) -> None:
