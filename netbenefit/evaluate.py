@@ -11,6 +11,7 @@ import pandas as pd
 from . import award, explain, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
+from .parameters import parameter
 from .result import Result
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
 from .scenario import Scenario, load_scenario
@@ -172,12 +173,20 @@ def _benefits_by_tax(streams: pd.DataFrame) -> pd.DataFrame:
 
 def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
     """Conventions the result rests on that the scenario did not state (README, "Conventions")."""
-    notes = []
-    income_tax = scenario.revenue.income_tax if scenario.revenue is not None else None
-    if income_tax == "progressive" or getattr(income_tax, "method", None) == "brackets":
-        first, last = (int(y) for y in taxes.tax_years(scenario.application_date, c.years[[0, -1]]))
-        notes.extend(taxes.schedule_conventions(first, last))
-    return tuple(notes)
+    revenue = scenario.revenue
+    if revenue is None:
+        return ()
+    names = []
+    if revenue.income_tax == "progressive":
+        names.append("gross_income_tax_brackets_single")
+    elif getattr(revenue.income_tax, "method", None) == "brackets":
+        names += ["gross_income_tax_brackets_single", "gross_income_tax_brackets_married_joint"]
+    if revenue.sales_and_use_tax_rate == parameter("sales_and_use_tax_rate"):  # the cited rate is used
+        names.append("sales_and_use_tax_rate")
+    if revenue.allocated_taxable_net_income is not None:
+        names.append("corporation_business_tax_rates")
+    first, last = (int(y) for y in taxes.tax_years(scenario.application_date, c.years[[0, -1]]))
+    return taxes.schedule_conventions(first, last, names)
 
 
 def _row(array, years: int) -> np.ndarray:

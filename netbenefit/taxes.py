@@ -212,19 +212,29 @@ def corporation_business_tax(allocated_taxable_net_income, tax_year):
     return tax + np.where(fee, parameter("corporate_transit_fee_rate") * income, 0.0)
 
 
-def schedule_conventions(first_tax_year: int, last_tax_year: int) -> tuple[str, ...]:
-    """Notes for tax years outside the dates of the Gross Income Tax schedules held.
+#: Rate schedules held for one period only (no earlier one), with the words a note uses for each.
+SCHEDULES = {
+    "gross_income_tax_brackets_single": "gross income tax, single filers",
+    "gross_income_tax_brackets_married_joint": "gross income tax, married filing jointly",
+    "sales_and_use_tax_rate": "sales and use tax rate",
+    "corporation_business_tax_rates": "corporation business tax rates",
+}
 
-    A tax year before a schedule is in force uses the schedule held (there is one, for
-    tax years 2020 on); the note says so.
+
+def schedule_conventions(first_tax_year: int, last_tax_year: int, names=tuple(SCHEDULES)) -> tuple[str, ...]:
+    """Notes for tax years before the schedules ``names`` are in force.
+
+    A tax year before a schedule's effective date uses the latest (here, the only) schedule held;
+    the note says so. Dated surtaxes (the CBT surtax, the Corporate Transit Fee) are not in this
+    list: outside their years they do not apply at all.
     """
     notes = []
-    for status, name in FILING_STATUSES.items():
+    for name in names:
         entry = PARAMETERS[name]
         if first_tax_year < entry.effective.year:
             last_before = min(last_tax_year, entry.effective.year - 1)
             notes.append(
-                f"gross income tax, {status}: tax years {first_tax_year}-{last_before} "
+                f"{SCHEDULES[name]}: tax years {first_tax_year}-{last_before} "
                 f"precede the schedule held (in force from {entry.effective.isoformat()}); "
                 f"that schedule is used for them [convention]"
             )
