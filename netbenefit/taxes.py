@@ -25,7 +25,6 @@ from __future__ import annotations
 import datetime as dt
 
 import numpy as np
-from scipy.special import ndtr
 
 from .parameters import PARAMETERS, parameter
 
@@ -129,6 +128,8 @@ def expected_bracket_tax(median, sigma, lower, rates, deduction=0.0):
             if not positive.any():  # every wage at the median: no normal CDF to compute
                 ramp = np.maximum(median - strike, 0.0)
             elif strike > 0:
+                from scipy.special import ndtr  # the normal CDF; imported here, where needed, not at start-up
+
                 d2 = (log_median - np.log(strike)) / safe_sigma
                 ramp = np.where(
                     positive, mean * ndtr(d2 + safe_sigma) - strike * ndtr(d2), np.maximum(median - strike, 0.0)
