@@ -166,3 +166,13 @@ def test_the_tax_page_lists_every_tax_parameter_with_its_grade():
     for name in names:
         assert f"| `{name}` |" in page and f"### `{name}`" in page, name
         assert f"| {PARAMETERS[name].source} |" in page
+
+
+@pytest.mark.parametrize("median, sigma", [(90000.0, 0.5), (52000.0, 0.3), (400000.0, 1.2)])
+def test_gauss_hermite_quadrature_converges_to_the_closed_form(median, sigma):
+    # 200 Gauss-Hermite nodes on a kinked integrand: close (1e-3), not exact (why the closed form).
+    nodes, weights = np.polynomial.hermite_e.hermegauss(200)
+    wages = median * np.exp(sigma * nodes)
+    quadrature = np.sum(weights * taxes.gross_income_tax(np.maximum(wages - 1000.0, 0.0))) / math.sqrt(2 * math.pi)
+    exact = float(taxes.expected_gross_income_tax(median, sigma, {"single": 1.0}))
+    assert quadrature == pytest.approx(exact, rel=1e-3)
