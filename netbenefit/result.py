@@ -202,6 +202,12 @@ class Result:
         if self.benefits_by_tax is not None:
             for row in self.benefits_by_tax.itertuples(index=False):
                 lines.append(f"  benefits, {row.tax.replace('_', ' ')}: ${row.nominal:,.0f} counted, PV ${row.pv:,.0f}")
+        if "indirect_and_induced_jobs" in self.cashflows and self.cashflows["indirect_and_induced_jobs"].any():
+            peak = self.cashflows["indirect_and_induced_jobs"].max()
+            direct = self.cashflows["full_time_jobs"].max()
+            lines.append(
+                f"  jobs at their peak: {direct:,.0f} direct, {peak:,.0f} indirect and induced (employment multiplier)"
+            )
         for note in self.conventions:
             lines.append(f"  convention: {note}")
         if len(self.phase_tests) > 1:

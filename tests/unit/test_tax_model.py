@@ -169,6 +169,7 @@ def test_indirect_and_induced_jobs_are_reported():
     result = evaluate(drivers(income_tax_effective_rate=0.05, employment_multiplier=1.8))
     table = result.cashflows
     assert table["indirect_and_induced_jobs"].iloc[0] == pytest.approx(0.8 * table["full_time_jobs"].iloc[0])
+    assert "100 direct, 80 indirect and induced" in result.summary()
 
 
 def table_scenario(tmp_path, rows, naics="541511", header=None):
