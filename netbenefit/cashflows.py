@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import award, finance
+from . import award, finance, taxes
 from .errors import ScenarioError
 from .parameters import parameter
 from .rules import eligibility, net_benefit
@@ -43,6 +43,7 @@ CASHFLOW_COLUMNS = (
     "wages",
     "capital_investment",
     "construction_wages",
+    "indirect_and_induced_jobs",
     "revenues",
     "costs",
     "net_benefits",
@@ -113,6 +114,20 @@ class Inputs:
             return None
         return self.number(key)
 
+    def multiplier(self, name: str) -> np.ndarray:
+        """A multiplier of the revenue drivers (``earnings_multiplier``, ``employment_multiplier``,
+        ``construction_earnings_multiplier``): varied, else the scenario's multiplier table row, else
+        the scenario's value; the construction multiplier defaults to the earnings multiplier."""
+        key = "revenue." + name
+        if key in self.overrides:
+            return self.number(key)
+        table = self.scenario.multipliers
+        if table is not None:
+            return np.array([[float(table[name])]])
+        if name == "construction_earnings_multiplier" and self.get(key) is None:
+            return self.multiplier("earnings_multiplier")
+        return self.number(key)
+
     def flag(self, key: str) -> np.ndarray:
         """A boolean; a fact not given is False (nothing is presumed in the applicant's favour)."""
         if key in self.overrides:
@@ -136,6 +151,7 @@ class Component:
     kind: str  # revenue | cost
     abated: bool  # excluded under 71(a)(5)(e)
     values: np.ndarray  # (n, years) [USD, nominal], >= 0
+    tax: str = "other"  # gross_income_tax | sales_and_use_tax | corporation_business_tax | other
 
 
 @dataclass
@@ -154,6 +170,7 @@ class PhaseFlows:
     weight: np.ndarray  # (n, years)
     weight_without_extension: np.ndarray
     components: list[Component] = field(default_factory=list)
+    indirect_and_induced_jobs: np.ndarray | float = 0.0  # jobs x (employment multiplier - 1)
     net_benefits: np.ndarray | None = None  # counted streams, unweighted
     pv_benefits: np.ndarray | None = None  # (n, 1)
     pv_benefits_without_extension: np.ndarray | None = None
@@ -350,6 +367,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
 
     revenue = scenario.revenue
     sales_tax_rate = number("revenue.sales_and_use_tax_rate") if revenue else 0.0
+    # Flat yearly amounts (the CBT, streams marked grows_with_inflation) are year-1 figures that
+    # grow with inflation from year 1: x (1 + inflation)^(t - 1) in project year t.
+    inflation_growth = (1.0 + number("inflation")) ** (years[None, :] - 1.0)
 
     phases: list[PhaseFlows] = []
     for index, ((prefix, phase), period) in enumerate(zip(_phase_records(scenario), commitment, strict=True)):
@@ -416,10 +436,22 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         if revenue is not None:
             flows.components.extend(
                 _driver_components(
-                    inputs, prefix, index + 1, jobs, wages, salary, capital, flows.construction_wages, sales_tax_rate
+                    inputs,
+                    prefix,
+                    index + 1,
+                    jobs,
+                    wages,
+                    salary,
+                    capital,
+                    flows.construction_wages,
+                    sales_tax_rate,
+                    inflation_growth,
+                    years,
                 )
             )
+            flows.indirect_and_induced_jobs = jobs * (inputs.multiplier("employment_multiplier") - 1.0)
         for j, stream in enumerate(phase.streams):
+            values = _by_year(inputs, f"{prefix}streams.{j}.by_year", stream.by_year, phase_year)
             flows.components.append(
                 Component(
                     phase=index + 1,
@@ -428,7 +460,10 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
                     effect="direct",
                     kind=stream.kind,
                     abated=stream.abated,
-                    values=_by_year(inputs, f"{prefix}streams.{j}.by_year", stream.by_year, phase_year),
+                    values=np.where(
+                        inputs.flag(f"{prefix}streams.{j}.grows_with_inflation"), values * inflation_growth, values
+                    ),
+                    tax=stream.tax,
                 )
             )
         net = _net_benefits(flows.components, horizon)
@@ -553,30 +588,58 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     )
 
 
-def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capital, construction_wages, sales_tax_rate):
+def _driver_components(
+    inputs, prefix, phase_number, jobs, wages, salary, capital, construction_wages, sales_tax_rate, growth, years
+):
     """Streams of the built-in revenue drivers for one phase (README, "Benefit streams")."""
     number = inputs.number
     revenue = inputs.scenario.revenue
     withholding = number(prefix + "jobs.nj_withholding_share")
-    # Only withholdings subject to the NJ Gross Income Tax yield it.
-    if revenue.income_tax == "progressive":
-        income_tax = jobs * gross_income_tax(salary) * withholding
+    # Only withholdings subject to the NJ Gross Income Tax yield it, 71(d).
+    income_tax = revenue.income_tax
+    if income_tax == "progressive":  # v1: single-filer schedule at the median, no exemption
+        operations_income_tax = jobs * gross_income_tax(salary) * withholding
+    elif income_tax is not None and income_tax.method == "brackets":
+        # N.J.S.A. 54A:2-1 schedules on a lognormal distribution of wages, less the 54A:3-1 exemptions.
+        key = "revenue.income_tax.filing_status."
+        shares = (
+            {"single": 1.0}  # no filing_status: every job a single filer
+            if income_tax.filing_status is None
+            else {status: number(key + status) for status in taxes.FILING_STATUSES}
+        )
+        per_job = taxes.expected_gross_income_tax(
+            salary,
+            number("revenue.income_tax.wage_dispersion"),
+            shares,
+            index=np.where(inputs.flag("revenue.index_brackets"), growth, 1.0),
+        )
+        operations_income_tax = jobs * per_job * withholding
+    elif income_tax is not None:  # method: effective_rate
+        operations_income_tax = wages * (number("revenue.income_tax.rate") * withholding)
     else:
-        income_tax = wages * (number("revenue.income_tax_effective_rate") * withholding)
+        operations_income_tax = wages * (number("revenue.income_tax_effective_rate") * withholding)
     spending_share = number("revenue.taxable_spending_share")
     direct = {
-        ("operations", "income_tax"): income_tax,
-        ("operations", "spending_sales_tax"): wages * (spending_share * sales_tax_rate),
-        ("construction", "construction_income_tax"): construction_wages
+        ("operations", "income_tax", "gross_income_tax"): operations_income_tax,
+        ("operations", "spending_sales_tax", "sales_and_use_tax"): wages * (spending_share * sales_tax_rate),
+        ("construction", "construction_income_tax", "gross_income_tax"): construction_wages
         * number("revenue.construction_income_tax_rate"),
-        ("construction", "construction_spending_sales_tax"): construction_wages * spending_share * sales_tax_rate,
+        ("construction", "construction_spending_sales_tax", "sales_and_use_tax"): construction_wages
+        * spending_share
+        * sales_tax_rate,
     }
-    multiplier_effect = number("revenue.earnings_multiplier") - 1.0  # total / direct, minus the direct part
+    # Multipliers are total / direct; the indirect and induced part is (multiplier - 1) x direct.
+    effect = {
+        "operations": inputs.multiplier("earnings_multiplier") - 1.0,
+        "construction": inputs.multiplier("construction_earnings_multiplier") - 1.0,
+    }
     components = []
-    for (source, name), values in direct.items():
-        components.append(Component(phase_number, name, source, "direct", "revenue", False, values))
+    for (source, name, tax), values in direct.items():
+        components.append(Component(phase_number, name, source, "direct", "revenue", False, values, tax))
         components.append(
-            Component(phase_number, name, source, "indirect_and_induced", "revenue", False, values * multiplier_effect)
+            Component(
+                phase_number, name, source, "indirect_and_induced", "revenue", False, values * effect[source], tax
+            )
         )
     components.append(
         Component(
@@ -587,9 +650,16 @@ def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capita
             "revenue",
             False,
             capital * number("revenue.construction_taxable_share") * sales_tax_rate,
+            "sales_and_use_tax",
         )
     )
     if phase_number == 1:  # the business's CBT, in each initial-phase year with jobs in place
+        if revenue.allocated_taxable_net_income is not None:  # N.J.S.A. 54:10A-5, 54:10A-5.41, by tax year
+            base = number("revenue.allocated_taxable_net_income") * growth
+            tax_years = taxes.tax_years(inputs.scenario.application_date, years)[None, :]
+            cbt = taxes.corporation_business_tax(base, tax_years)
+        else:  # a flat year-1 amount, growing with inflation
+            cbt = number("revenue.corporate_business_tax") * growth
         components.append(
             Component(
                 phase_number,
@@ -598,7 +668,8 @@ def _driver_components(inputs, prefix, phase_number, jobs, wages, salary, capita
                 "direct",
                 "revenue",
                 False,
-                number("revenue.corporate_business_tax") * (jobs > 0),
+                cbt * (jobs > 0),
+                "corporation_business_tax",
             )
         )
     return components

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import award, explain, finance
+from . import award, explain, finance, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
+from .parameters import parameter
 from .result import Result
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
 from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule
@@ -183,6 +185,8 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         award_calculation=award.calculation_table(scenario, bool(_scalar(c.retained_jobs_eligible))),
         clawback_schedule=_clawback_table(scenario, c, incremental),
         warnings=explain.commitment_period_warnings(scenario),
+        benefits_by_tax=_benefits_by_tax(streams),
+        conventions=_conventions(scenario, c),
     )
 
 
@@ -202,6 +206,42 @@ def _clawback_table(scenario: Scenario, c: Computation, incremental: float) -> p
         scenario.commitment.extension_years_counted,
     )
     return pd.DataFrame({name: schedule[name] for name in SCHEDULE_COLUMNS})
+
+
+def _benefits_by_tax(streams: pd.DataFrame) -> pd.DataFrame:
+    """Counted benefits (revenues less costs, weighted, abated streams left out) by tax. [USD]
+
+    One row for each of :data:`netbenefit.taxes.TAXES`, in that order; ``pv`` adds up to
+    ``pv_benefits`` (the streams' present values are the terms of its sum).
+    """
+    grouped = streams.groupby("tax", sort=False)[["counted", "present_value"]]
+    sums = {tax: (math.fsum(group["counted"]), math.fsum(group["present_value"])) for tax, group in grouped}
+    table = pd.DataFrame(
+        {
+            "tax": list(taxes.TAXES),
+            "nominal": [sums.get(tax, (0.0, 0.0))[0] for tax in taxes.TAXES],
+            "pv": [sums.get(tax, (0.0, 0.0))[1] for tax in taxes.TAXES],
+        }
+    )
+    return table
+
+
+def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
+    """Conventions the result rests on that the scenario did not state (README, "Conventions")."""
+    revenue = scenario.revenue
+    if revenue is None:
+        return ()
+    names = []
+    if revenue.income_tax == "progressive":
+        names.append("gross_income_tax_brackets_single")
+    elif getattr(revenue.income_tax, "method", None) == "brackets":
+        names += ["gross_income_tax_brackets_single", "gross_income_tax_brackets_married_joint"]
+    if revenue.sales_and_use_tax_rate == parameter("sales_and_use_tax_rate"):  # the cited rate is used
+        names.append("sales_and_use_tax_rate")
+    if revenue.allocated_taxable_net_income is not None:
+        names.append("corporation_business_tax_rates")
+    first, last = (int(y) for y in taxes.tax_years(scenario.application_date, c.years[[0, -1]]))
+    return taxes.schedule_conventions(first, last, names)
 
 
 def _row(array, years: int) -> np.ndarray:
@@ -238,6 +278,7 @@ def _streams_table(c: Computation) -> pd.DataFrame:
             "stream": repeat([component.name for _, component, _, _ in rows]),
             "source": repeat([component.source for _, component, _, _ in rows]),
             "effect": repeat([component.effect for _, component, _, _ in rows]),
+            "tax": repeat([component.tax for _, component, _, _ in rows]),
             "kind": repeat([component.kind for _, component, _, _ in rows]),
             "abated": np.repeat(abated, n_years),
             "amount": amount.reshape(-1),
@@ -264,6 +305,7 @@ def _cashflow_table(c: Computation) -> pd.DataFrame:
     table["wages"] = total("wages")
     table["capital_investment"] = total("capital_investment")
     table["construction_wages"] = total("construction_wages")
+    table["indirect_and_induced_jobs"] = total("indirect_and_induced_jobs")
     revenues, costs = np.zeros(n_years), np.zeros(n_years)
     for _, component, amount, _ in _component_rows(c):  # each stream, signed, all phases and effects
         table[component.name] = table.get(component.name, 0.0) + amount

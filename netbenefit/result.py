@@ -65,6 +65,52 @@ class Result:
     clawback_schedule: pd.DataFrame | None = field(default=None, repr=False)
     #: Plausibility warnings on the scenario's inputs, one line each.
     warnings: tuple[str, ...] = ()
+    #: Conventions the model applied that the scenario did not state (a tax year outside a schedule's dates).
+    conventions: tuple[str, ...] = ()
+
+    #: Cash-flow columns in dollars (the others are counts, weights and factors).
+    MONEY_COLUMNS = (
+        "wages",
+        "capital_investment",
+        "construction_wages",
+        "revenues",
+        "costs",
+        "net_benefits",
+        "counted_net_benefits",
+        "pv_net_benefits",
+        "credits",
+        "pv_credits",
+        "cumulative_pv_net_benefits",
+        "cumulative_pv_credits",
+    )
+
+    @property
+    def approval_year(self) -> int:
+        """The calendar year of approval (the application date's year); project year 1 starts in it."""
+        return self.scenario.application_date.year
+
+    @property
+    def currency(self) -> str:
+        """The unit of every money table: nominal USD (:meth:`cashflows_real` gives USD of the approval year)."""
+        return "nominal USD"
+
+    def cashflows_real(self) -> pd.DataFrame:
+        """``cashflows`` with every nominal amount in USD of the approval year.
+
+        Amounts of project year t are divided by ``(1 + inflation)^(t - 1)``: year-1 dollars are
+        taken as dollars of the approval year, as flat amounts are given (README, "Inflation").
+        Present values are not deflated (they are already values at approval). With no inflation
+        the table equals ``cashflows``. Stream columns are deflated too.
+        """
+        table = self.cashflows.copy()
+        deflator = (1.0 + self.scenario.inflation) ** (table.index.to_numpy() - 1.0)
+        present_values = {"pv_net_benefits", "pv_credits", "cumulative_pv_net_benefits", "cumulative_pv_credits"}
+        streams = set(self.streams["stream"]) if self.streams is not None else set()
+        for column in table.columns:
+            if (column in self.MONEY_COLUMNS or column in streams) and column not in present_values:
+                table[column] = table[column] / deflator
+        table.attrs["currency"] = f"USD of {self.approval_year}"
+        return table
 
     @property
     def net_benefit_ratio(self) -> float:
@@ -134,6 +180,11 @@ class Result:
             "max_credit_pv": float(self.max_credit_pv),
             "excluded_streams": list(self.excluded_streams),
             "clawback_schedule": _clawback_rows(self.clawback_schedule),
+            "benefits_by_tax": [
+                {"tax": row.tax, "nominal": float(row.nominal), "pv": float(row.pv)}
+                for row in (self.benefits_by_tax.itertuples(index=False) if self.benefits_by_tax is not None else ())
+            ],
+            "conventions": list(self.conventions),
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -147,8 +198,19 @@ class Result:
             f"  net benefit ratio {self.ratio:.1%} vs {self.threshold:.0%} threshold ({self.threshold_clause}): "
             f"{'passes' if self.passes else 'fails'}",
             f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
-            f"largest credit that passes, PV ${self.max_credit_pv:,.0f}",
+            f"largest credit that passes, PV ${self.max_credit_pv:,.0f} ({self.currency}, PV at approval)",
         ]
+        if self.benefits_by_tax is not None:
+            for row in self.benefits_by_tax.itertuples(index=False):
+                lines.append(f"  benefits, {row.tax.replace('_', ' ')}: ${row.nominal:,.0f} counted, PV ${row.pv:,.0f}")
+        if "indirect_and_induced_jobs" in self.cashflows and self.cashflows["indirect_and_induced_jobs"].any():
+            peak = self.cashflows["indirect_and_induced_jobs"].max()
+            direct = self.cashflows["full_time_jobs"].max()
+            lines.append(
+                f"  jobs at their peak: {direct:,.0f} direct, {peak:,.0f} indirect and induced (employment multiplier)"
+            )
+        for note in self.conventions:
+            lines.append(f"  convention: {note}")
         if len(self.phase_tests) > 1:
             for row in self.phase_tests.itertuples(index=False):
                 phases = "+".join(str(k) for k in row.phases)

@@ -101,6 +101,7 @@ class Business(_Model):
     #: 71(c)(1)(e)/(f): "a minimum of the business's retained full-time jobs at the time of
     #: application"; not given: taken as jobs.retained (README, "Conventions").
     retained_jobs_at_application: Count | None = None
+    naics: Annotated[str, Strict(), Field(pattern=r"^[0-9]{2,6}$")] | None = None  # row of revenue.multiplier_table
 
 
 class Location(_Model):
@@ -160,7 +161,8 @@ class Award(_Model):
     per_new_job: Money | None = None  # [USD/job/year]
     per_retained_job: Money | None = None
     section_75: Section75 | None = None  # the section 75 calculator gives the per-job amounts
-    #: "not more than seven years", section 69 (C.34:1B-337) definition of "eligibility period".
+    #: at most seven years: section 69 (C.34:1B-337) definition of "eligibility period", as the
+    #: authority states it ("The maximum term is seven years") [secondary: s.69 not read].
     eligibility_period_years: Annotated[
         int, Strict(), Field(ge=1, le=parameter("eligibility_period_years_maximum"))
     ] = parameter("eligibility_period_years_default")
@@ -205,17 +207,43 @@ class Readings(_Model):
     capital_shortfall: Literal["donation", "ineligible"] = "donation"
 
 
+class FilingStatus(_Model):
+    """Shares of the jobs by filing status of the Gross Income Tax, N.J.S.A. 54A:2-1; they sum to 1."""
+
+    single: Share = 0.0
+    married_joint: Share = 0.0
+
+
+class IncomeTax(_Model):
+    """The Gross Income Tax on the jobs' wages (README, "Benefit streams").
+
+    ``brackets``: the published schedules on a lognormal distribution of wages whose median is
+    ``jobs.median_salary`` and whose log standard deviation is ``wage_dispersion``, less the
+    personal exemptions; ``effective_rate``: wages x ``rate``.
+    """
+
+    method: Literal["brackets", "effective_rate"]
+    rate: Share | None = None  # effective_rate only
+    filing_status: FilingStatus | None = None  # brackets only; None: every job a single filer
+    wage_dispersion: Annotated[float, Strict(), Field(ge=0, le=3)] = 0.0  # brackets only
+
+
 class Revenue(_Model):
     """Built-in revenue drivers (README, "Benefit streams"). Rates and shares are decimals."""
 
     income_tax_effective_rate: Share | None = None
-    income_tax: Literal["progressive"] | None = None
+    income_tax: Literal["progressive"] | IncomeTax | None = None
+    index_brackets: Flag = False  # brackets and exemptions grow with the scenario's inflation
     taxable_spending_share: Share = 0.0
     construction_taxable_share: Share = 0.0
     construction_labor_share: Share = 0.0
     construction_income_tax_rate: Share = 0.0
     earnings_multiplier: Annotated[float, Strict(), Field(ge=1)] = 1.0  # Type II, total / direct
-    corporate_business_tax: Money = 0.0  # [USD/year]
+    construction_earnings_multiplier: Annotated[float, Strict(), Field(ge=1)] | None = None  # None: earnings_
+    employment_multiplier: Annotated[float, Strict(), Field(ge=1)] = 1.0  # total jobs / direct jobs
+    multiplier_table: Text | None = None  # CSV, relative to the scenario file, row chosen by business.naics
+    corporate_business_tax: Money = 0.0  # [USD/year] in year 1; grows with inflation
+    allocated_taxable_net_income: Money | None = None  # [USD/year] in year 1; CBT by N.J.S.A. 54:10A-5
     sales_and_use_tax_rate: Share = parameter("sales_and_use_tax_rate")  # optional override
 
 
@@ -223,6 +251,8 @@ class Stream(_Model):
     name: Name
     kind: Literal["revenue", "cost"]
     abated: Flag = False  # True: excluded under 71(a)(5)(e)
+    tax: Literal["gross_income_tax", "sales_and_use_tax", "corporation_business_tax", "other"] = "other"
+    grows_with_inflation: Flag = False  # True: the amounts are in year-1 dollars and grow with inflation
     by_year: ByYear = Field(default_factory=_empty_by_year)
     from_csv: Text | None = None  # provenance; by_year holds the values read
 
@@ -273,6 +303,7 @@ class Scenario(_Model):
     application_date: dt.date  # 71(f)
     discount_rate: Annotated[float, Strict(), Field(gt=-1)]  # nominal, 71(a)(5)(c)
     timing: Literal["end_of_year", "mid_year"] = "end_of_year"
+    inflation: Annotated[float, Strict(), Field(gt=-1, le=1)] = 0.0  # yearly, for flat amounts and real values
     threshold_override: Annotated[float, Strict(), Field(gt=0)] | None = None  # 71(a)(5)(f)
     business: Business = Business()
     location: Location = Location()
@@ -290,13 +321,12 @@ class Scenario(_Model):
     _source: str = PrivateAttr(default="<dict>")
     _base_dir: str = PrivateAttr(default=".")
     _written: Any = PrivateAttr(default=None)  # the mapping as given, for reports
+    _multipliers: Mapping[str, Any] | None = PrivateAttr(default=None)  # the revenue.multiplier_table row
 
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def from_dict(
-        cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None
-    ) -> Scenario:
+    def from_dict(cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None) -> Scenario:
         """Validate a plain mapping (as a YAML file would give) into a Scenario.
 
         ``base_dir`` is where ``from_csv`` paths are resolved (default: the working directory).
@@ -315,7 +345,14 @@ class Scenario(_Model):
         _check_consistency(scenario, source)
         scenario._source, scenario._base_dir = source, str(base)
         scenario._written = copy.deepcopy(dict(data_given))
+        if scenario.revenue is not None and scenario.revenue.multiplier_table is not None:
+            scenario._multipliers = MappingProxyType(read_multiplier_table(scenario, base, source))
         return scenario
+
+    @property
+    def multipliers(self) -> Mapping[str, Any] | None:
+        """The row of ``revenue.multiplier_table`` chosen by ``business.naics`` (None without a table)."""
+        return self._multipliers
 
     @property
     def source(self) -> str:
@@ -413,9 +450,7 @@ def _construct_unique_mapping(loader: _StrictSafeLoader, node: yaml.MappingNode,
     return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
 
-_StrictSafeLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping
-)
+_StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
 
 
 def _compose_bounded_document(loader: _StrictSafeLoader) -> yaml.Node:
@@ -673,7 +708,7 @@ def _shown(value: Any) -> str:
 
 def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
     """The first validation problem as a one-line ScenarioError (with a count of the rest)."""
-    errors = error.errors(include_url=False)
+    errors = _without_union_tags(error.errors(include_url=False))
     first = errors[0]
     loc = [str(part) for part in first["loc"]]
     kind = first["type"]
@@ -694,8 +729,10 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
         if kind == "less_than_equal" and loc and loc[-1] == "eligibility_period_years":
             problem = (
                 f"at most {parameter('eligibility_period_years_maximum')} years: the eligibility period is "
-                '"not more than seven years" (P.L.2020, c.156, s.69, C.34:1B-337)'
+                'at most seven years (P.L.2020, c.156, s.69, C.34:1B-337, as the authority states it)'
             )
+        if kind == "literal_error" and key == "revenue.income_tax":
+            problem += " or a block with method: brackets or effective_rate"
         if kind not in ("missing", "extra_forbidden"):
             problem += f" (got {_shown(first.get('input'))})"
     if len(errors) > 1:
@@ -703,11 +740,46 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
     return ScenarioError(source, key, problem)
 
 
+#: Keys whose value is a choice or a block, and the names pydantic gives the members in error locations.
+_UNION_KEYS = {"income_tax": ("IncomeTax",)}
+
+
+def _union_tag_positions(loc: tuple) -> set[int]:
+    """Positions in an error location of the segments that name a member of a union, not a key."""
+    return {
+        i
+        for i, part in enumerate(loc)
+        if i > 0
+        and loc[i - 1] in _UNION_KEYS
+        and isinstance(part, str)
+        and (part.startswith("literal[") or part in _UNION_KEYS[loc[i - 1]])
+    }
+
+
+def _is_choice_error(error: dict) -> bool:
+    return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"]))
+
+
+def _without_union_tags(errors: list[dict]) -> list[dict]:
+    """Errors of a choice-or-block key (``revenue.income_tax: progressive`` or a block): when the
+    value is a mapping, the block's errors only, with the members' names taken out of the keys."""
+    choice_errors = [e for e in errors if _is_choice_error(e)]
+    chosen = errors
+    if choice_errors:
+        others = [e for e in errors if e not in choice_errors]
+        if isinstance(choice_errors[0].get("input"), Mapping):  # a block was meant: its own errors
+            chosen = others or errors
+        else:  # a value was meant: the choice's error (must be 'progressive')
+            chosen = choice_errors + [e for e in others if not _union_tag_positions(e["loc"])]
+    return [
+        {**e, "loc": tuple(part for i, part in enumerate(e["loc"]) if i not in _union_tag_positions(e["loc"]))}
+        for e in chosen
+    ]
+
+
 def _check_consistency(scenario: Scenario, source: str) -> None:
     """Rules that involve more than one key (scenario format, "Required keys")."""
-    all_jobs = [("jobs", scenario.jobs)] + [
-        (f"phases.{i}.jobs", phase.jobs) for i, phase in enumerate(scenario.phases)
-    ]
+    all_jobs = [("jobs", scenario.jobs)] + [(f"phases.{i}.jobs", phase.jobs) for i, phase in enumerate(scenario.phases)]
     all_awards = [("award", scenario.award)] + [
         (f"phases.{i}.award", phase.award) for i, phase in enumerate(scenario.phases)
     ]
@@ -736,6 +808,7 @@ def _check_consistency(scenario: Scenario, source: str) -> None:
             raise ScenarioError(
                 source, "revenue.income_tax", "give income_tax_effective_rate or income_tax: progressive, not both"
             )
+        _check_revenue(scenario, source)
         for key, jobs in all_jobs:
             if jobs.median_salary is None:
                 raise ScenarioError(source, f"{key}.median_salary", "required when revenue is given")
@@ -752,6 +825,104 @@ def _check_consistency(scenario: Scenario, source: str) -> None:
                 raise ScenarioError(source, f"{key}.{i}.name", f"{name!r} is the name of a built-in column")
             if name in names[:i]:
                 raise ScenarioError(source, f"{key}.{i}.name", f"{name!r} is used by another stream of the list")
+
+
+#: Columns of a multiplier table (README, "Multipliers").
+MULTIPLIER_COLUMNS = (
+    "naics",
+    "earnings_multiplier",
+    "employment_multiplier",
+    "construction_earnings_multiplier",
+    "source",
+)
+_SHARE_SUM_TOLERANCE = 1e-9  # not a statutory number: filing shares may sum to 1 up to float rounding
+
+
+def _check_revenue(scenario: Scenario, source: str) -> None:
+    """Rules of the revenue block that involve more than one key."""
+    revenue = scenario.revenue
+    income_tax = revenue.income_tax
+    key = "revenue.income_tax"
+    if isinstance(income_tax, IncomeTax):
+        if income_tax.method == "effective_rate":
+            if income_tax.rate is None:
+                raise ScenarioError(source, f"{key}.rate", "required when method is effective_rate (e.g. rate: 0.05)")
+            for name, unset in (("filing_status", None), ("wage_dispersion", 0.0)):
+                if getattr(income_tax, name) != unset:
+                    raise ScenarioError(source, f"{key}.{name}", "applies to method: brackets only")
+        else:
+            if income_tax.rate is not None:
+                raise ScenarioError(source, f"{key}.rate", "applies to method: effective_rate only")
+            shares = income_tax.filing_status
+            if shares is not None:
+                total = shares.single + shares.married_joint
+                if abs(total - 1.0) > _SHARE_SUM_TOLERANCE:
+                    raise ScenarioError(
+                        source, f"{key}.filing_status", f"the shares of the jobs must sum to 1, got {total:.10g}"
+                    )
+    if revenue.multiplier_table is not None:
+        if scenario.business.naics is None:
+            raise ScenarioError(source, "business.naics", "required when revenue.multiplier_table is given")
+        defaults = {"earnings_multiplier": 1.0, "construction_earnings_multiplier": None, "employment_multiplier": 1.0}
+        both = sorted(name for name, unset in defaults.items() if getattr(revenue, name) != unset)
+        if both:
+            raise ScenarioError(
+                source, f"revenue.{both[0]}", "give the multipliers by revenue.multiplier_table or here, not both"
+            )
+    if revenue.corporate_business_tax > 0 and revenue.allocated_taxable_net_income is not None:
+        raise ScenarioError(
+            source,
+            "revenue.allocated_taxable_net_income",
+            "give corporate_business_tax (an amount) or allocated_taxable_net_income (its base), not both",
+        )
+
+
+def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[str, Any]:
+    """The row of ``revenue.multiplier_table`` for ``business.naics``. Raises ScenarioError.
+
+    The CSV has the header ``naics, earnings_multiplier, employment_multiplier,
+    construction_earnings_multiplier, source``; every multiplier is a number >= 1 (total / direct).
+    """
+    key = "revenue.multiplier_table"
+    name = scenario.revenue.multiplier_table
+    relative = os.path.normpath(name)
+    if not name.strip() or os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
+        raise ScenarioError(source, key, f"must be a path inside the scenario file's folder, got {_shown(name)}")
+    path = base / relative
+    text = read_text_file(path, source, key, "CSV file")
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
+    except csv.Error as error:
+        raise ScenarioError(source, key, f"cannot read CSV file {path}: {error}") from None
+    header = [cell.strip().lower() for cell in rows[0]] if rows else []
+    missing = [column for column in MULTIPLIER_COLUMNS if column not in header]
+    if missing:
+        raise ScenarioError(
+            source, key, f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+        )
+    naics = scenario.business.naics
+    for line, row in enumerate(rows[1:], start=2):
+        cells = dict(zip(header, (cell.strip() for cell in row), strict=False))
+        if cells.get("naics") != naics:
+            continue
+        values: dict[str, Any] = {"naics": naics, "source": cells.get("source", "")}
+        for column in MULTIPLIER_COLUMNS[1:4]:
+            try:
+                value = float(cells.get(column, ""))
+            except ValueError:
+                raise ScenarioError(
+                    source, key, f"{path} line {line}: {column} must be a number, got {_shown(cells.get(column))}"
+                ) from None
+            if not math.isfinite(value) or value < 1:
+                raise ScenarioError(
+                    source,
+                    key,
+                    f"{path} line {line}: {column} must be a number >= 1 (total / direct), "
+                    f"got {_shown(cells.get(column))}",
+                )
+            values[column] = value
+        return values
+    raise ScenarioError(source, "business.naics", f"NAICS code {naics!r} is not in the multiplier table {path}")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -96,9 +96,10 @@ def _unwrap(annotation: Any, bounds: list) -> Any:
             annotation = base
         elif origin is Union or origin is types.UnionType:
             options = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-            if len(options) != 1:
+            blocks = [arg for arg in options if isinstance(arg, type) and issubclass(arg, BaseModel)]
+            if len(options) != 1 and len(blocks) != 1:
                 return annotation
-            annotation = options[0]
+            annotation = options[0] if len(options) == 1 else blocks[0]  # a choice or a block: the block
         else:
             return annotation
 
@@ -142,7 +143,7 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             if segment not in annotation.model_fields:
                 raise ScenarioError(source, key, f"unknown key {where!r} in the scenario format")
-            if node is None and segments[0] != "attestations":
+            if (node is None or not isinstance(node, BaseModel)) and segments[0] != "attestations":
                 parent = ".".join(segments[:depth])
                 raise ScenarioError(source, key, f"this scenario has no {parent!r} block, so {key!r} has no effect")
             field = annotation.model_fields[segment]

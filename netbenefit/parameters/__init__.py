@@ -19,6 +19,8 @@ from typing import Any
 import yaml
 
 FIELDS = ("description", "unit", "comparison", "effective", "source", "reference", "value")
+#: Fields an entry may add: the last day it applies (``until``, a date) and the words relied on (``quote``).
+OPTIONAL_FIELDS = ("until", "quote")
 COMPARISONS = ("at_least", "more_than", "less_than", "value")
 SOURCES = ("statute", "rule", "secondary", "convention")
 
@@ -35,6 +37,8 @@ class Parameter:
     source: str
     reference: str
     value: Any
+    until: _dt.date | None = None  # last day it applies; None: in force with no end date
+    quote: str = ""  # the words of the source relied on
 
 
 # libyaml's parser where PyYAML has it (ten times faster at every start), else the pure-Python one.
@@ -63,7 +67,7 @@ def parse_parameter_files(files) -> dict[str, Parameter]:
     ------
     RuntimeError
         A name given twice (in one file or in two), or an entry without exactly the fields
-        ``FIELDS``, or with an unknown comparison or source.
+        ``FIELDS`` (and any of ``OPTIONAL_FIELDS``), or with an unknown comparison or source.
     """
     loaded: dict[str, Parameter] = {}
     for file_name, text in files:
@@ -71,8 +75,10 @@ def parse_parameter_files(files) -> dict[str, Parameter]:
         for name, entry in (raw or {}).items():
             if name in loaded:
                 raise RuntimeError(f"parameter {name} of {file_name} is already defined in another parameters file")
-            if not isinstance(entry, dict) or set(entry) != set(FIELDS):
-                raise RuntimeError(f"parameter {name}: fields must be exactly {FIELDS}")
+            if not isinstance(entry, dict) or not set(FIELDS) <= set(entry) <= set(FIELDS + OPTIONAL_FIELDS):
+                raise RuntimeError(
+                    f"parameter {name}: fields must be exactly {FIELDS}, optionally with {OPTIONAL_FIELDS}"
+                )
             if entry["comparison"] not in COMPARISONS or entry["source"] not in SOURCES:
                 raise RuntimeError(f"parameter {name}: bad comparison or source")
             loaded[name] = Parameter(name=name, **entry)

@@ -55,7 +55,12 @@ def _variants(scenario: netbenefit.Scenario, rng: np.random.Generator) -> dict[s
         award = "award.annual_credit" if scenario.award.annual_credit is not None else "award.per_new_job"
         values[award] = float(scenario.value_at(award)) * rng.uniform(0.3, 1.5, n)
     if scenario.revenue is not None:
-        values["revenue.earnings_multiplier"] = rng.uniform(1.0, 2.0, n)
+        if scenario.revenue.multiplier_table is None:  # a table supplies the multipliers instead
+            values["revenue.earnings_multiplier"] = rng.uniform(1.0, 2.0, n)
+        if getattr(scenario.revenue.income_tax, "method", None) == "brackets":
+            values["revenue.income_tax.wage_dispersion"] = rng.uniform(0.0, 1.0, n)
+            values["jobs.median_salary"] = rng.uniform(20_000.0, 250_000.0, n)
+    values["inflation"] = rng.uniform(0.0, 0.05, n)
     if scenario.phases:
         values["phases.0.jobs.new"] = scenario.phases[0].jobs.new * rng.uniform(0.5, 2.0, n)
         values["phases.0.award.annual_credit"] = rng.uniform(2e5, 2e6, n)

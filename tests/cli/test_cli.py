@@ -28,6 +28,8 @@ CONTRACT_KEYS = {
     "max_credit_pv",
     "excluded_streams",
     "clawback_schedule",
+    "benefits_by_tax",
+    "conventions",
 }
 
 

@@ -49,6 +49,11 @@ STORIES = {
     "retained_jobs_71c1e": dict(eligible=True, jobs_clause="71(c)(1)(e)", retained_jobs_eligible=True),
     "imported_streams_csv": dict(eligible=True, excluded_streams=["PILOT-abated property tax"]),
     "party_city": dict(eligible=True, passes=True),
+    # Estimates from drivers with stated assumptions (no multipliers, no CBT): far below the
+    # published ratios, which the authority's model reaches with effects these files leave out.
+    "party_city_estimate": dict(eligible=False, passes=False),
+    "fiserv_estimate": dict(eligible=False, passes=False),
+    "industry_multipliers_example": dict(eligible=True, passes=True),
 }
 
 
