@@ -728,8 +728,8 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
             )
         if kind == "less_than_equal" and loc and loc[-1] == "eligibility_period_years":
             problem = (
-                f"at most {parameter('eligibility_period_years_maximum')} years: the eligibility period is "
-                'at most seven years (P.L.2020, c.156, s.69, C.34:1B-337, as the authority states it)'
+                f"at most {parameter('eligibility_period_years_maximum')} years (the eligibility period of "
+                "P.L.2020, c.156, s.69, C.34:1B-337, as the authority states it)"
             )
         if kind == "literal_error" and key == "revenue.income_tax":
             problem += " or a block with method: brackets or effective_rate"
