@@ -273,6 +273,62 @@ class Comparison:
     def _repr_html_(self) -> str:
         return comparison_html(self.results)
 
+    def to_excel(self, path: str | Path) -> Path:
+        """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
+        :func:`netbenefit.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
+        from .workbook import write_workbook
+
+        return write_workbook(self.results, Path(path))
+
+    def to_html(self, path: str | Path) -> Path:
+        """Write a self-contained HTML page: the summary table, then each result's view
+        (:func:`comparison_page`). Atomic; returns the path; an OSError names the file."""
+        from .output import write_file
+
+        page = comparison_page(self.results, version=_version())
+        return write_file(Path(path), lambda temporary: temporary.write_text(page, encoding="utf-8"))
+
+
+def _version() -> str:
+    from .cli import _version
+
+    return _version()
+
+
+def comparison_page(results: Sequence[Result], *, version: str = "") -> str:
+    """A self-contained HTML page on several results: the table of :func:`comparison_html`, then
+    the notebook view of each (:func:`result_html`). It loads nothing from the network."""
+    sections = "".join(f"<h2>{escape(result.name)}</h2>{result_html(result)}" for result in results)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Emerge Program net benefit comparison</title>
+<style>{STYLE}
+body {{ margin: 2em auto; max-width: 1100px; padding: 0 1em; }}
+</style>
+</head>
+<body class="netbenefit">
+<h1>Emerge Program net benefit comparison</h1>
+<p>Eligibility and net positive benefit test, section 71 of P.L.2020, c.156 (C.34:1B-339).</p>
+{comparison_html(results)}
+{sections}
+<hr>
+<p style="font-size:11px;color:#666">netbenefit {escape(version)}.</p>
+</body>
+</html>
+"""
+
+
+def write_report(result: Result, path: str | Path) -> Path:
+    """Write :func:`report_html` of ``result`` to ``path``, as ``netbenefit report`` does.
+    Atomic; returns the path; an OSError names the file."""
+    from .output import write_file
+
+    page = report_html(result, version=_version())  # the whole page first: nothing written on error
+    return write_file(Path(path), lambda temporary: temporary.write_text(page, encoding="utf-8"))
+
 
 # ----------------------------------------------------------------------------------------------
 # The report

@@ -13,6 +13,7 @@ import datetime as dt
 import io
 import math
 import os
+import re
 import reprlib
 import stat
 from collections.abc import Mapping
@@ -267,6 +268,34 @@ class Scenario(_Model):
         Streams read from CSV are given by their values (``by_year``).
         """
         return _plain(self)
+
+    def to_yaml(self, path: str | Path | None = None) -> str | Path:
+        """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
+        scenario (every value, defaults included). Streams read from CSV (``from_csv``) are written
+        with their values inline (``by_year``), as a comment at the top of the file says.
+
+        Returns the text when ``path`` is None; otherwise writes the file atomically and returns
+        its path (an OSError names the file).
+        """
+        lines = [f"# {self.name}: written by netbenefit from {self.source}, every value, defaults included."]
+        inline = [
+            f"{key}.{i} (from_csv: {stream.from_csv})"
+            for key, streams in [("streams", self.streams)]
+            + [(f"phases.{k}.streams", phase.streams) for k, phase in enumerate(self.phases)]
+            for i, stream in enumerate(streams)
+            if stream.from_csv is not None
+        ]
+        if inline:
+            lines.append("# Streams read from CSV files are written with their values inline (by_year):")
+            lines += [f"#   {item}" for item in inline]
+        body = yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True, width=100)
+        comment = "\n".join(re.sub(r"[\n\r\x85\u2028\u2029]", " ", line) for line in lines)  # one line each
+        text = comment + "\n" + body
+        if path is None:
+            return text
+        from .output import write_file
+
+        return write_file(Path(path), lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
         """A validated copy with the values at some dotted key paths changed.

@@ -21,15 +21,13 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cli import _version
     from ..evaluate import evaluate
-    from ..html import report_html
-    from ..output import atomic_write_text, prepare_output_file
+    from ..html import write_report
+    from ..output import prepare_output_file
 
     path = prepare_output_file(args.out, args.force)
     result = evaluate(args.file)
-    page = report_html(result, version=_version())  # the whole page first: nothing written on error
-    atomic_write_text(path, page)
+    write_report(result, path)  # the whole page first, then written atomically: nothing written on error
     verdict = "eligible" if result.eligible else "not eligible"
     print(f"{result.name}: ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause}); {verdict}")
     print(f"wrote {path}")
