@@ -32,28 +32,22 @@ def set_named_cell(path: Path, name: str, value, out: Path) -> Path:
     return out
 
 
-def formulas_values(path: Path, names: list[str]) -> dict[str, float]:
-    """The values of workbook names, recomputed by the ``formulas`` package."""
-    import formulas
+class Recomputed:
+    """A workbook recomputed by the ``formulas`` package: values of names and of cells."""
 
-    model = formulas.ExcelModel().loads(str(path)).finish()
-    solution = model.calculate()
-    by_key = {key.upper(): value for key, value in solution.items()}
-    values = {}
-    for name in names:
-        key = f"'[{Path(path).name}]'!{name}".upper()
-        values[name] = _scalar(by_key[key].value)
-    return values
+    def __init__(self, path: Path):
+        import formulas
 
+        self.file = Path(path).name
+        solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
+        self.values = {key.upper(): value for key, value in solution.items()}
 
-def formulas_cells(path: Path, sheet: str, cells: list[str]) -> dict[str, float]:
-    """The values of cells of one sheet, recomputed by the ``formulas`` package."""
-    import formulas
+    def name(self, name: str):
+        return _scalar(self.values[f"'[{self.file}]'!{name}".upper()].value)
 
-    model = formulas.ExcelModel().loads(str(path)).finish()
-    solution = model.calculate()
-    by_key = {key.upper(): value for key, value in solution.items()}
-    return {cell: _scalar(by_key[f"'[{Path(path).name}]{sheet}'!{cell}".upper()].value) for cell in cells}
+    def cell(self, sheet: str, cell: str):
+        key = f"'[{self.file}]{sheet}'!{cell}".upper()
+        return _scalar(self.values[key].value) if key in self.values else None
 
 
 def _scalar(value):
