@@ -288,7 +288,7 @@ class Scenario(_Model):
         if inline:
             lines.append("# Streams read from CSV files are written with their values inline (by_year):")
             lines += [f"#   {item}" for item in inline]
-        body = yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True, width=100)
+        body = yaml.dump(self.to_dict(), Dumper=_ScenarioDumper, sort_keys=False, allow_unicode=True, width=100)
         comment = "\n".join(re.sub(r"[\n\r\x85\u2028\u2029]", " ", line) for line in lines)  # one line each
         text = comment + "\n" + body
         if path is None:
@@ -457,6 +457,19 @@ def read_yaml(path: str | Path) -> Any:
     if document is None:
         raise ScenarioError(str(path), "", "the file is empty")
     return document
+
+
+class _ScenarioDumper(yaml.SafeDumper):
+    """PyYAML's SafeDumper, writing text with a line break double-quoted (escaped), so that it
+    loads back unchanged (a plain or single-quoted scalar folds or normalises line breaks)."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if re.search(r"[\n\r\x85\u2028\u2029]", text) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_ScenarioDumper.add_representer(str, _represent_text)
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:
