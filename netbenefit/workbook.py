@@ -560,12 +560,30 @@ def _inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cells], 
                 coordinate = f"{get_column_letter(first_value + k)}{row}"
                 sheet[coordinate].fill = live
                 setattr(cell, key, coordinate)
+            _validate(sheet, key, [f"{get_column_letter(first_value + k)}{row}" for k in range(len(cells))])
             what = "the discount factors" if key == "discount_rate" else "the discount factors (mid_year: t - 0.5)"
             names = ", ".join(f"{key}{cell.suffix}" for cell in cells)
             _put(sheet, row, note_column, f"Live: {what} of the cash-flow sheets use this cell (name {names})")
     _fit_widths(sheet)
     sheet.column_dimensions[get_column_letter(note_column)].width = MAX_COLUMN_WIDTH
     sheet.freeze_panes = f"{get_column_letter(first_value)}2"
+
+
+def _validate(sheet, key: str, coordinates: Sequence[str]) -> None:
+    """Refuse an edit of a live cell that netbenefit would refuse: a rate of -1 or less, a timing
+    other than end_of_year or mid_year."""
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    if key == "timing":
+        rule = DataValidation(type="list", formula1='"end_of_year,mid_year"', allow_blank=False)
+        rule.error = "end_of_year or mid_year"
+    else:
+        rule = DataValidation(type="decimal", operator="greaterThan", formula1="-1", allow_blank=False)
+        rule.error = "a decimal rate greater than -1 (0.06 for 6%)"
+    rule.showErrorMessage = True
+    sheet.add_data_validation(rule)
+    for coordinate in coordinates:
+        rule.add(coordinate)
 
 
 def _cashflow_sheet(workbook, result: Result, cells: _Cells) -> None:
