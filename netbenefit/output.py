@@ -58,7 +58,7 @@ def write_file(path: Path, write: Callable[[Path], None]) -> Path:
     except OSError as error:
         if error.filename == str(path):
             raise
-        raise OSError(error.errno, f"cannot write {path}: {error.strerror or error}", str(path)) from error
+        raise OSError(error.errno, error.strerror or str(error), str(path)) from error
     return path
 
 

@@ -299,3 +299,44 @@ def test_formats_are_finite(recomputed):
     for engine in recomputed.values():
         for name in ("ratio", "pv_benefits", "pv_credits"):
             assert math.isfinite(engine.name(name))
+
+
+def test_benefits_by_tax_clawback_and_warnings_sheets(results, tmp_path):
+    import dataclasses
+
+    import pandas as pd
+
+    result = dataclasses.replace(
+        results["party_city"],
+        benefits_by_tax=pd.DataFrame(
+            {"tax": ["gross_income_tax", "other"], "nominal": [1.0e6, 2.0e5], "pv": [8.0e5, 1.5e5]}
+        ),
+        clawback_schedule=pd.DataFrame(
+            {
+                "years_maintained": [0, 1],
+                "credits_received": [1.0e6, 2.0e6],
+                "recapture": [1.0e6, 5.0e5],
+                "extension_repayment": [0.0, 0.0],
+                "total": [1.0e6, 5.0e5],
+                "pv_total": [9.0e5, 4.0e5],
+            }
+        ),
+        warnings=("=discount_rate: 6 is above 0.25: did you mean 0.06?",),
+    )
+    workbook = openpyxl.load_workbook(result.to_excel(tmp_path / "all.xlsx"))
+    assert workbook.sheetnames == [
+        "Inputs",
+        "Cash flows",
+        "Phase tests",
+        "Checks",
+        "Benefits by tax",
+        "Clawback schedule",
+        "Warnings",
+    ]
+    by_tax = workbook["Benefits by tax"]
+    assert [c.value for c in by_tax[1]] == ["Tax", "Counted benefits, nominal [USD]", "Counted benefits, PV [USD]"]
+    assert by_tax["C2"].value == 8.0e5 and by_tax["C2"].number_format == '"$"#,##0'
+    clawback = workbook["Clawback schedule"]
+    assert clawback["A1"].value == "Years maintained" and clawback["F3"].value == 4.0e5
+    assert clawback.freeze_panes == "A2"
+    assert workbook["Warnings"]["A2"].value == "'=discount_rate: 6 is above 0.25: did you mean 0.06?"
