@@ -174,6 +174,8 @@ INPUT_LABELS: dict[str, tuple[str, str, str]] = {
     "start_year": ("Phase start", "years after approval", NUMBER_FORMAT),
 }
 
+#: The check whose result follows the discount rate.
+NET_BENEFIT_CHECK = "71(a)(5)"
 #: Short titles of the checks (the clause column of the Checks sheet).
 CHECK_TITLES = {
     "71(a)(1)": "capital investment minimum, or the infrastructure fund donation of 71(b)(2)",
@@ -518,7 +520,7 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
     if comparison:
         _summary_sheet(summary, results, cells)
     labels = [r.name for r in results] if comparison else None
-    _checks_sheet(workbook, results, labels)
+    _checks_sheet(workbook, results, labels, cells)
     _by_tax_sheet(workbook, results, labels)
     _clawback_sheet(workbook, results, labels)
     _warnings_sheet(workbook, results, labels)
@@ -816,6 +818,9 @@ def _summary_sheet(sheet, results: Sequence[Result], cells: Sequence[_Cells]) ->
                 _formula(sheet, row_number, k, f"={live[column]}{cell.suffix}", number_format)
             elif column == "max_credit_pv":
                 _formula(sheet, row_number, k, f"=pv_benefits{cell.suffix}/threshold{cell.suffix}", number_format)
+            elif column == "eligible":  # every check: 71(a)(5) follows the discount rate, the others are values
+                others = _other_checks_pass(results[row_number - 2])
+                _formula(sheet, row_number, k, f"=AND(passes{cell.suffix},{'TRUE' if others else 'FALSE'})")
             else:
                 _put(sheet, row_number, k, value, number_format)
     _fit_widths(sheet)
@@ -843,7 +848,14 @@ def _scenario_labels(results, labels, attribute):
     return pd.concat(frames, ignore_index=True), (names if labels is not None else None)
 
 
-def _checks_sheet(workbook, results, labels) -> None:
+def _other_checks_pass(result: Result) -> bool:
+    """Whether every check but the net benefit test, 71(a)(5), passed."""
+    return bool(result.checks.loc[result.checks["id"] != NET_BENEFIT_CHECK, "passed"].all())
+
+
+def _checks_sheet(workbook, results, labels, cells: Sequence[_Cells]) -> None:
+    """The checks as values, but the passed cell of the net benefit test, 71(a)(5), which is the
+    formula of the cash-flow sheet (its message is the one at the scenario's rate)."""
     import pandas as pd
 
     def table(result):
@@ -863,8 +875,13 @@ def _checks_sheet(workbook, results, labels) -> None:
     _value_table(sheet, frame, scenario_column=names, formats=dict.fromkeys(frame.columns, NUMBER_FORMAT))
     from openpyxl.utils import get_column_letter
 
-    message = list(frame.columns).index("Message") + 1 + (1 if names is not None else 0)
+    offset = 1 if names is not None else 0
+    message = list(frame.columns).index("Message") + 1 + offset
     sheet.column_dimensions[get_column_letter(message)].width = MAX_COLUMN_WIDTH
+    suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in range(len(result.checks))]
+    for row, (check, suffix) in enumerate(zip(frame["Check"], suffixes, strict=True), start=2):
+        if check == NET_BENEFIT_CHECK:
+            _formula(sheet, row, 2 + offset, f"=passes{suffix}")
 
 
 def _by_tax_sheet(workbook, results, labels) -> None:

@@ -64,7 +64,9 @@ def test_workbook_summary_values_and_formulas_against_the_results(results, tmp_p
     for k, (row, result) in enumerate(zip(rows, results, strict=True), start=1):
         assert row["Net benefit ratio"] == f"=ratio_{k}" and row["Discount rate [per year]"] == f"=discount_rate_{k}"
         assert row["Requested credits, nominal [USD]"] == pytest.approx(result.requested_credits, rel=1e-12)
-        assert row["Eligible"] is result.eligible
+        others = all(c.passed for c in result.checks.itertuples() if c.id != "71(a)(5)")
+        assert row["Eligible"] == f"=AND(passes_{k},{str(others).upper()})"  # 71(a)(5) follows the rate
+        assert row["Jobs clause, 71(c)"] == result.jobs_clause
 
 
 def test_workbook_number_formats_frozen_headers_and_widths(results, tmp_path):

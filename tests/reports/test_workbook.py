@@ -56,6 +56,7 @@ def test_the_recomputed_ratio_is_evaluates(stem, results, recomputed):
     assert engine.name("pv_benefits") == pytest.approx(result.pv_benefits, rel=1e-12)
     assert engine.name("pv_credits") == pytest.approx(result.pv_credits, rel=1e-12)
     assert bool(engine.name("passes")) is result.passes
+    assert bool(engine.cell("Checks", "B6")) is result.check("71(a)(5)")  # row 6: the fifth check
 
 
 @pytest.mark.parametrize("stem", STEMS)
@@ -68,6 +69,7 @@ def test_the_ratio_follows_the_discount_rate_cell(stem, results, workbooks, tmp_
     assert abs(engine.name("ratio") - expected.ratio) <= RATIO_TOLERANCE
     assert abs(engine.name("ratio") - results[stem].ratio) > 0.01  # the rate moved the ratio
     assert bool(engine.name("passes")) is expected.passes
+    assert bool(engine.cell("Checks", "B6")) is expected.check("71(a)(5)")
 
 
 def test_the_ratio_follows_the_timing_cell(results, workbooks, tmp_path):
@@ -131,8 +133,11 @@ def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
     changed = set_named_cell(path, "discount_rate_2", 0.03, tmp_path / "changed.xlsx")
     engine = Recomputed(changed)
     assert abs(engine.name("ratio_1") - ordered[0].ratio) <= RATIO_TOLERANCE  # scenario 1 unchanged
-    expected = netbenefit.evaluate(ordered[1].scenario.replace(discount_rate=0.03)).ratio
-    assert abs(engine.name("ratio_2") - expected) <= RATIO_TOLERANCE
+    expected = netbenefit.evaluate(ordered[1].scenario.replace(discount_rate=0.03))
+    assert abs(engine.name("ratio_2") - expected.ratio) <= RATIO_TOLERANCE
+    eligible = _columns(summary)["Eligible"]
+    assert summary[f"{eligible}3"].value == "=AND(passes_2,TRUE)"
+    assert bool(engine.cell("Summary", f"{eligible}3")) is expected.eligible
 
 
 # -- what is a value and what is a formula --------------------------------------------------------
