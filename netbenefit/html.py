@@ -305,6 +305,33 @@ class Comparison:
     def _repr_html_(self) -> str:
         return comparison_html(self.results)
 
+    def to_excel(self, path: str | Path) -> Path:
+        """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
+        :func:`netbenefit.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
+        from .workbook import write_workbook
+
+        return write_workbook(self.results, Path(path))
+
+    def to_html(self, path: str | Path) -> Path:
+        """Write the report ``netbenefit report`` writes for these scenarios (:func:`report_html`):
+        their comparison, then each one. Atomic; returns the path; an OSError names the file."""
+        return write_report(self.results, Path(path))
+
+
+def _version() -> str:
+    from .cli import _version
+
+    return _version()
+
+
+def write_report(results: Result | Sequence[Result], path: str | Path, *, paper: str = "letter") -> Path:
+    """Write :func:`report_html` of ``results`` to ``path``, as ``netbenefit report`` does.
+    Atomic; returns the path; an OSError names the file."""
+    from .output import write_file
+
+    page = report_html(results, version=_version(), paper=paper)  # the whole page first: nothing written on error
+    return write_file(Path(path), lambda temporary: temporary.write_text(page, encoding="utf-8"))
+
 
 # ----------------------------------------------------------------------------------------------
 # The report

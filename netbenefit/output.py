@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import os
 import re
 import signal
@@ -85,6 +86,21 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
 
+def write_file(path: Path, write: Callable[[Path], None]) -> Path:
+    """:func:`atomic_write` for the Python API: returns ``path``; any OSError raised names ``path``
+    (a missing or read-only folder, a full disk, a folder in the way)."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, "is a folder", str(path))
+        atomic_write(path, write)
+    except OSError as error:
+        if error.filename == str(path):
+            raise
+        raise OSError(error.errno, error.strerror or str(error), str(path)) from error
+    return path
+
+
 def prepare_output_folder(folder: Path, force: bool) -> Path:
     """Check that ``folder`` may be written: missing, empty, or ``force`` given."""
     folder = Path(folder)
@@ -109,30 +125,6 @@ def file_stems(results: Sequence[Result]) -> list[str]:
     return stems
 
 
-#: The first sheet of ``comparison.xlsx``.
-SUMMARY_SHEET = "Summary"
-#: Excel's limit on the length of a sheet name. [characters]
-SHEET_NAME_LIMIT = 31
-#: Summary columns shown as money, as percentages (ratios and thresholds) and as rates.
-MONEY_COLUMNS = (
-    "pv_benefits",
-    "pv_credits",
-    "max_credit_pv",
-    "requested_credits",
-    "capital_investment_minimum",
-    "infrastructure_fund_donation",
-    "incremental_credit",
-)
-PERCENT_COLUMNS = ("ratio", "threshold")
-RATE_COLUMNS = ("discount_rate",)
-#: Cash-flow columns that are not money: job counts, window weights, discount factors.
-JOB_COLUMNS = ("new_full_time_jobs", "retained_full_time_jobs", "full_time_jobs")
-MONEY_FORMAT, PERCENT_FORMAT, RATE_FORMAT = '"$"#,##0', "0.0%", "0.00%"
-JOBS_FORMAT, WEIGHT_FORMAT, FACTOR_FORMAT = "#,##0.0", "0.00", "0.000000"
-#: The widest a workbook column is made. [characters]
-MAX_COLUMN_WIDTH = 64
-
-
 def prepare_output_file(path: Path, force: bool) -> Path:
     """Check that the file ``path`` may be written: missing, or ``force`` given."""
     path = Path(path)
@@ -141,96 +133,6 @@ def prepare_output_file(path: Path, force: bool) -> Path:
     if path.exists() and not force:
         raise OutputError(f"{path}: the file exists; give --force to overwrite it")
     return path
-
-
-def sheet_names(stems: Sequence[str], reserved: Sequence[str] = (SUMMARY_SHEET,)) -> list[str]:
-    """A distinct Excel sheet name for each stem: at most 31 characters, none of ``[]:*?/\\``,
-    unique without regard to case (as Excel compares them) and distinct from ``reserved``."""
-    taken = {name.casefold() for name in reserved}
-    names = []
-    for stem in stems:
-        base = re.sub(r"[\[\]:*?/\\]", "_", stem).strip("'") or "scenario"
-        candidate, n = base[:SHEET_NAME_LIMIT], 2
-        while candidate.casefold() in taken:
-            suffix = f"~{n}"
-            candidate, n = base[: SHEET_NAME_LIMIT - len(suffix)] + suffix, n + 1
-        taken.add(candidate.casefold())
-        names.append(candidate)
-    return names
-
-
-def _cashflow_format(column: str) -> str:
-    if column in JOB_COLUMNS:
-        return JOBS_FORMAT
-    if column == "weight" or column.startswith("weight_phase_"):
-        return WEIGHT_FORMAT
-    if column == "discount_factor":
-        return FACTOR_FORMAT
-    return MONEY_FORMAT
-
-
-def _shown_width(value, number_format: str) -> int:
-    """Approximate characters that ``value`` takes when shown in ``number_format``."""
-    if isinstance(value, bool) or value is None or not isinstance(value, (int, float)):
-        return len(str(value if value is not None else ""))
-    if number_format == MONEY_FORMAT:
-        return len(f"${value:,.0f}")
-    if number_format in (PERCENT_FORMAT, RATE_FORMAT):
-        return len(f"{value:.2%}")
-    return len(f"{value:,.2f}")
-
-
-def _format_sheet(sheet, formats: dict[int, str], freeze: str) -> None:
-    """Number formats by column (1-based), a bold frozen header, a filter and fitted widths."""
-    from openpyxl.styles import Alignment, Font
-    from openpyxl.utils import get_column_letter
-
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-        cell.alignment = Alignment(wrap_text=True, vertical="top")
-    for column_index, column in enumerate(sheet.iter_cols(min_row=1), start=1):
-        number_format = formats.get(column_index)
-        width = 0
-        for cell in column[1:]:
-            if number_format and isinstance(cell.value, (int, float)) and not isinstance(cell.value, bool):
-                cell.number_format = number_format
-            width = max(width, _shown_width(cell.value, number_format or ""))
-        header = str(column[0].value or "")
-        width = max(width, min(len(header), 24))
-        sheet.column_dimensions[get_column_letter(column_index)].width = min(width + 3, MAX_COLUMN_WIDTH)
-    sheet.freeze_panes = freeze
-    sheet.auto_filter.ref = sheet.dimensions
-
-
-def write_workbook(results: Sequence[Result], path: Path) -> Path:
-    """``comparison.xlsx``: a summary sheet, then one cash-flow sheet per scenario.
-
-    The summary sheet is :func:`netbenefit.compare` with a last column ``cash_flow_sheet``
-    naming each scenario's sheet; each cash-flow sheet is ``result.cashflows``, one row per
-    project year. Money is formatted as dollars, ratios and thresholds as percentages; the
-    header row is frozen. Written atomically.
-    """
-    import pandas as pd
-
-    names = sheet_names(file_stems(results))
-    summary = compare(results)
-    summary["cash_flow_sheet"] = names
-
-    def write(temporary: Path) -> None:
-        with pd.ExcelWriter(temporary, engine="openpyxl") as writer:
-            safe_text.cell_table(summary).to_excel(writer, sheet_name=SUMMARY_SHEET, index=False)
-            columns = list(summary.columns)
-            formats = {columns.index(c) + 1: MONEY_FORMAT for c in MONEY_COLUMNS}
-            formats |= {columns.index(c) + 1: PERCENT_FORMAT for c in PERCENT_COLUMNS}
-            formats |= {columns.index(c) + 1: RATE_FORMAT for c in RATE_COLUMNS}
-            _format_sheet(writer.sheets[SUMMARY_SHEET], formats, freeze="C2")
-            for result, name in zip(results, names, strict=True):
-                safe_text.cell_table(result.cashflows).to_excel(writer, sheet_name=name, index=True)
-                formats = {k + 2: _cashflow_format(c) for k, c in enumerate(result.cashflows.columns)}
-                _format_sheet(writer.sheets[name], formats, freeze="B2")
-
-    atomic_write(Path(path), write)
-    return Path(path)
 
 
 def write_charts(results: Sequence[Result], folder: Path, formats: Sequence[str] = ("png",)) -> list[Path]:
@@ -260,7 +162,7 @@ def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequen
 
     - ``summary.csv``: one row per scenario (:func:`netbenefit.compare`);
     - ``cashflows/<scenario>.csv``: each scenario's cash flows by project year;
-    - ``comparison.xlsx``: the same in one workbook (:func:`write_workbook`);
+    - ``comparison.xlsx``: the workbook of :func:`netbenefit.workbook.write_workbook`;
     - ``charts/``: the charts of :func:`write_charts`, in each of ``formats``.
     """
     folder = Path(folder)
@@ -273,6 +175,8 @@ def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequen
         path = folder / "cashflows" / f"{stem}.csv"
         atomic_write(path, lambda temporary, r=result: safe_text.csv_table(r.cashflows).to_csv(temporary))
         written.append(path)
+    from .workbook import write_workbook
+
     written.append(write_workbook(results, folder / "comparison.xlsx"))
     written.extend(write_charts(results, folder, formats))
     return written

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -242,6 +243,21 @@ class Result:
         from .html import result_html
 
         return result_html(self)
+
+    def to_excel(self, path) -> Path:
+        """Write the workbook of this result (:mod:`netbenefit.workbook`): inputs, cash flows whose
+        discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
+        checks, phase tests. Atomic; returns the path; an OSError names the file."""
+        from .workbook import write_workbook
+
+        return write_workbook([self], Path(path), comparison=False)
+
+    def to_html(self, path) -> Path:
+        """Write the self-contained HTML report of ``netbenefit report``. Atomic; returns the path;
+        an OSError names the file."""
+        from .html import write_report
+
+        return write_report(self, Path(path))
 
     def plot(self, kind: str = "cumulative_pv", ax=None):
         """A chart of this result; returns the Axes.

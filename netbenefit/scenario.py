@@ -14,6 +14,7 @@ import datetime as dt
 import io
 import math
 import os
+import re
 import reprlib
 import stat
 import unicodedata
@@ -377,6 +378,34 @@ class Scenario(_Model):
         """
         return _plain(self)
 
+    def to_yaml(self, path: str | Path | None = None) -> str | Path:
+        """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
+        scenario (every value, defaults included). Streams read from CSV (``from_csv``) are written
+        with their values inline (``by_year``), as a comment at the top of the file says.
+
+        Returns the text when ``path`` is None; otherwise writes the file atomically and returns
+        its path (an OSError names the file).
+        """
+        lines = [f"# {self.name}: written by netbenefit from {self.source}, every value, defaults included."]
+        inline = [
+            f"{key}.{i} (from_csv: {stream.from_csv})"
+            for key, streams in [("streams", self.streams)]
+            + [(f"phases.{k}.streams", phase.streams) for k, phase in enumerate(self.phases)]
+            for i, stream in enumerate(streams)
+            if stream.from_csv is not None
+        ]
+        if inline:
+            lines.append("# Streams read from CSV files are written with their values inline (by_year):")
+            lines += [f"#   {item}" for item in inline]
+        body = yaml.dump(self.to_dict(), Dumper=_ScenarioDumper, sort_keys=False, allow_unicode=True, width=100)
+        comment = "\n".join(re.sub(r"[\n\r\x85\u2028\u2029]", " ", line) for line in lines)  # one line each
+        text = comment + "\n" + body
+        if path is None:
+            return text
+        from .output import write_file
+
+        return write_file(Path(path), lambda temporary: temporary.write_text(text, encoding="utf-8"))
+
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
         """A validated copy with the values at some dotted key paths changed.
 
@@ -555,6 +584,19 @@ def read_yaml(path: str | Path) -> Any:
     if document is None:
         raise ScenarioError(str(path), "", "the file is empty")
     return document
+
+
+class _ScenarioDumper(yaml.SafeDumper):
+    """PyYAML's SafeDumper, writing text with a line break double-quoted (escaped), so that it
+    loads back unchanged (a plain or single-quoted scalar folds or normalises line breaks)."""
+
+
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if re.search(r"[\n\r\x85\u2028\u2029]", text) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_ScenarioDumper.add_representer(str, _represent_text)
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:

@@ -44,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             raise OutputError("--pdf needs WeasyPrint: pip install 'netbenefit[pdf]'") from None
     results = [evaluate(path) for path in args.files]
-    page = report_html(results, version=_version(), paper=args.paper)  # the whole page first: nothing written on error
+    # The whole page first: nothing written on error.
+    page = report_html(results, version=_version(), paper=args.paper)
     if html_path is not None:
         atomic_write_text(html_path, page)
     if pdf_path is not None:

@@ -14,7 +14,7 @@ import netbenefit
 from netbenefit.charts import new_figure
 from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from netbenefit.html import Comparison, comparison_html, report_html, result_html
-from netbenefit.output import SHEET_NAME_LIMIT, sheet_names, write_workbook
+from netbenefit.workbook import SHEET_NAME_LIMIT, sheet_names, write_workbook
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = [SCENARIOS / f"{name}.yaml" for name in ("party_city", "phased_campus", "extended_commitment")]
@@ -36,26 +36,37 @@ def compared(tmp_path_factory):
 # -- the workbook --------------------------------------------------------------------------------
 
 
-def test_workbook_has_a_summary_then_one_cash_flow_sheet_per_scenario(results, tmp_path):
+def test_workbook_has_a_summary_inputs_then_one_cash_flow_sheet_per_scenario(results, tmp_path):
     path = write_workbook(results, tmp_path / "comparison.xlsx")
     workbook = openpyxl.load_workbook(path)
-    assert workbook.sheetnames == ["Summary", "party_city", "phased_campus", "extended_commitment"]
+    assert workbook.sheetnames == [
+        "Summary",
+        "Inputs",
+        "party_city",
+        "phased_campus",
+        "extended_commitment",
+        "Phase tests",
+        "Checks",
+        "Warnings",
+    ]
 
 
-def test_workbook_values_round_trip_against_the_results(results, tmp_path):
+def test_workbook_summary_values_and_formulas_against_the_results(results, tmp_path):
     path = write_workbook(results, tmp_path / "comparison.xlsx")
-    summary = pd.read_excel(path, sheet_name="Summary")
+    sheet = openpyxl.load_workbook(path)["Summary"]
+    header = [cell.value for cell in sheet[1]]
     expected = netbenefit.compare(results)
-    assert list(summary.columns) == [*expected.columns, "cash_flow_sheet"]
-    assert list(summary["name"]) == [r.name for r in results]
-    for column in ("ratio", "threshold", "pv_benefits", "pv_credits", "max_credit_pv", "discount_rate"):
-        assert list(summary[column]) == pytest.approx(list(expected[column]), rel=1e-12)
-    assert list(summary["passes"]) == [r.passes for r in results]
-    for result, sheet in zip(results, summary["cash_flow_sheet"], strict=True):
-        cashflows = pd.read_excel(path, sheet_name=sheet, index_col="year")
-        assert list(cashflows.columns) == list(result.cashflows.columns)
-        assert list(cashflows.index) == list(result.cashflows.index)
-        pd.testing.assert_frame_equal(cashflows, result.cashflows, check_dtype=False, check_exact=False, rtol=1e-12)
+    assert len(header) == len(expected.columns) + 2
+    assert header[-2:] == ["Cash-flow sheet", "Names suffix (discount_rate_1, ratio_1...)"]
+    rows = [{h: c.value for h, c in zip(header, row, strict=True)} for row in sheet.iter_rows(min_row=2)]
+    assert [row["Name"] for row in rows] == [r.name for r in results]
+    assert [row["Cash-flow sheet"] for row in rows] == ["party_city", "phased_campus", "extended_commitment"]
+    for k, (row, result) in enumerate(zip(rows, results, strict=True), start=1):
+        assert row["Net benefit ratio"] == f"=ratio_{k}" and row["Discount rate [per year]"] == f"=discount_rate_{k}"
+        assert row["Requested credits, nominal [USD]"] == pytest.approx(result.requested_credits, rel=1e-12)
+        others = all(c.passed for c in result.checks.itertuples() if c.id != "71(a)(5)")
+        assert row["Eligible"] == f"=AND(passes_{k},{str(others).upper()})"  # 71(a)(5) follows the rate
+        assert row["Jobs clause, 71(c)"] == result.jobs_clause
 
 
 def test_workbook_number_formats_frozen_headers_and_widths(results, tmp_path):
@@ -63,18 +74,22 @@ def test_workbook_number_formats_frozen_headers_and_widths(results, tmp_path):
     summary = workbook["Summary"]
     header = [cell.value for cell in summary[1]]
     row = {name: cell for name, cell in zip(header, summary[2], strict=True)}
-    assert row["ratio"].number_format == "0.0%" and row["threshold"].number_format == "0.0%"
-    assert row["pv_benefits"].number_format == '"$"#,##0'
-    assert row["discount_rate"].number_format == "0.00%"
+    assert (
+        row["Net benefit ratio"].number_format == "0.0%"
+        and row["Threshold (multiple of PV of credits)"].number_format == "0.0%"
+    )
+    assert row["PV of net benefits [USD]"].number_format == '"$"#,##0'
+    assert row["Discount rate [per year]"].number_format == "0.00%"
     assert summary.freeze_panes == "C2"
     cashflows = workbook["phased_campus"]
     header = [cell.value for cell in cashflows[1]]
     row = {name: cell for name, cell in zip(header, cashflows[2], strict=True)}
-    assert row["credits"].number_format == '"$"#,##0'
-    assert row["full_time_jobs"].number_format == "#,##0.0"
-    assert row["discount_factor"].number_format == "0.000000"
+    assert row["Requested credits (all phases) [USD]"].number_format == '"$"#,##0'
+    assert row["Full-time jobs (all phases)"].number_format == "#,##0.0"
+    assert row["Discount factor"].number_format == "0.000000"
+    assert row["Phase 2: Weight (share of the year in the benefit window)"].number_format == "0.00"
     assert cashflows.freeze_panes == "B2"
-    assert all(10 <= cashflows.column_dimensions[letter].width <= 63 for letter in "BCDEFGH")
+    assert all(10 <= cashflows.column_dimensions[letter].width <= 64 for letter in "BCDEFGH")
 
 
 def test_sheet_names_are_unique_short_and_legal():
@@ -82,6 +97,7 @@ def test_sheet_names_are_unique_short_and_legal():
     names = sheet_names(stems)
     assert all(len(name) <= SHEET_NAME_LIMIT for name in names)
     assert len({name.casefold() for name in [*names, "Summary"]}) == len(names) + 1  # Excel ignores case
+    assert "summary" not in names and "inputs" not in sheet_names(["inputs"])
     assert not any(re.search(r"[\[\]:*?/\\]", name) for name in names)
     assert names[-1] == "plain"
 

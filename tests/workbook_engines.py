@@ -1,0 +1,93 @@
+"""Recomputing a workbook with an engine independent of netbenefit: the ``formulas`` package, or
+LibreOffice headless (``soffice``). Used by the workbook tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import openpyxl
+
+#: The longest a LibreOffice conversion may take. [seconds]
+SOFFICE_TIMEOUT = 300
+
+
+def name_target(path: Path, name: str) -> tuple[str, str]:
+    """(sheet, cell) a workbook name refers to."""
+    workbook = openpyxl.load_workbook(path)
+    ((sheet, cell),) = list(workbook.defined_names[name].destinations)
+    return sheet, cell.replace("$", "")
+
+
+def set_named_cell(path: Path, name: str, value, out: Path) -> Path:
+    """Save a copy of the workbook at ``out`` with the cell named ``name`` set to ``value``, as a
+    reviewer editing it would (formulas kept, no cached values)."""
+    workbook = openpyxl.load_workbook(path)
+    ((sheet, cell),) = list(workbook.defined_names[name].destinations)
+    workbook[sheet][cell.replace("$", "")] = value
+    workbook.save(out)
+    return out
+
+
+class Recomputed:
+    """A workbook recomputed by the ``formulas`` package: values of names and of cells."""
+
+    def __init__(self, path: Path):
+        import formulas
+
+        self.file = Path(path).name
+        solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
+        self.values = {key.upper(): value for key, value in solution.items()}
+
+    def name(self, name: str):
+        return _scalar(self.values[f"'[{self.file}]'!{name}".upper()].value)
+
+    def cell(self, sheet: str, cell: str):
+        key = f"'[{self.file}]{sheet}'!{cell}".upper()
+        return _scalar(self.values[key].value) if key in self.values else None
+
+
+def _scalar(value):
+    while hasattr(value, "__len__") and not isinstance(value, str):
+        value = value[0]
+    return value.item() if hasattr(value, "item") else value
+
+
+def soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def libreoffice_values(path: Path, names: list[str]) -> dict[str, float]:
+    """The values of workbook names after LibreOffice headless opened, recomputed and saved the
+    workbook (read back from the values it cached)."""
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        profile = folder / "profile"
+        out = folder / "out"
+        out.mkdir()
+        environment = {**os.environ, "HOME": str(folder)}
+        subprocess.run(
+            [
+                soffice(),
+                f"-env:UserInstallation={profile.as_uri()}",
+                "--headless",
+                "--norestore",
+                "--calc",
+                "--convert-to",
+                "xlsx:Calc MS Excel 2007 XML",
+                "--outdir",
+                str(out),
+                str(path),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=SOFFICE_TIMEOUT,
+            env=environment,
+        )
+        converted = out / Path(path).name
+        targets = {name: name_target(path, name) for name in names}
+        workbook = openpyxl.load_workbook(converted, data_only=True)
+        return {name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()}
