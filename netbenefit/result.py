@@ -133,6 +133,7 @@ class Result:
             },
             "max_credit_pv": float(self.max_credit_pv),
             "excluded_streams": list(self.excluded_streams),
+            "warnings": list(self.warnings),
         }
 
     def to_json(self, indent: int | None = 2) -> str:

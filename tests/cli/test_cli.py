@@ -27,6 +27,7 @@ CONTRACT_KEYS = {
     "extended_commitment",
     "max_credit_pv",
     "excluded_streams",
+    "warnings",
 }
 
 
