@@ -47,6 +47,10 @@ MAX_DISTINCT_REPLACED = 1_000  # not a statutory number: a limit on validation w
 OUT_OF_RANGE = ("error", "clip")
 
 
+class OutOfRangeError(ScenarioError):
+    """Values outside a key's valid range (``out_of_range="error"``); ``"clip"`` would move them."""
+
+
 @dataclass(frozen=True)
 class KeySpec:
     """What a variable key accepts.
@@ -270,7 +274,7 @@ def check_values(
             if spec.kind == "integer":
                 bad |= array != np.round(array)
             if bad.any():
-                raise ScenarioError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
+                raise OutOfRangeError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
     if replace == "distinct" and np.unique(array).size <= MAX_DISTINCT_REPLACED:
         probes = np.unique(array)
     else:

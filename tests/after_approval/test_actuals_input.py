@@ -68,7 +68,7 @@ def test_csv_and_yaml_years_agree(tmp_path):
         ({"years": [{"year": 1, "new_jobs": 1}]}, "years.0.statewide_workforce", "required key is missing"),
         ({"years": [{"year": 1, "new_jobs": 1, "statewide_workforce": 1, "jobs": 2}]}, "years.0.jobs", "unknown key"),
         ({"years": [{"year": 1, "new_jobs": 1, "statewide_workforce": 1, "nj_withholding_share": 1.5}]},
-         "years.0.nj_withholding_share", "less than or equal to 1"),
+         "years.0.nj_withholding_share", "must be a decimal share"),
         ({"years": [{"year": 2, "new_jobs": 1, "statewide_workforce": 1}]}, "years.0.year", "without a gap"),
         ({"years": [{"year": 1, "new_jobs": 1, "statewide_workforce": 1},
                     {"year": 3, "new_jobs": 1, "statewide_workforce": 1}]}, "years.1.year", "without a gap"),
