@@ -184,13 +184,24 @@ def award_calculation_html(result: Result) -> str:
     return _table(table, cell)
 
 
+def warnings_html(result: Result) -> str:
+    """The plausibility warnings of a result (``Result.warnings``) as a list; "" when there are none."""
+    if not result.warnings:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in result.warnings)
+    return (
+        f'<div class="warnings" style="{FAIL_STYLE}"><b>Plausibility warnings</b> (valid inputs that are '
+        f"probably a slip; evaluated as given)<ul>{items}</ul></div>"
+    )
+
+
 def result_html(result: Result) -> str:
     """The notebook view of one result: headline, checks, and the main cash-flow columns."""
     phases = ""
     if len(result.phase_tests) > 1:
         phases = f"<h3>Cumulative tests by phase, 71(a)(5)</h3>{phase_tests_html(result)}"
     return (
-        f'<div class="netbenefit"><style>{STYLE}</style>{headline_html(result)}'
+        f'<div class="netbenefit"><style>{STYLE}</style>{headline_html(result)}{warnings_html(result)}'
         f"<h3>Checks, P.L.2020, c.156, s.71</h3>{checks_html(result)}{phases}"
         f"<details><summary><b>Cash flows by project year</b> (nominal USD; present values at approval, "
         f"{percent(result.discount_rate, 2)} discount rate)</summary>"
@@ -417,6 +428,7 @@ body {{ margin: 2em auto; max-width: 1100px; padding: 0 1em; }}
 <p>Emerge Program eligibility and net positive benefit test, section 71 of P.L.2020, c.156 (C.34:1B-339).
 Scenario file: <code>{escape(scenario.source)}</code>; application date {scenario.application_date.isoformat()}.</p>
 {headline_html(result)}
+{warnings_html(result)}
 {donation}
 <h2>Eligibility checks</h2>
 {checks_html(result)}

@@ -127,3 +127,13 @@ def test_as_errors_every_warning_of_the_scenario_is_carried(office):
             netbenefit.evaluate(office.replace({"discount_rate": 6, "jobs.median_salary": 98}))
     assert len(caught.value.lines) == 2
     assert ": discount_rate: " in caught.value.lines[0] and ": jobs.median_salary: " in caught.value.lines[1]
+
+
+def test_the_notebook_view_and_the_report_show_the_warnings(office):
+    from netbenefit.html import report_html
+
+    with pytest.warns(PlausibilityWarning):
+        result = netbenefit.evaluate(office.replace({"discount_rate": 6}))
+    for page in (result._repr_html_(), report_html(result)):
+        assert "Plausibility warnings" in page and "did you mean 0.06?" in page
+    assert "Plausibility warnings" not in netbenefit.evaluate(office)._repr_html_()
