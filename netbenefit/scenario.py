@@ -586,6 +586,8 @@ _PROBLEMS = {
 
 
 _SHOWN_CHARACTERS = 60  # not a statutory number: longest value quoted in an error message
+#: Problems of one file listed one per line, at most (a generated file may have thousands).
+MAX_PROBLEMS_LISTED = 100  # not a statutory number: a bound on the length of an error report
 
 
 _REPR = reprlib.Repr()  # bounded: a value may be a huge or deeply nested structure
@@ -613,7 +615,9 @@ def _scenario_error(error: ValidationError, source: str, model: type[BaseModel] 
         return item["type"] == "too_short" and any(other[: len(loc)] == loc != other for other in inner)
 
     items = [item for item in items if not redundant(item)]
-    problems = [_problem(item, model) for item in items]
+    problems = [_problem(item, model) for item in items[:MAX_PROBLEMS_LISTED]]
+    if len(items) > MAX_PROBLEMS_LISTED:
+        problems.append(("", f"(and {len(items) - MAX_PROBLEMS_LISTED:,} more problems)"))
     (key, problem), *more = problems
     return ScenarioError(source, key, problem, more=more)
 
