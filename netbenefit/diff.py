@@ -116,7 +116,7 @@ class Diff:
         for row in self.inputs.itertuples(index=False):
             lines.append(f"    {row.key}: {_shown(row.old)} -> {_shown(row.new)}")
         if not self.attribution.empty:
-            how = "by top-level block" if self.grouped else "by input"
+            how = "by block" if self.grouped else "by input"
             lines.append(f"  the ratio change attributed {how} (Shapley values; they add up to the change):")
             width = max(len(str(key)) for key in self.attribution["key"])
             for row in self.attribution.itertuples(index=False):

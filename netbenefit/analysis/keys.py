@@ -26,6 +26,7 @@ format that involve several keys also apply.
 
 from __future__ import annotations
 
+import difflib
 import types
 import typing
 from collections.abc import Mapping
@@ -145,7 +146,9 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
         origin = typing.get_origin(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             if segment not in annotation.model_fields:
-                raise ScenarioError(source, key, f"unknown key {where!r} in the scenario format")
+                close = difflib.get_close_matches(segment, list(annotation.model_fields), n=1, cutoff=0.6)
+                hint = f"; did you mean {'.'.join([*segments[:depth], close[0]])}?" if close else ""
+                raise ScenarioError(source, key, f"unknown key {where!r} in the scenario format{hint}")
             if node is None and segments[0] != "attestations":
                 parent = ".".join(segments[:depth])
                 raise ScenarioError(source, key, f"this scenario has no {parent!r} block, so {key!r} has no effect")

@@ -98,10 +98,8 @@ def test_a_share_written_as_a_percent_is_refused_with_the_decimal(tmp_path, caps
     path = office_with(tmp_path, {"revenue.taxable_spending_share": 30})
     assert main(["evaluate", str(path)]) == 2
     err = capsys.readouterr().err
-    assert (
-        err
-        == f"netbenefit: {path}: revenue.taxable_spending_share: must be a decimal share: did you mean 0.3? (got 30, above 1)\n"
-    )
+    problem = "must be a decimal share: did you mean 0.3? (got 30, above 1)"
+    assert err == f"netbenefit: {path}: revenue.taxable_spending_share: {problem}\n"
 
 
 def test_a_monte_carlo_range_error_mentions_clip(capsys):
@@ -171,3 +169,9 @@ def test_diff_of_a_bad_file_names_it(tmp_path, capsys):
     assert main(["diff", str(OFFICE), str(path)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"netbenefit: {path}: jobs.new: ")
+
+
+def test_an_unknown_key_of_a_sweep_names_the_closest_key(capsys):
+    assert main(["sweep", str(OFFICE), "--set", "jobs.nwe=200,260"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.endswith("jobs.nwe: unknown key 'jobs.nwe' in the scenario format; did you mean jobs.new?")
