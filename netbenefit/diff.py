@@ -41,6 +41,9 @@ from .scenario import Scenario, load_scenario
 
 #: Beyond this many changed inputs, changes are grouped by top-level block (2^12 = 4,096 variants).
 MAX_PLAYERS = 12  # not a statutory number: a limit on the work of an exact attribution
+#: The batch of variants must give the evaluated ratios of A and B to this relative tolerance.
+REPRODUCTION_TOLERANCE = 1e-9  # not a statutory number: the agreement of the variants engine and evaluate
+_THOUSANDS = 1000  # not a statutory number: numbers from here on are shown with thousands separators
 #: Keys that describe a scenario without entering the model.
 _DESCRIPTIVE_KEYS = ("name", "description")
 _TAXES_COLUMNS = ["tax", "pv_a", "pv_b", "change"]
@@ -276,8 +279,8 @@ def attribute(
             depth = max(1, max(len(key.split(".")) for key in keys) - 1) if depth is None else depth - 1
             grouped = True
     if not (
-        math.isclose(values[0], ratio_a, rel_tol=1e-9, abs_tol=1e-12)
-        and math.isclose(values[-1], ratio_b, rel_tol=1e-9, abs_tol=1e-12)
+        math.isclose(values[0], ratio_a, rel_tol=REPRODUCTION_TOLERANCE, abs_tol=1e-12)
+        and math.isclose(values[-1], ratio_b, rel_tol=REPRODUCTION_TOLERANCE, abs_tol=1e-12)
     ):
         raise RuntimeError(
             f"the attribution does not reproduce the two ratios ({values[0]!r} vs {ratio_a!r}, "
@@ -421,9 +424,9 @@ def _shown(value: Any) -> str:
         return "(not given)"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer() and abs(value) >= 1000:
+    if isinstance(value, float) and value.is_integer() and abs(value) >= _THOUSANDS:
         return f"{value:,.0f}"
     if isinstance(value, int | float):
-        return f"{value:g}" if abs(value) < 1000 else f"{value:,}"
+        return f"{value:g}" if abs(value) < _THOUSANDS else f"{value:,}"
     text = str(_json_value(value))
     return text if len(text) <= 80 else text[:77] + "..."

@@ -46,6 +46,7 @@ _FIELDS = {
     "source",
     "reason",
 }
+THOUSAND = 1000  # not a statutory number: dollars in a thousand (the scale of the usual slips)
 _MAX_SCALING_STEPS = 6  # not a statutory number: a fix divides by 10 (or 1,000) at most this often
 
 
@@ -217,9 +218,9 @@ def _suggestion(value: float, jobs: float, plausible: PlausibleRange) -> float |
     if fix == "divide_by_100":
         candidates = [value / 100]
     elif fix == "multiply_by_1000":
-        candidates = [value * 1000]
+        candidates = [value * THOUSAND]
     else:
-        step = 10.0 if fix == "decimal_point" else 1000.0
+        step = 10.0 if fix == "decimal_point" else float(THOUSAND)
         candidates = [value / step**k for k in range(1, _MAX_SCALING_STEPS + 1)]
     for candidate in candidates:
         measured = candidate / jobs if plausible.measure == "per_job" else candidate
@@ -231,8 +232,8 @@ def _suggestion(value: float, jobs: float, plausible: PlausibleRange) -> float |
 
 def _number(value: float) -> str:
     """A number as a reader writes it: 0.06, 1.65, 98,000, 950,000,000."""
-    if value == int(value) and abs(value) >= 1000:
+    if value == int(value) and abs(value) >= THOUSAND:
         return f"{value:,.0f}"
-    if abs(value) >= 1000:
+    if abs(value) >= THOUSAND:
         return f"{value:,.2f}"
     return f"{value:.10g}"
