@@ -28,6 +28,7 @@ CHECK_IDS = ["71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(
 RESULT_KEYS = {
     "name", "eligible", "net_benefit", "checks", "capital_investment_minimum", "infrastructure_fund_donation",
     "jobs_clause", "retained_jobs_eligible", "phases", "extended_commitment", "max_credit_pv", "excluded_streams",
+    "warnings",
 }  # fmt: skip
 NET_BENEFIT_KEYS = {"pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate"}
 CHECK_KEYS = {"id", "passed", "message"}
