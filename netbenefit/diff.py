@@ -19,7 +19,8 @@ a block given or left out) is applied with :meth:`Scenario.replace`, one batch f
 combination of such changes. With more than :data:`MAX_PLAYERS` changed inputs, the changes are
 grouped by their top-level block (``jobs``, ``revenue``, ``award``...), and each block gets one
 value; so too when a change cannot be made without another one (an award given as
-``per_new_job`` instead of ``annual_credit``): the two are attributed together to their block.
+``per_new_job`` instead of ``annual_credit``): the two are attributed together to their block
+(and blocks that need each other, such as ``jobs`` and ``revenue``, together to one player).
 The name and description of a scenario do not enter the model and get no value.
 """
 
@@ -259,25 +260,21 @@ def attribute(
     """Shapley values of ``changes`` (dotted key -> new value) for the ratio of ``scenario``.
 
     Returns ``(labels, contributions, grouped)``. The players are the keys, or their top-level
-    blocks when there are more than :data:`MAX_PLAYERS` of them (``grouped`` True). A player
-    whose change cannot be made alone (the scenario format refuses the combination) is merged
-    with the others of its block, then of its top-level block.
+    blocks when there are more than :data:`MAX_PLAYERS` of them (``grouped`` True). When a change
+    cannot be made without another (the scenario format refuses a combination), the changes are
+    grouped by their block, then by top-level block; then the changes that are not numbers are
+    attributed together (one player, their keys joined by " + "); at last all changes are one.
     """
     keys = list(changes)
     if not keys:
         return [], np.zeros(0), False
-    grouped = len(keys) > MAX_PLAYERS
-    depth = 1 if grouped else None  # None: one key per player
-    while True:
-        players = _players(keys, depth)
+    for players in _player_sets(scenario, changes):
         try:
             values = _coalition_ratios(scenario, changes, players)
             break
-        except ScenarioError:
-            if depth == 1:
-                raise
-            depth = max(1, max(len(key.split(".")) for key in keys) - 1) if depth is None else depth - 1
-            grouped = True
+        except _InvalidCombination:
+            continue
+    grouped = [label for label, _ in players] != keys
     if not (
         math.isclose(values[0], ratio_a, rel_tol=REPRODUCTION_TOLERANCE, abs_tol=1e-12)
         and math.isclose(values[-1], ratio_b, rel_tol=REPRODUCTION_TOLERANCE, abs_tol=1e-12)
@@ -288,6 +285,30 @@ def attribute(
         )
     values[0], values[-1] = ratio_a, ratio_b  # the evaluated ratios themselves: the sum is the change
     return [label for label, _ in players], shapley_values(values), grouped
+
+
+class _InvalidCombination(Exception):
+    """A combination of changes that the scenario format refuses (one change needs another)."""
+
+
+def _player_sets(scenario: Scenario, changes: Mapping[str, Any]):
+    """The ways to split the changes into players, finest first (see :func:`attribute`)."""
+    keys = list(changes)
+    deepest = max(len(key.split(".")) for key in keys)
+    depths = ([None] if len(keys) <= MAX_PLAYERS else []) + list(range(deepest - 1, 0, -1))
+    tried = []
+    for depth in depths:
+        players = _players(keys, depth)
+        if players not in tried and (len(players) <= MAX_PLAYERS or depth == 1):
+            tried.append(players)
+            yield players
+    blocks = _players(keys, 1)
+    numeric = [p for p in blocks if all(_is_numeric(scenario, key, changes[key]) for key in p[1])]
+    others = [p for p in blocks if p not in numeric]
+    if len(others) > 1:
+        yield [*numeric, (" + ".join(label for label, _ in others), [key for _, ks in others for key in ks])]
+    if len(blocks) > 1:
+        yield [(" + ".join(label for label, _ in blocks), keys)]
 
 
 def _players(keys: list[str], depth: int | None) -> list[tuple[str, list[str]]]:
@@ -346,7 +367,10 @@ def _coalition_ratios(
         base = scenario
         if made:
             made_changes = {key: changes[key] for i in made for key in players[i][1]}
-            base = scenario.replace({**made_changes, "name": scenario.name})
+            try:
+                base = scenario.replace({**made_changes, "name": scenario.name})
+            except ScenarioError as error:
+                raise _InvalidCombination(str(error)) from None
         overrides = {}
         for position, i in enumerate(numeric):
             on = (inner >> position) & 1 == 1
@@ -376,7 +400,10 @@ def _is_numeric(scenario: Scenario, key: str, new: Any) -> bool:
     """Whether a change can be an array of variants: a number (not a flag) at a variable key."""
     from .analysis.keys import key_spec
 
-    old = scenario.value_at(key)
+    try:
+        old = scenario.value_at(key)
+    except ScenarioError:
+        return False
     if any(isinstance(value, bool) or not isinstance(value, int | float) for value in (old, new)):
         return False
     try:

@@ -135,3 +135,15 @@ def test_two_bundled_variants():
     extended = netbenefit.load_scenario(ROOT / "scenarios" / "extended_commitment.yaml")
     d = netbenefit.diff(PHASED, extended)
     assert adds_up(d) and d.ratio_a == netbenefit.evaluate(PHASED).ratio
+
+
+def test_blocks_that_need_each_other_are_attributed_together():
+    # Party City gives no revenue drivers and no median salary; the office gives both. Neither the
+    # jobs block nor the revenue block can change alone, so the changes that are not numbers are
+    # one player; the numeric ones (the discount rate, the award) keep their own values.
+    party = netbenefit.load_scenario(ROOT / "scenarios" / "party_city.yaml")
+    d = netbenefit.diff(OFFICE, party)
+    labels = list(d.attribution["key"])
+    assert d.grouped and "discount_rate" in labels and "award" in labels
+    assert any(" + " in label and "revenue" in label and "jobs" in label for label in labels)
+    assert adds_up(d)
