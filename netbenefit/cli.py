@@ -68,16 +68,18 @@ def _show_warning(message, category, filename, lineno, file=None, line=None, _de
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .output import OutputError
     from .plausibility import PlausibilityWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("error" if getattr(args, "strict", False) else "always", PlausibilityWarning)
         warnings.showwarning = _show_warning
-        return _run(args, OutputError, PlausibilityWarning)
+        return _run(args)
 
 
-def _run(args: argparse.Namespace, OutputError: type, PlausibilityWarning: type) -> int:  # noqa: N803
+def _run(args: argparse.Namespace) -> int:
+    from .output import OutputError
+    from .plausibility import PlausibilityWarning
+
     try:
         return args.handler(args)
     except PlausibilityWarning as error:  # --strict: every warning of the scenario, as errors
