@@ -13,9 +13,10 @@ Most public names are imported on first use, so that a command loads only what i
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 
-# These two share their name with their module: they are bound now, since importing the module
+# These three share their name with their module: they are bound now, since importing the module
 # (which any command does) would otherwise leave the package attribute pointing at the module.
 from .compare import compare as compare
+from .diff import diff as diff
 from .evaluate import evaluate as evaluate
 
 #: Public name -> the module that defines it (imported on first use).
@@ -33,11 +34,13 @@ _EXPORTS = {
     "sweep": "analysis",
     "tornado": "analysis",
     "award_table": "award",
+    "Diff": "diff",
     "economist_view": "economics",
     "economist_view_of": "economics",
     "ScenarioError": "errors",
     "PARAMETERS": "parameters",
     "parameter": "parameters",
+    "PlausibilityWarning": "plausibility",
     "Result": "result",
     "Scenario": "scenario",
     "load_scenario": "scenario",
@@ -48,7 +51,7 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = sorted([*_EXPORTS, "compare", "evaluate"])
+__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate"])
 
 
 def __getattr__(name: str):

@@ -7,6 +7,10 @@ full disk, a read-only folder), with one line naming the file; the files written
 whole, since each is written to a temporary name and renamed. A run stopped by SIGINT (Ctrl-C)
 or SIGTERM removes its temporary file, prints one line and exits with 130 or 143 (128 + the
 signal's number, as shells report it).
+
+Plausibility warnings (:mod:`netbenefit.plausibility`) are printed on stderr, one line each,
+beginning ``netbenefit: warning:``, and the status stays 0; with ``--strict`` (every command) they
+are errors: each is printed as a problem and the status is 2, before anything is written.
 """
 
 from __future__ import annotations
@@ -15,15 +19,17 @@ import argparse
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Sequence
 
-from .commands import actuals, award, compare, evaluate, montecarlo, report, sweep
+from .commands import actuals, award, compare, diff, evaluate, montecarlo, report, sweep
 from .errors import ScenarioError
+from .safe_text import terminal
 
 EXIT_OK, EXIT_WRITE_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 #: The sub-command modules, in the order ``--help`` lists them.
-COMMANDS = (evaluate, compare, sweep, montecarlo, report, award, actuals)
+COMMANDS = (evaluate, compare, diff, sweep, montecarlo, report, award, actuals)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,6 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:
         command.register(subparsers)
+    for subparser in subparsers.choices.values():  # every command loads scenarios
+        subparser.add_argument(
+            "--strict", action="store_true", help="treat plausibility warnings as errors (exit status 2)"
+        )
     return parser
 
 
@@ -65,12 +75,26 @@ def _stop(number: int, frame) -> None:
     raise _Stopped(number)
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None, _default=warnings.showwarning):
+    from .plausibility import PlausibilityWarning
+
+    if issubclass(category, PlausibilityWarning):
+        print(f"netbenefit: warning: {terminal(str(message))}", file=sys.stderr)
+    else:
+        _default(message, category, filename, lineno, file, line)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from .plausibility import PlausibilityWarning
+
     in_main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _stop) if in_main_thread else None
     try:
-        return _run(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error" if getattr(args, "strict", False) else "always", PlausibilityWarning)
+            warnings.showwarning = _show_warning
+            return _run(args)
     except KeyboardInterrupt:
         return _stopped(signal.SIGINT, "interrupted")
     except _Stopped as stopped:
@@ -87,10 +111,19 @@ def _stopped(number: signal.Signals, word: str) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from .output import OutputError
+    from .plausibility import PlausibilityWarning
 
     try:
         return args.handler(args)
-    except (ScenarioError, OutputError) as error:
+    except PlausibilityWarning as error:  # --strict: every warning of the scenario, as errors
+        for line in error.lines:
+            print(f"netbenefit: {line}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ScenarioError as error:  # every problem of the file, one line each
+        for line in error.lines:
+            print(f"netbenefit: {line}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OutputError as error:
         print(f"netbenefit: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # e.g. piped into head

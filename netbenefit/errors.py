@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class ScenarioError(ValueError):
     """A scenario (or a value given to the library) that cannot be evaluated.
@@ -16,15 +18,22 @@ class ScenarioError(ValueError):
     problem : str
         What is wrong, in one short sentence.
 
-    ``str(error)`` is one line: ``source: key: problem``.
+    more : sequence of (key, problem), optional
+        Further problems of the same input, after the first.
+
+    ``str(error)`` is one line ``source: key: problem`` per problem (one line when there is one
+    problem); ``lines`` holds them. ``key`` and ``problem`` are those of the first problem.
     """
 
-    def __init__(self, source: str, key: str, problem: str) -> None:
+    def __init__(self, source: str, key: str, problem: str, *, more: Sequence[tuple[str, str]] = ()) -> None:
         self.source = str(source)
         self.key = key
         self.problem = " ".join(str(problem).split())  # always one line
-        where = f"{self.source}: {self.key}" if self.key else self.source
-        super().__init__(_printable(f"{where}: {self.problem}"))
+        self.problems = ((key, self.problem), *((k, " ".join(str(p).split())) for k, p in more))
+        self.lines = tuple(
+            _printable(f"{self.source}: {k}: {p}" if k else f"{self.source}: {p}") for k, p in self.problems
+        )
+        super().__init__("\n".join(self.lines))
 
 
 def _printable(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from . import award, explain, finance, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .parameters import parameter
+from .plausibility import warn_if_implausible
 from .result import Result
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
 from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule
@@ -25,6 +27,12 @@ def evaluate(scenario: Scenario | str | Path) -> Result:
     ----------
     scenario : Scenario, or the path of a scenario file
 
+    Warns
+    -----
+    PlausibilityWarning
+        For each input outside its plausible range (a percent written for a decimal...): see
+        :mod:`netbenefit.plausibility`. The same lines are in ``Result.warnings``.
+
     Raises
     ------
     ScenarioError
@@ -33,10 +41,12 @@ def evaluate(scenario: Scenario | str | Path) -> Result:
     """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
+    implausible = warn_if_implausible(scenario, stacklevel=2)  # PlausibilityWarning, netbenefit.plausibility
     with np.errstate(all="ignore"):  # an overflow is reported below as a ScenarioError, not a warning
         computation = compute(scenario)
         _check_computable(scenario, computation)
-        return _result(scenario, computation)
+        result = _result(scenario, computation)
+    return dataclasses.replace(result, warnings=implausible) if implausible else result
 
 
 def _check_computable(scenario: Scenario, computation: Computation) -> None:

@@ -216,13 +216,24 @@ def award_calculation_html(result: Result) -> str:
     return _table(table, cell)
 
 
+def warnings_html(result: Result) -> str:
+    """The plausibility warnings of a result (``Result.warnings``) as a list; "" when there are none."""
+    if not result.warnings:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in result.warnings)
+    return (
+        f'<div class="warnings" style="{FAIL_STYLE}"><b>Plausibility warnings</b> (valid inputs that are '
+        f"probably a slip; evaluated as given)<ul>{items}</ul></div>"
+    )
+
+
 def result_html(result: Result) -> str:
     """The notebook view of one result: headline, checks, and the main cash-flow columns."""
     phases = ""
     if len(result.phase_tests) > 1:
         phases = f"<h3>Cumulative tests by phase, 71(a)(5)</h3>{phase_tests_html(result)}"
     return (
-        f'<div class="netbenefit"><style>{STYLE}</style>{headline_html(result)}'
+        f'<div class="netbenefit"><style>{STYLE}</style>{headline_html(result)}{warnings_html(result)}'
         f"<h3>Checks, P.L.2020, c.156, s.71</h3>{checks_html(result)}{phases}"
         f"<details><summary><b>Cash flows by project year</b> (nominal USD; present values at approval, "
         f"{percent(result.discount_rate, 2)} discount rate)</summary>"
@@ -587,14 +598,6 @@ def clawback_html(result: Result) -> str:
         return f"{int(value)}" if column == "years_maintained" else money(value)
 
     return _table(table, cell)
-
-
-def warnings_html(result: Result) -> str:
-    """The plausibility warnings of ``result``, or "" when it has none."""
-    if not result.warnings:
-        return ""
-    items = "".join(f"<li>{escape(line)}</li>" for line in result.warnings)
-    return f"<ul class='warnings'>{items}</ul>"
 
 
 def _figure(figure, alt: str, caption: str) -> str:

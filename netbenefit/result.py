@@ -186,6 +186,7 @@ class Result:
                 for row in (self.benefits_by_tax.itertuples(index=False) if self.benefits_by_tax is not None else ())
             ],
             "conventions": list(self.conventions),
+            "warnings": list(self.warnings),
         }
 
     def to_json(self, indent: int | None = 2) -> str:

@@ -17,11 +17,13 @@ import os
 import re
 import reprlib
 import stat
+import types
+import typing
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 import yaml
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, ValidationError
@@ -342,7 +344,7 @@ class Scenario(_Model):
         try:
             scenario = cls.model_validate(data)
         except ValidationError as error:
-            raise _scenario_error(error, source) from None
+            raise _scenario_error(error, source, Scenario) from None
         _check_consistency(scenario, source)
         scenario._source, scenario._base_dir = source, str(base)
         scenario._written = copy.deepcopy(dict(data_given))
@@ -414,15 +416,23 @@ class Scenario(_Model):
         List items and year keys are path segments too: ``phases.0.jobs.new``,
         ``capital_investment.2``, ``facility.portions.0.gross_leasable_area_sqft``. Keyword
         arguments name top-level keys (``scenario.replace(discount_rate=0.05)``).
+
+        Without a ``name`` among the changes, the variant is named after them, so that variants
+        tell themselves apart in tables and charts: ``Office HQ (discount_rate=0.04, jobs.new=200)``.
         """
         data = self.to_dict()
         written = self.as_written
-        for key, value in {**(changes or {}), **keyword_changes}.items():
+        changes = {**(changes or {}), **keyword_changes}
+        for key, value in changes.items():
             _set_path(data, key, value, self.source)
             try:
                 _set_path(written, key, value, self.source)
             except ScenarioError:  # a path the author did not write: the values as validated
                 written = None
+        if changes and "name" not in changes:
+            data["name"] = variant_name(self.name, changes)
+            if written is not None:
+                written["name"] = data["name"]
         variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
         if written is not None:
             variant._written = written
@@ -442,6 +452,23 @@ class Scenario(_Model):
             if node is _MISSING:
                 raise ScenarioError(self.source, key, "no such key in this scenario")
         return node
+
+
+def variant_name(name: str, changes: Mapping[str, Any]) -> str:
+    """``name (key=value, ...)``: the name :meth:`Scenario.replace` gives a variant."""
+    shown = ", ".join(f"{key}={_short_value(value)}" for key, value in changes.items())
+    return f"{name} ({shown})"
+
+
+def _short_value(value: Any) -> str:
+    """A value as a name shows it: 0.04, 200, true, 2026-06-01, or a shortened list."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, int | float | str | dt.date):
+        return str(value)
+    return _shown(_plain(value))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -736,6 +763,8 @@ _PROBLEMS = {
 
 
 _SHOWN_CHARACTERS = 60  # not a statutory number: longest value quoted in an error message
+#: Problems of one file listed one per line, at most (a generated file may have thousands).
+MAX_PROBLEMS_LISTED = 100  # not a statutory number: a bound on the length of an error report
 
 
 _REPR = reprlib.Repr()  # bounded: a value may be a huge or deeply nested structure
@@ -748,38 +777,104 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _SHOWN_CHARACTERS else text[: _SHOWN_CHARACTERS - 3] + "..."
 
 
-def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
-    """The first validation problem as a one-line ScenarioError (with a count of the rest)."""
-    errors = _without_union_tags(error.errors(include_url=False))
-    first = errors[0]
-    loc = [str(part) for part in first["loc"]]
-    kind = first["type"]
+def _scenario_error(error: ValidationError, source: str, model: type[BaseModel] | None = None) -> ScenarioError:
+    """Every validation problem, one line each (``file: key: problem``), as one ScenarioError.
+
+    ``model`` is the validated model, whose keys are offered for an unknown key ("did you mean
+    ...?"); None offers none.
+    """
+    items = error.errors(include_url=False)
+    # A list whose item failed is also reported "too short" by pydantic: that line adds nothing.
+    inner = [tuple(item["loc"]) for item in items]
+
+    def redundant(item: Mapping[str, Any]) -> bool:
+        loc = tuple(item["loc"])
+        return item["type"] == "too_short" and any(other[: len(loc)] == loc != other for other in inner)
+
+    items = [item for item in items if not redundant(item)]
+    problems = [_problem(item, model) for item in items[:MAX_PROBLEMS_LISTED]]
+    if len(items) > MAX_PROBLEMS_LISTED:
+        problems.append(("", f"(and {len(items) - MAX_PROBLEMS_LISTED:,} more problems)"))
+    (key, problem), *more = problems
+    return ScenarioError(source, key, problem, more=more)
+
+
+def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[str, str]:
+    """(dotted key, problem) for one pydantic error."""
+    loc = [str(part) for part in item["loc"]]
+    kind = item["type"]
     if loc and loc[-1] == "[key]":  # a bad key of a year mapping
-        key = ".".join(loc[:-2] + [loc[-2]])
-        problem = f"year keys must be whole numbers >= 1 and <= {MAX_YEARS}"
-    else:
-        key = ".".join(loc)
-        problem = _PROBLEMS.get(kind)
-        if problem is None:
-            message = first["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
-            problem = message[:1].lower() + message[1:]
-        if kind == "extra_forbidden" and len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
+        return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= 1 and <= {MAX_YEARS}"
+    key = ".".join(loc)
+    problem = _PROBLEMS.get(kind)
+    if problem is None:
+        message = item["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
+        problem = message[:1].lower() + message[1:]
+    if kind == "extra_forbidden":
+        if len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
             problem += (
                 " (a phase's commitment sets period_years and period_set_by_authority only; "
                 "extended_years is the project's)"
             )
-        if kind == "less_than_equal" and loc and loc[-1] == "eligibility_period_years":
-            problem = (
-                f"at most {parameter('eligibility_period_years_maximum')} years (the eligibility period of "
-                "P.L.2020, c.156, s.69, C.34:1B-337, as the authority states it)"
-            )
-        if kind == "literal_error" and key == "revenue.income_tax":
-            problem += " or a block with method: brackets or effective_rate"
-        if kind not in ("missing", "extra_forbidden"):
-            problem += f" (got {_shown(first.get('input'))})"
-    if len(errors) > 1:
-        problem += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    return ScenarioError(source, key, problem)
+        elif model is not None:
+            problem += _closest_key(model, loc)
+    if kind == "less_than_equal" and loc and loc[-1] == "eligibility_period_years":
+        problem = (
+            f"at most {parameter('eligibility_period_years_maximum')} years (the eligibility period of "
+            "P.L.2020, c.156, s.69, C.34:1B-337, as the authority states it)"
+        )
+    if kind == "literal_error" and key == "revenue.income_tax":
+        problem += " or a block with method: brackets or effective_rate"
+    value = item.get("input")
+    if kind == "less_than_equal" and (item.get("ctx") or {}).get("le") == 1 and isinstance(value, int | float):
+        # A Share: the commonest slip is a percent written for a decimal share (30 for 0.3).
+        problem = f"must be a decimal share from 0 to 1 (got {_shown(value)})"
+        if 1 < value <= 100:
+            problem = f"must be a decimal share: did you mean {value / 100:.10g}? (got {_shown(value)}, above 1)"
+    elif kind not in ("missing", "extra_forbidden"):
+        problem += f" (got {_shown(value)})"
+    return key, problem
+
+
+def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
+    """``"; did you mean X?"`` naming the known key closest to the unknown ``loc[-1]`` (difflib)."""
+    import difflib
+
+    annotation: Any = model
+    for segment in loc[:-1]:
+        annotation = _model_of(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(segment)
+            if field is None:
+                return ""
+            annotation = field.annotation
+        elif typing.get_origin(annotation) is tuple and segment.isdigit():
+            annotation = typing.get_args(annotation)[0]
+        else:
+            return ""
+    annotation = _model_of(annotation)
+    if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+        return ""
+    known = list(annotation.model_fields)
+    close = difflib.get_close_matches(loc[-1], known, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean {close[0]}?"
+    return f"; the keys here are {', '.join(known)}"
+
+
+def _model_of(annotation: Any) -> Any:
+    """``annotation`` without ``Annotated[...]`` and ``... | None``."""
+    while True:
+        origin = typing.get_origin(annotation)
+        if origin is Annotated:
+            annotation = typing.get_args(annotation)[0]
+        elif origin is Union or origin is types.UnionType:
+            options = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+            if len(options) != 1:
+                return annotation
+            annotation = options[0]
+        else:
+            return annotation
 
 
 #: Keys whose value is a choice or a block, and the names pydantic gives the members in error locations.

@@ -26,6 +26,7 @@ format that involve several keys also apply.
 
 from __future__ import annotations
 
+import difflib
 import types
 import typing
 from collections.abc import Mapping
@@ -45,6 +46,10 @@ _NOT_VARIABLE_LEAVES = ("abated",)
 MAX_DISTINCT_REPLACED = 1_000  # not a statutory number: a limit on validation work
 #: How :func:`check_values` treats numbers outside a key's valid range.
 OUT_OF_RANGE = ("error", "clip")
+
+
+class OutOfRangeError(ScenarioError):
+    """Values outside a key's valid range (``out_of_range="error"``); ``"clip"`` would move them."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +147,9 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
         origin = typing.get_origin(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             if segment not in annotation.model_fields:
-                raise ScenarioError(source, key, f"unknown key {where!r} in the scenario format")
+                close = difflib.get_close_matches(segment, list(annotation.model_fields), n=1, cutoff=0.6)
+                hint = f"; did you mean {'.'.join([*segments[:depth], close[0]])}?" if close else ""
+                raise ScenarioError(source, key, f"unknown key {where!r} in the scenario format{hint}")
             if (node is None or not isinstance(node, BaseModel)) and segments[0] != "attestations":
                 parent = ".".join(segments[:depth])
                 raise ScenarioError(source, key, f"this scenario has no {parent!r} block, so {key!r} has no effect")
@@ -271,7 +278,7 @@ def check_values(
             if spec.kind == "integer":
                 bad |= array != np.round(array)
             if bad.any():
-                raise ScenarioError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
+                raise OutOfRangeError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
     if replace == "distinct" and np.unique(array).size <= MAX_DISTINCT_REPLACED:
         probes = np.unique(array)
     else:

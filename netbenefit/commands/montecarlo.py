@@ -55,6 +55,7 @@ def parse_vary(text: str, source: str = "--vary"):
 def run(args: argparse.Namespace) -> int:
     from ..analysis import montecarlo
     from ..output import prepare_output_file
+    from ..plausibility import warn_if_implausible
     from ..safe_text import terminal, terminal_lines
     from ..scenario import load_scenario
     from .sweep import parse_options, write_table
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     vary = parse_options(args.vary, parse_vary, "--vary")
     scenario = load_scenario(args.file)
+    warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     result = montecarlo(
         scenario,
         draws=args.draws,

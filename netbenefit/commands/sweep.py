@@ -88,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..analysis import sweep
     from ..output import prepare_output_file
+    from ..plausibility import warn_if_implausible
     from ..safe_text import csv_table, terminal
     from ..scenario import load_scenario
 
@@ -95,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     grid = parse_options(args.settings, parse_setting, "--set")
     scenario = load_scenario(args.file)
+    warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     table = sweep(scenario, grid)
     if args.out is None:
         csv_table(table).to_csv(sys.stdout, index=False)

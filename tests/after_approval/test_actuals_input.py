@@ -70,7 +70,7 @@ def test_csv_and_yaml_years_agree(tmp_path):
         (
             {"years": [{"year": 1, "new_jobs": 1, "statewide_workforce": 1, "nj_withholding_share": 1.5}]},
             "years.0.nj_withholding_share",
-            "less than or equal to 1",
+            "must be a decimal share",
         ),
         ({"years": [{"year": 2, "new_jobs": 1, "statewide_workforce": 1}]}, "years.0.year", "without a gap"),
         (

@@ -81,7 +81,7 @@ def test_first_year_met(results):
     assert results["party_city"].first_year_test_met == 1
     # Extended commitment: $23.08M by year 14 against 4 x $5,682,967 = $22.73M.
     assert results["extended_commitment"].first_year_test_met == 14
-    # The phased campus ends at 251%: never.
+    # The phased campus ends at 391%: never.
     assert results["phased_campus"].first_year_test_met is None
 
 

@@ -88,12 +88,12 @@ def run_cli_subprocess(path: Path, cwd: Path, *extra: str) -> CliRun:
 
 
 def assert_one_clean_error_line(run: CliRun, path: Path, key: str | None = None) -> None:
-    """Exit 2, nothing on stdout, exactly one stderr line naming the file (and the key)."""
+    """Exit 2, nothing on stdout, one stderr line per problem, each naming the file (the first, the key)."""
     assert run.returncode == 2, (run.returncode, run.stderr[-2000:])
     assert run.stdout == ""
     lines = run.stderr.splitlines()
-    assert len(lines) == 1 and run.stderr.endswith("\n"), run.stderr[-2000:]
-    assert lines[0].startswith(f"netbenefit: {path}"), lines[0]
+    assert lines and run.stderr.endswith("\n"), run.stderr[-2000:]
+    assert all(line.startswith(f"netbenefit: {path}") for line in lines), lines
     if key:
         assert f": {key}" in lines[0], lines[0]
     assert run.seconds < TIME_LIMIT_SECONDS, run.seconds

@@ -74,7 +74,7 @@ def test_a_quoted_key_with_a_newline_and_a_terminal_escape_gives_a_one_line_mess
     with pytest.raises(ScenarioError) as caught:
         load_scenario(path)
     message = str(caught.value)
-    assert message == f"{path}: dis\\ncount\\x1b[2J: unknown key"
+    assert message == f"{path}: dis\\ncount\\x1b[2J: unknown key; did you mean discount_rate?"
     assert message.isprintable()
 
 

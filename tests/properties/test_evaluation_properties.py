@@ -30,6 +30,7 @@ RESULT_KEYS = {
     "jobs_clause", "retained_jobs_eligible", "phases", "extended_commitment", "max_credit_pv", "excluded_streams",
     "clawback_schedule",
     "benefits_by_tax", "conventions",
+    "warnings",
 }  # fmt: skip
 NET_BENEFIT_KEYS = {"pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate"}
 CHECK_KEYS = {"id", "passed", "message"}

@@ -1,0 +1,459 @@
+"""Two scenarios compared: the inputs that differ, and which of them moved the ratio, and by how much.
+
+:func:`diff` answers "why did the ratio drop from 4.9 to 3.7?". It lists the inputs that differ
+(dotted keys, old and new values), the change in the present values of benefits (by tax, where the
+result gives them) and of credits, and attributes the change in the net benefit ratio to each
+changed input by its Shapley value.
+
+The Shapley value of an input i among the n changed inputs N is the average, over every order in
+which the changes could be made one after another, of the change in the ratio when i is made:
+
+    phi_i = sum over S in N without i of |S|! (n - |S| - 1)! / n! * (v(S + i) - v(S))
+
+where v(S) is the ratio of scenario A with the changes of S made (taken from B). It is exact: all
+2^n combinations are evaluated, and the values add up to v(N) - v({}) = ratio_B - ratio_A. The
+numeric changes are evaluated at once, as one batch of variants of the model
+(:func:`netbenefit.cashflows.compute` with arrays of values, as sweeps are); a change that cannot
+be an array of numbers (a flag, a date, a choice of text, a year or a list item added or removed,
+a block given or left out) is applied with :meth:`Scenario.replace`, one batch for each
+combination of such changes. With more than :data:`MAX_PLAYERS` changed inputs, the changes are
+grouped by their top-level block (``jobs``, ``revenue``, ``award``...), and each block gets one
+value; so too when a change cannot be made without another one (an award given as
+``per_new_job`` instead of ``annual_credit``): the two are attributed together to their block
+(and blocks that need each other, such as ``jobs`` and ``revenue``, together to one player).
+The name and description of a scenario do not enter the model and get no value.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .errors import ScenarioError
+from .result import Result
+from .scenario import Scenario, load_scenario
+
+#: Beyond this many changed inputs, changes are grouped by top-level block (2^12 = 4,096 variants).
+MAX_PLAYERS = 12  # not a statutory number: a limit on the work of an exact attribution
+#: The batch of variants must give the evaluated ratios of A and B to this relative tolerance.
+REPRODUCTION_TOLERANCE = 1e-9  # not a statutory number: the agreement of the variants engine and evaluate
+_THOUSANDS = 1000  # not a statutory number: numbers from here on are shown with thousands separators
+#: Keys that describe a scenario without entering the model.
+_DESCRIPTIVE_KEYS = ("name", "description")
+_TAXES_COLUMNS = ["tax", "pv_a", "pv_b", "change"]
+
+
+@dataclass(frozen=True)
+class Diff:
+    """What changed between scenario A and scenario B, and what moved the ratio.
+
+    Attributes
+    ----------
+    name_a, name_b : str
+    ratio_a, ratio_b : float
+        Net benefit ratios, 71(a)(5).
+    pv_benefits_a, pv_benefits_b, pv_credits_a, pv_credits_b : float
+        Present values of counted net benefits and of the requested credits. [USD]
+    inputs : DataFrame
+        ``key`` (dotted), ``old`` (A's value), ``new`` (B's value): every input that differs.
+    attribution : DataFrame
+        ``key`` (an input, or a top-level block when grouped), ``contribution`` (its Shapley
+        value): the contributions add up to ``ratio_b - ratio_a``.
+    by_tax : DataFrame
+        ``tax``, ``pv_a``, ``pv_b``, ``change`` [USD], when both results give benefits by tax
+        (``Result.benefits_by_tax``); empty otherwise.
+    grouped : bool
+        Whether the attribution is by top-level block rather than by input.
+    """
+
+    name_a: str
+    name_b: str
+    ratio_a: float
+    ratio_b: float
+    pv_benefits_a: float
+    pv_benefits_b: float
+    pv_credits_a: float
+    pv_credits_b: float
+    inputs: pd.DataFrame
+    attribution: pd.DataFrame
+    by_tax: pd.DataFrame
+    grouped: bool = False
+
+    @property
+    def ratio_change(self) -> float:
+        return self.ratio_b - self.ratio_a
+
+    @property
+    def pv_benefits_change(self) -> float:
+        """[USD]"""
+        return self.pv_benefits_b - self.pv_benefits_a
+
+    @property
+    def pv_credits_change(self) -> float:
+        """[USD]"""
+        return self.pv_credits_b - self.pv_credits_a
+
+    def summary(self) -> str:
+        """Plain text: the ratio, the present values, the inputs that differ and the attribution."""
+        lines = [
+            f"A: {self.name_a}",
+            f"B: {self.name_b}",
+            f"  net benefit ratio {self.ratio_a:.4f} -> {self.ratio_b:.4f} (change {self.ratio_change:+.4f})",
+            f"  PV net benefits ${self.pv_benefits_a:,.0f} -> ${self.pv_benefits_b:,.0f} "
+            f"(change {_money_change(self.pv_benefits_change)})",
+            f"  PV credits ${self.pv_credits_a:,.0f} -> ${self.pv_credits_b:,.0f} "
+            f"(change {_money_change(self.pv_credits_change)})",
+        ]
+        for row in self.by_tax.itertuples(index=False):
+            lines.append(f"    PV {row.tax}: ${row.pv_a:,.0f} -> ${row.pv_b:,.0f} (change {_money_change(row.change)})")
+        if self.inputs.empty:
+            lines.append("  the two scenarios have the same inputs")
+            return "\n".join(lines)
+        lines.append(f"  inputs that differ ({len(self.inputs)}):")
+        for row in self.inputs.itertuples(index=False):
+            lines.append(f"    {row.key}: {_shown(row.old)} -> {_shown(row.new)}")
+        if not self.attribution.empty:
+            how = "by block" if self.grouped else "by input"
+            lines.append(f"  the ratio change attributed {how} (Shapley values; they add up to the change):")
+            width = max(len(str(key)) for key in self.attribution["key"])
+            for row in self.attribution.itertuples(index=False):
+                shown = row.contribution if abs(row.contribution) >= 5e-5 else 0.0  # no "-0.0000"
+                lines.append(f"    {row.key:<{width}}  {shown:+.4f}")
+            lines.append(f"    {'total':<{width}}  {float(self.attribution['contribution'].sum()):+.4f}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values for JSON: the names, ratios, present values, inputs, attribution and by_tax."""
+        return {
+            "name_a": self.name_a,
+            "name_b": self.name_b,
+            "ratio_a": float(self.ratio_a),
+            "ratio_b": float(self.ratio_b),
+            "ratio_change": float(self.ratio_change),
+            "pv_benefits_a": float(self.pv_benefits_a),
+            "pv_benefits_b": float(self.pv_benefits_b),
+            "pv_credits_a": float(self.pv_credits_a),
+            "pv_credits_b": float(self.pv_credits_b),
+            "inputs": [
+                {"key": row.key, "old": _json_value(row.old), "new": _json_value(row.new)}
+                for row in self.inputs.itertuples(index=False)
+            ],
+            "attribution": [
+                {"key": row.key, "contribution": float(row.contribution)}
+                for row in self.attribution.itertuples(index=False)
+            ],
+            "grouped_by_block": bool(self.grouped),
+            "by_tax": [
+                {"tax": row.tax, "pv_a": float(row.pv_a), "pv_b": float(row.pv_b), "change": float(row.change)}
+                for row in self.by_tax.itertuples(index=False)
+            ],
+        }
+
+    def plot(self, ax=None):
+        """The ratio waterfall, :func:`netbenefit.charts.ratio_waterfall`; returns the Axes."""
+        from .charts import ratio_waterfall
+
+        return ratio_waterfall(self, ax=ax)
+
+
+def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
+    """Compare scenario ``b`` with scenario ``a`` and attribute the change in the ratio.
+
+    Parameters
+    ----------
+    a, b : Scenario, or the path of a scenario file
+
+    Returns
+    -------
+    Diff
+        See the module docstring for the attribution (exact Shapley values).
+
+    Raises
+    ------
+    ScenarioError
+        When either scenario cannot be evaluated, or when the ratio is undefined for a
+        combination of the changes (the credits of a combination are zero).
+
+    Examples
+    --------
+    >>> d = diff("scenarios/office_hq_default_area.yaml", variant)  # doctest: +SKIP
+    >>> d.attribution  # doctest: +SKIP
+    """
+    from .evaluate import evaluate
+
+    scenario_a = a if isinstance(a, Scenario) else load_scenario(a)
+    scenario_b = b if isinstance(b, Scenario) else load_scenario(b)
+    result_a, result_b = evaluate(scenario_a), evaluate(scenario_b)
+    changes = changed_inputs(scenario_a, scenario_b)
+    inputs = pd.DataFrame(changes, columns=["key", "old", "new"], dtype=object)
+    model_changes = {key: new for key, _, new in changes if key not in _DESCRIPTIVE_KEYS}
+    labels, contributions, grouped = attribute(scenario_a, model_changes, result_a.ratio, result_b.ratio)
+    attribution = pd.DataFrame({"key": labels, "contribution": np.asarray(contributions, dtype=float)})
+    return Diff(
+        name_a=scenario_a.name,
+        name_b=scenario_b.name,
+        ratio_a=result_a.ratio,
+        ratio_b=result_b.ratio,
+        pv_benefits_a=result_a.pv_benefits,
+        pv_benefits_b=result_b.pv_benefits,
+        pv_credits_a=result_a.pv_credits,
+        pv_credits_b=result_b.pv_credits,
+        inputs=inputs,
+        attribution=attribution,
+        by_tax=_by_tax(result_a, result_b),
+        grouped=grouped,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# The inputs that differ
+# ----------------------------------------------------------------------------------------------
+
+
+def changed_inputs(a: Scenario, b: Scenario) -> list[tuple[str, Any, Any]]:
+    """``(dotted key, value in a, value in b)`` for each input that differs, in file order.
+
+    Blocks are compared key by key, lists item by item when both have as many items, and year
+    mappings year by year when both give the same years; otherwise the whole block, list or
+    mapping is one changed input (``phases``, ``capital_investment``, ``revenue``).
+    """
+    out: list[tuple[str, Any, Any]] = []
+    _compare(a.to_dict(), b.to_dict(), [], out)
+    return out
+
+
+def _compare(old: Any, new: Any, path: list[str], out: list) -> None:
+    if isinstance(old, dict) and isinstance(new, dict) and set(old) == set(new):
+        for key in old:
+            _compare(old[key], new[key], [*path, str(key)], out)
+    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        for i, (x, y) in enumerate(zip(old, new, strict=True)):
+            _compare(x, y, [*path, str(i)], out)
+    elif not _same(old, new):
+        out.append((".".join(path), old, new))
+
+
+def _same(old: Any, new: Any) -> bool:
+    if isinstance(old, bool) or isinstance(new, bool):
+        return type(old) is type(new) and old == new
+    return old == new
+
+
+# ----------------------------------------------------------------------------------------------
+# Shapley values
+# ----------------------------------------------------------------------------------------------
+
+
+def attribute(
+    scenario: Scenario, changes: Mapping[str, Any], ratio_a: float, ratio_b: float
+) -> tuple[list[str], np.ndarray, bool]:
+    """Shapley values of ``changes`` (dotted key -> new value) for the ratio of ``scenario``.
+
+    Returns ``(labels, contributions, grouped)``. The players are the keys, or their top-level
+    blocks when there are more than :data:`MAX_PLAYERS` of them (``grouped`` True). When a change
+    cannot be made without another (the scenario format refuses a combination), the changes are
+    grouped by their block, then by top-level block; then the changes that are not numbers are
+    attributed together (one player, their keys joined by " + "); at last all changes are one.
+    """
+    keys = list(changes)
+    if not keys:
+        return [], np.zeros(0), False
+    for players in _player_sets(scenario, changes):
+        try:
+            values = _coalition_ratios(scenario, changes, players)
+            break
+        except _InvalidCombination:
+            continue
+    grouped = [label for label, _ in players] != keys
+    if not (
+        math.isclose(values[0], ratio_a, rel_tol=REPRODUCTION_TOLERANCE, abs_tol=1e-12)
+        and math.isclose(values[-1], ratio_b, rel_tol=REPRODUCTION_TOLERANCE, abs_tol=1e-12)
+    ):
+        raise RuntimeError(
+            f"the attribution does not reproduce the two ratios ({values[0]!r} vs {ratio_a!r}, "
+            f"{values[-1]!r} vs {ratio_b!r})"
+        )
+    values[0], values[-1] = ratio_a, ratio_b  # the evaluated ratios themselves: the sum is the change
+    return [label for label, _ in players], shapley_values(values), grouped
+
+
+class _InvalidCombination(Exception):
+    """A combination of changes that the scenario format refuses (one change needs another)."""
+
+
+def _player_sets(scenario: Scenario, changes: Mapping[str, Any]):
+    """The ways to split the changes into players, finest first (see :func:`attribute`)."""
+    keys = list(changes)
+    deepest = max(len(key.split(".")) for key in keys)
+    depths = ([None] if len(keys) <= MAX_PLAYERS else []) + list(range(deepest - 1, 0, -1))
+    tried = []
+    for depth in depths:
+        players = _players(keys, depth)
+        if players not in tried and (len(players) <= MAX_PLAYERS or depth == 1):
+            tried.append(players)
+            yield players
+    blocks = _players(keys, 1)
+    numeric = [p for p in blocks if all(_is_numeric(scenario, key, changes[key]) for key in p[1])]
+    others = [p for p in blocks if p not in numeric]
+    if len(others) > 1:
+        yield [*numeric, (" + ".join(label for label, _ in others), [key for _, ks in others for key in ks])]
+    if len(blocks) > 1:
+        yield [(" + ".join(label for label, _ in blocks), keys)]
+
+
+def _players(keys: list[str], depth: int | None) -> list[tuple[str, list[str]]]:
+    """``(label, keys)`` per player: each key, or the keys grouped by their first ``depth`` segments."""
+    if depth is None:
+        return [(key, [key]) for key in keys]
+    groups: dict[str, list[str]] = {}
+    for key in keys:
+        groups.setdefault(".".join(key.split(".")[:depth]), []).append(key)
+    return list(groups.items())
+
+
+def shapley_values(values: np.ndarray) -> np.ndarray:
+    """Exact Shapley values from the value of every coalition.
+
+    Parameters
+    ----------
+    values : ndarray, shape (2**n,)
+        ``values[m]`` is the value of the coalition whose members are the set bits of ``m``.
+
+    Returns
+    -------
+    ndarray, shape (n,)
+        Player i's value: sum over coalitions S without i of |S|!(n-|S|-1)!/n! (v(S+i) - v(S)).
+        They add up to ``values[-1] - values[0]``.
+    """
+    values = np.asarray(values, dtype=float)
+    n = int(round(math.log2(values.size)))
+    if values.size != 2**n:
+        raise ValueError(f"need 2**n coalition values, got {values.size}")
+    masks = np.arange(values.size)
+    sizes = np.array([bin(m).count("1") for m in masks])
+    weights = np.array([math.factorial(s) * math.factorial(n - s - 1) / math.factorial(n) for s in range(n)] + [0.0])
+    out = np.empty(n)
+    for i in range(n):
+        without = masks[(masks >> i) & 1 == 0]
+        out[i] = math.fsum(weights[sizes[without]] * (values[without | (1 << i)] - values[without]))
+    return out
+
+
+def _coalition_ratios(
+    scenario: Scenario, changes: Mapping[str, Any], players: list[tuple[str, list[str]]]
+) -> np.ndarray:
+    """The ratio of every coalition of ``players`` (bit i of the index: player i's changes made)."""
+    from .analysis.keys import key_spec
+    from .analysis.variants import result_columns
+    from .cashflows import compute
+
+    numeric = [i for i, (_, keys) in enumerate(players) if all(_is_numeric(scenario, k, changes[k]) for k in keys)]
+    other = [i for i in range(len(players)) if i not in numeric]
+    size = 2 ** len(numeric)
+    inner = np.arange(size)
+    values = np.empty(2 ** len(players))
+    for outer in range(2 ** len(other)):
+        made = [other[j] for j in range(len(other)) if (outer >> j) & 1]
+        base = scenario
+        if made:
+            made_changes = {key: changes[key] for i in made for key in players[i][1]}
+            try:
+                base = scenario.replace({**made_changes, "name": scenario.name})
+            except ScenarioError as error:
+                raise _InvalidCombination(str(error)) from None
+        overrides = {}
+        for position, i in enumerate(numeric):
+            on = (inner >> position) & 1 == 1
+            for key in players[i][1]:
+                old = float(key_spec(base, key).base)
+                overrides[key] = np.where(on, float(changes[key]), old)
+        with np.errstate(all="ignore"):
+            columns = result_columns(compute(base, overrides or None))
+        ratio = np.broadcast_to(columns["ratio"], (size,))
+        if not np.all(np.isfinite(ratio)):
+            raise ScenarioError(
+                scenario.source,
+                "",
+                "the ratio is undefined (zero credits or overflowing present values) for a combination "
+                "of the changes, so the change cannot be attributed",
+            )
+        index = np.zeros(size, dtype=np.int64)
+        for position, i in enumerate(numeric):
+            index |= ((inner >> position) & 1) << i
+        for i in made:
+            index |= 1 << i
+        values[index] = ratio
+    return values
+
+
+def _is_numeric(scenario: Scenario, key: str, new: Any) -> bool:
+    """Whether a change can be an array of variants: a number (not a flag) at a variable key."""
+    from .analysis.keys import key_spec
+
+    try:
+        old = scenario.value_at(key)
+    except ScenarioError:
+        return False
+    if any(isinstance(value, bool) or not isinstance(value, int | float) for value in (old, new)):
+        return False
+    try:
+        return key_spec(scenario, key).kind in ("number", "integer")
+    except ScenarioError:
+        return False
+
+
+# ----------------------------------------------------------------------------------------------
+# Benefits by tax and display
+# ----------------------------------------------------------------------------------------------
+
+
+def _by_tax(result_a: Result, result_b: Result) -> pd.DataFrame:
+    table_a, table_b = result_a.benefits_by_tax, result_b.benefits_by_tax
+    if table_a is None or table_b is None:
+        return pd.DataFrame({"tax": pd.Series(dtype=object), **{c: pd.Series(dtype=float) for c in _TAXES_COLUMNS[1:]}})
+    merged = pd.merge(
+        table_a[["tax", "pv"]].rename(columns={"pv": "pv_a"}),
+        table_b[["tax", "pv"]].rename(columns={"pv": "pv_b"}),
+        on="tax",
+        how="outer",
+        sort=False,
+    ).fillna({"pv_a": 0.0, "pv_b": 0.0})
+    merged["change"] = merged["pv_b"] - merged["pv_a"]
+    return merged[_TAXES_COLUMNS].reset_index(drop=True)
+
+
+def _json_value(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(key): _json_value(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_value(item) for item in value]
+    return value
+
+
+def _money_change(value: float) -> str:
+    return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "(not given)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) >= _THOUSANDS:
+        return f"{value:,.0f}"
+    if isinstance(value, int | float):
+        return f"{value:g}" if abs(value) < _THOUSANDS else f"{value:,}"
+    text = str(_json_value(value))
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,239 @@
+"""Plausibility warnings: valid inputs that are probably a slip (a percent written for a decimal).
+
+The ranges are data (``netbenefit/parameters/ranges/plausibility.yaml``), each with its reason
+and the likely fix. A value outside its range passes validation and is evaluated as given;
+:func:`netbenefit.evaluate` puts one line per such value in ``Result.warnings`` and emits it with
+:func:`warnings.warn` as a :class:`PlausibilityWarning`. The command line prints each as
+``netbenefit: warning: ...`` on stderr, and ``--strict`` turns them into errors (exit 2).
+
+>>> plausibility_warnings(scenario.replace({"discount_rate": 6}))  # doctest: +SKIP
+('office.yaml: discount_rate: 6 is implausible (above 0.25: ...); did you mean 0.06? (a percent ...)',)
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from .errors import _printable
+from .parameters import parameter
+from .scenario import Scenario
+
+RANGES_FILE = "ranges/plausibility.yaml"
+MEASURES = ("value", "per_job")
+FIXES = {
+    "divide_by_100": "a percent written for a decimal",
+    "multiply_by_1000": "an amount written in thousands of dollars",
+    "decimal_point": "a misplaced decimal point",
+    "divide_by_1000": "an amount with three zeros too many",
+    "none": "",
+}
+_FIELDS = {
+    "keys",
+    "measure",
+    "low",
+    "high",
+    "high_parameters",
+    "fix",
+    "fix_at_least",
+    "fix_at_least_parameter",
+    "source",
+    "reason",
+}
+THOUSAND = 1000  # not a statutory number: dollars in a thousand (the scale of the usual slips)
+_MAX_SCALING_STEPS = 6  # not a statutory number: a fix divides by 10 (or 1,000) at most this often
+
+
+class PlausibilityWarning(UserWarning):
+    """A valid input outside its plausible range (``netbenefit/parameters/ranges/plausibility.yaml``).
+
+    ``str(warning)`` is one line: ``file: key: value is implausible (...); did you mean ...?``.
+    ``lines`` holds every warning of the same scenario (this one included), so that a caller that
+    turns warnings into errors (``warnings.simplefilter("error", PlausibilityWarning)``) can
+    report them all.
+    """
+
+    def __init__(self, message: str, lines: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.lines = lines or (message,)
+
+
+@dataclass(frozen=True)
+class PlausibleRange:
+    """One entry of the ranges file: which keys, which measure, the range, the fix, the reason."""
+
+    name: str
+    keys: tuple[str, ...]
+    measure: str
+    low: float | None
+    high: float | None
+    fix: str
+    fix_at_least: float | None
+    source: str
+    reason: str
+
+    def outside(self, value: float) -> bool:
+        """Whether ``value`` is below ``low`` or above ``high`` (a value at a bound is plausible)."""
+        return (self.low is not None and value < self.low) or (self.high is not None and value > self.high)
+
+    def bound_text(self) -> str:
+        if self.low is not None and self.high is not None:
+            return f"outside {_number(self.low)} to {_number(self.high)}"
+        return f"below {_number(self.low)}" if self.low is not None else f"above {_number(self.high)}"
+
+
+def _load_ranges() -> tuple[PlausibleRange, ...]:
+    text = resources.files("netbenefit.parameters").joinpath(RANGES_FILE).read_text(encoding="utf-8")
+    raw = yaml.safe_load(text)
+    ranges = []
+    for name, entry in raw.items():
+        unknown = set(entry) - _FIELDS
+        if unknown or entry.get("measure") not in MEASURES or entry.get("fix") not in FIXES:
+            raise RuntimeError(f"{RANGES_FILE}: {name}: unknown fields {sorted(unknown)}, measure or fix")
+        if entry.get("source") != "convention" or not entry.get("reason") or not entry.get("keys"):
+            raise RuntimeError(f"{RANGES_FILE}: {name}: needs keys, a reason and source: convention")
+        high = entry.get("high")
+        if "high_parameters" in entry:
+            high = sum(float(parameter(cited)) for cited in entry["high_parameters"])
+        low = entry.get("low")
+        if low is None and high is None:
+            raise RuntimeError(f"{RANGES_FILE}: {name}: give low, high or high_parameters")
+        ranges.append(
+            PlausibleRange(
+                name=name,
+                keys=tuple(entry["keys"]),
+                measure=entry["measure"],
+                low=None if low is None else float(low),
+                high=None if high is None else float(high),
+                fix=entry["fix"],
+                fix_at_least=_fix_at_least(entry),
+                source=entry["source"],
+                reason=" ".join(str(entry["reason"]).split()),
+            )
+        )
+    return tuple(ranges)
+
+
+def _fix_at_least(entry: dict) -> float | None:
+    if "fix_at_least_parameter" in entry:
+        return float(parameter(entry["fix_at_least_parameter"]))
+    return None if entry.get("fix_at_least") is None else float(entry["fix_at_least"])
+
+
+#: Every plausible range, in the order of the ranges file.
+RANGES: tuple[PlausibleRange, ...] = _load_ranges()
+
+
+def plausibility_warnings(scenario: Scenario) -> tuple[str, ...]:
+    """One line per input of ``scenario`` outside its plausible range (empty when none is).
+
+    Each line names the file, the dotted key, the value, the range and its reason, and the likely
+    fix (``did you mean 0.06?``). Keys the scenario does not give (or does not know, such as a
+    key of a later format) are skipped.
+    """
+    data = scenario.to_dict()
+    lines = []
+    for plausible in RANGES:
+        for pattern in plausible.keys:
+            for key, value, jobs in _values(data, pattern, plausible.measure):
+                measured = value / jobs if plausible.measure == "per_job" else value
+                if plausible.outside(measured):
+                    lines.append(_message(scenario.source, key, value, measured, jobs, plausible))
+    return tuple(lines)
+
+
+def warn_if_implausible(scenario: Scenario, *, stacklevel: int = 2) -> tuple[str, ...]:
+    """Emit each plausibility warning of ``scenario`` with :func:`warnings.warn`; return them."""
+    lines = plausibility_warnings(scenario)
+    for line in lines:
+        warnings.warn(PlausibilityWarning(line, lines), stacklevel=stacklevel + 1)
+    return lines
+
+
+def _values(data: dict, pattern: str, measure: str) -> Iterator[tuple[str, float, float]]:
+    """``(dotted key, value, jobs)`` for each numeric value matching ``pattern`` ("*": any list item).
+
+    ``jobs`` is 1, or for a per-job measure the new plus retained full-time jobs of the phase the
+    key belongs to (the ``jobs`` block beside its ``award`` block).
+    """
+    for key, value in _walk(data, pattern.split("."), []):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            continue
+        jobs = 1.0
+        if measure == "per_job":
+            block = _at(data, key.split(".")[:-2] + ["jobs"]) or {}
+            jobs = float(block.get("new") or 0) + float(block.get("retained") or 0)
+            if jobs <= 0:
+                continue
+        yield key, float(value), jobs
+
+
+def _walk(node: Any, segments: list[str], done: list[str]) -> Iterator[tuple[str, Any]]:
+    if not segments:
+        yield ".".join(done), node
+        return
+    head, rest = segments[0], segments[1:]
+    if head == "*":
+        if isinstance(node, list):
+            for i, item in enumerate(node):
+                yield from _walk(item, rest, [*done, str(i)])
+    elif isinstance(node, dict) and node.get(head) is not None:
+        yield from _walk(node[head], rest, [*done, head])
+
+
+def _at(data: Any, segments: list[str]) -> Any:
+    for segment in segments:
+        if isinstance(data, list) and segment.isdigit() and int(segment) < len(data):
+            data = data[int(segment)]
+        elif isinstance(data, dict):
+            data = data.get(segment)
+        else:
+            return None
+    return data
+
+
+def _message(source: str, key: str, value: float, measured: float, jobs: float, plausible: PlausibleRange) -> str:
+    if plausible.measure == "per_job":
+        what = f"{_number(value)} a year for {_number(jobs)} jobs is {_number(measured)} a job, which is implausible"
+    else:
+        what = f"{_number(value)} is implausible"
+    text = f"{source}: {key}: {what} ({plausible.bound_text()}: {plausible.reason})"
+    suggestion = _suggestion(value, jobs, plausible)
+    if suggestion is not None:
+        text += f"; did you mean {_number(suggestion)}? ({FIXES[plausible.fix]})"
+    return _printable(text)
+
+
+def _suggestion(value: float, jobs: float, plausible: PlausibleRange) -> float | None:
+    """The value the likely fix gives, if it falls inside the range; else None."""
+    fix = plausible.fix
+    if fix == "none":
+        return None
+    if fix == "divide_by_100":
+        candidates = [value / 100]
+    elif fix == "multiply_by_1000":
+        candidates = [value * THOUSAND]
+    else:
+        step = 10.0 if fix == "decimal_point" else float(THOUSAND)
+        candidates = [value / step**k for k in range(1, _MAX_SCALING_STEPS + 1)]
+    for candidate in candidates:
+        measured = candidate / jobs if plausible.measure == "per_job" else candidate
+        if not plausible.outside(measured):
+            low = plausible.fix_at_least
+            return candidate if low is None or measured >= low else None
+    return None
+
+
+def _number(value: float) -> str:
+    """A number as a reader writes it: 0.06, 1.65, 98,000, 950,000,000."""
+    if value == int(value) and abs(value) >= THOUSAND:
+        return f"{value:,.0f}"
+    if abs(value) >= THOUSAND:
+        return f"{value:,.2f}"
+    return f"{value:.10g}"
