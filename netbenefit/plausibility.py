@@ -232,6 +232,8 @@ def _suggestion(value: float, jobs: float, plausible: PlausibleRange) -> float |
 
 def _number(value: float) -> str:
     """A number as a reader writes it: 0.06, 1.65, 98,000, 950,000,000."""
+    if not math.isfinite(value):  # a per-job amount over a vanishing number of jobs
+        return f"{value:g}"
     if value == int(value) and abs(value) >= THOUSAND:
         return f"{value:,.0f}"
     if abs(value) >= THOUSAND:

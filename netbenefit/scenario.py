@@ -408,6 +408,15 @@ class Scenario(_Model):
 
         return write_file(Path(path), lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when the validated values are: how a scenario was written (its file, its
+        wording) is not part of what it is."""
+        if not isinstance(other, Scenario):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    __hash__ = _Model.__hash__
+
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
         """A validated copy with the values at some dotted key paths changed.
 
@@ -783,7 +792,7 @@ def _scenario_error(error: ValidationError, source: str, model: type[BaseModel] 
     ``model`` is the validated model, whose keys are offered for an unknown key ("did you mean
     ...?"); None offers none.
     """
-    items = error.errors(include_url=False)
+    items = _without_union_tags(error.errors(include_url=False))
     # A list whose item failed is also reported "too short" by pydantic: that line adds nothing.
     inner = [tuple(item["loc"]) for item in items]
 

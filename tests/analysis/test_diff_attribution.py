@@ -23,7 +23,7 @@ NUMERIC = {
     "jobs.salary_growth": st.floats(0.0, 0.05),
     "jobs.ramp.0": st.floats(0.1, 1.0),
     "award.annual_credit": st.floats(300_000, 2_000_000),
-    "award.eligibility_period_years": st.integers(5, 10),
+    "award.eligibility_period_years": st.integers(5, 7),
     "revenue.earnings_multiplier": st.floats(1.0, 2.5),
     "revenue.taxable_spending_share": st.floats(0.0, 0.5),
     "capital_investment.2": st.floats(0, 20_000_000),

@@ -216,6 +216,7 @@ def test_meaningful_charts(results):
     assert charts.meaningful_charts(results["party_city"]) == [
         "cumulative_pv",
         "benefit_streams",
+        "benefits_by_tax",
         "clawback_schedule",
         "scorecard",
     ]

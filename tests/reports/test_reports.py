@@ -47,6 +47,8 @@ def test_workbook_has_a_summary_inputs_then_one_cash_flow_sheet_per_scenario(res
         "extended_commitment",
         "Phase tests",
         "Checks",
+        "Benefits by tax",
+        "Clawback schedule",
         "Warnings",
     ]
 
@@ -110,13 +112,14 @@ def test_compare_writes_csvs_workbook_and_charts(compared):
     assert status == EXIT_OK
     written = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
     stems = [path.stem for path in FILES]
-    charts = ["cumulative_pv", "benefit_streams", "scorecard"]
+    charts = ["cumulative_pv", "benefit_streams", "benefits_by_tax", "clawback_schedule", "scorecard"]
     expected = {"summary.csv", "comparison.xlsx"}
     expected |= {f"cashflows/{stem}.csv" for stem in stems}
     expected |= {f"charts/comparison_ratios.{suffix}" for suffix in ("png", "svg")}
     expected |= {f"charts/{stem}/{chart}.{suffix}" for stem in stems for chart in charts for suffix in ("png", "svg")}
     expected |= {f"charts/phased_campus/phase_ratios.{s}" for s in ("png", "svg")}
     expected |= {f"charts/extended_commitment/repayment_schedule.{s}" for s in ("png", "svg")}
+    expected |= {".netbenefit-manifest.json"}  # the files of this run, for the next --force
     assert set(written) == expected  # and no temporary file left behind
     assert all((out / name).stat().st_size > 5_000 for name in written if name.endswith(".png"))
 
@@ -162,7 +165,7 @@ def test_report_is_self_contained_and_has_every_check(tmp_path, results):
     for message in result.checks["message"]:
         assert escape(message) in page
     assert page.count('src="data:image/png;base64,') == len(
-        ["cumulative_pv", "benefit_streams", "phase_ratios", "scorecard"]
+        ["cumulative_pv", "benefit_streams", "benefits_by_tax", "phase_ratios", "clawback_schedule", "scorecard"]
     )
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched from the network
     assert "<script" not in page and "@import" not in page

@@ -151,8 +151,10 @@ def test_amounts_are_values_and_the_model_is_formulas(results, workbooks):
         "Cash flows",
         "Phase tests",
         "Checks",
+        "Benefits by tax",
+        "Clawback schedule",
         "Warnings",
-    ]  # benefits by tax and the clawback schedule only when the result has them
+    ]
     sheet = workbook["Cash flows"]
     columns = _columns(sheet)
     assert isinstance(sheet[f"{columns['published net benefit [USD]']}2"].value, int | float)  # an explicit stream
@@ -211,7 +213,7 @@ def test_abated_streams_are_shown_but_not_counted(tmp_path):
         ("@SUM(A1)", "'@SUM(A1)"),
         ("\tcmd", "'\tcmd"),
         ("\rcmd", "'\rcmd"),
-        ("a\x07b\x00c", "a\ufffdb\ufffdc"),
+        ("a\x07b\x00c", "a\\x07b\\x00c"),  # written as escapes (netbenefit.safe_text.cell)
         ("Office HQ = 4", "Office HQ = 4"),
     ],
 )
@@ -224,7 +226,7 @@ def test_no_user_text_reaches_a_cell_as_a_formula(tmp_path):
     data = scenario.to_dict()
     data["name"] = "=1+2"
     data["description"] = "@cmd|' /C calc'!A0"
-    data["streams"][0]["name"] = "-2+3\x07"
+    data["streams"][0]["name"] = "-2+3"  # (a control character in a name is refused at load)
     result = netbenefit.evaluate(netbenefit.Scenario.from_dict(data, base_dir=SCENARIOS))
     workbook = openpyxl.load_workbook(result.to_excel(tmp_path / "hostile.xlsx"))
     texts = []
@@ -236,7 +238,7 @@ def test_no_user_text_reaches_a_cell_as_a_formula(tmp_path):
                 elif isinstance(cell.value, str):
                     texts.append(cell.value)
     assert "'=1+2" in texts and "'@cmd|' /C calc'!A0" in texts
-    assert any(t.startswith("-2+3\ufffd") or "-2+3\ufffd" in t for t in texts)
+    assert any(t.startswith("'-2+3") for t in texts)
 
 
 # -- the same files as the command line -----------------------------------------------------------

@@ -167,7 +167,7 @@ def test_s69_eligibility_period_longer_than_seven_years_is_refused():
     with pytest.raises(netbenefit.ScenarioError) as error:
         scenario(**{"award.eligibility_period_years": 8})
     assert error.value.key == "award.eligibility_period_years"
-    assert "not more than seven years" in str(error.value)
+    assert "at most 7 years" in str(error.value) and "s.69" in str(error.value)
 
 
 @pytest.mark.parametrize(

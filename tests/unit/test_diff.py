@@ -76,7 +76,8 @@ def test_summary_and_to_dict():
     data = json.loads(json.dumps(d.to_dict()))
     assert data["ratio_change"] == pytest.approx(d.ratio_b - d.ratio_a)
     assert {row["key"] for row in data["attribution"]} == {"discount_rate", "location.enhanced_area"}
-    assert data["by_tax"] == [] and data["grouped_by_block"] is False
+    taxes = {"gross_income_tax", "sales_and_use_tax", "corporation_business_tax", "other"}
+    assert {row["tax"] for row in data["by_tax"]} == taxes and data["grouped_by_block"] is False
     assert str(d) == text
 
 
