@@ -372,8 +372,8 @@ class AfterApproval:
             years = ", ".join(str(y) for y in self.rerun_flag_years)
             lines.append(f"  new jobs or median salary fell beyond the bound in years {years}: the test may be re-run")
         lines.append(
-            f"  net benefit ratio projected {self.projected.ratio:.4f}, on actual results {self.rerun_ratio:.4f} "
-            f"vs threshold {self.actual.threshold:.2f}: {'passes' if self.rerun_passes else 'fails'}"
+            f"  net benefit ratio projected {self.projected.ratio:.2%}, on actual results {self.rerun_ratio:.2%} "
+            f"vs threshold {self.actual.threshold:.0%}: {'passes' if self.rerun_passes else 'fails'}"
         )
         if not self.rerun_passes:
             lines.append(f"  the actual results support {self.supported_award_share:.1%} of the approved credits")

@@ -105,7 +105,8 @@ class Diff:
         lines = [
             f"A: {self.name_a}",
             f"B: {self.name_b}",
-            f"  net benefit ratio {self.ratio_a:.4f} -> {self.ratio_b:.4f} (change {self.ratio_change:+.4f})",
+            f"  net benefit ratio {self.ratio_a:.2%} -> {self.ratio_b:.2%} "
+            f"(change {100 * self.ratio_change:+.2f} percentage points)",
             f"  PV net benefits ${self.pv_benefits_a:,.0f} -> ${self.pv_benefits_b:,.0f} "
             f"(change {_money_change(self.pv_benefits_change)})",
             f"  PV credits ${self.pv_credits_a:,.0f} -> ${self.pv_credits_b:,.0f} "
@@ -121,12 +122,12 @@ class Diff:
             lines.append(f"    {row.key}: {_shown(row.old)} -> {_shown(row.new)}")
         if not self.attribution.empty:
             how = "by block" if self.grouped else "by input"
-            lines.append(f"  the ratio change attributed {how} (Shapley values; they add up to the change):")
+            lines.append(f"  the ratio change attributed {how}, in percentage points (Shapley values; they add up):")
             width = max(len(str(key)) for key in self.attribution["key"])
             for row in self.attribution.itertuples(index=False):
-                shown = row.contribution if abs(row.contribution) >= 5e-5 else 0.0  # no "-0.0000"
-                lines.append(f"    {row.key:<{width}}  {shown:+.4f}")
-            lines.append(f"    {'total':<{width}}  {float(self.attribution['contribution'].sum()):+.4f}")
+                shown = 100 * row.contribution if abs(row.contribution) >= 5e-5 else 0.0  # no "-0.00"
+                lines.append(f"    {row.key:<{width}}  {shown:+.2f}")
+            lines.append(f"    {'total':<{width}}  {100 * float(self.attribution['contribution'].sum()):+.2f}")
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -156,8 +156,8 @@ def net_benefit_message(
 ) -> str:
     sign = ">=" if passes else "<"
     text = (
-        f"PV of net benefits / PV of requested credits = {ratio:.4f} {sign} {threshold:.2f} ({percent(threshold)}, "
-        f"{clause}) at a {percent(scenario.discount_rate)} discount rate, {scenario.timing.replace('_', ' ')}."
+        f"PV of net benefits / PV of requested credits = {ratio:.2%} {sign} {percent(threshold)} ({clause}) "
+        f"at a {percent(scenario.discount_rate)} discount rate, {scenario.timing.replace('_', ' ')}."
     )
     if clause == "71(a)(5)(f)":
         text += " The threshold is the scenario's override under 71(a)(5)(f), not the statutory one."
@@ -261,9 +261,16 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
             if p.facility
         ]
         first += f"; premises added: {', '.join(added)}" if added else ""
+        every_phase = [scenario.jobs, *(phase.jobs for phase in scenario.phases)]
+        weighted = float(
+            eligibility.weighted_withholding_share(
+                [jobs.nj_withholding_share for jobs in every_phase], [jobs.new + jobs.retained for jobs in every_phase]
+            )
+        )
         second = (
-            "the withholdings of the jobs of all phases, each phase's share weighted by its new and retained jobs, "
-            f"are subject to the NJ Gross Income Tax (must be at least {percent(withholding_minimum)})"
+            f"{percent(weighted)} of the withholdings of the jobs of all phases (each phase's share weighted by its "
+            f"new and retained jobs) are subject to the NJ Gross Income Tax (must be at least "
+            f"{percent(withholding_minimum)})"
         )
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
 

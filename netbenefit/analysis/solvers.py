@@ -261,13 +261,13 @@ def break_even_discount_rate(
     if np.all(m >= 0):
         return _no_solution(
             f"no break-even rate in {searched}: the test passes at every rate (the ratio {trend} with the rate; "
-            f"margin over the threshold {m.min():.4f} at least)",
+            f"margin over the threshold {100 * m.min():.2f} percentage points at least)",
             **details,
         )
     if np.all(m < 0):
         return _no_solution(
             f"no break-even rate in {searched}: the test fails at every rate (the ratio {trend} with the rate "
-            f"and stays below the threshold, by {-m.max():.4f} at best)",
+            f"and stays below the threshold, by {-100 * m.max():.2f} percentage points at best)",
             **details,
         )
 
@@ -330,7 +330,7 @@ def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 
                 jobs,
                 SOLVED,
                 f"fewest new full-time jobs that meet 71(c)(1) and pass the test: {jobs:,.0f} "
-                f"(ratio {columns['ratio'][i]:.4f} vs threshold {columns['threshold'][i]:.2f})",
+                f"(ratio {columns['ratio'][i]:.2%} vs threshold {columns['threshold'][i]:.0%})",
                 {"ratio": float(columns["ratio"][i]), "threshold": float(columns["threshold"][i]),
                  "current": scenario.jobs.new},
             )
@@ -338,7 +338,7 @@ def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 
     reason = (
         f"at {jobs:,.0f} new jobs the job minimum of 71(c)(1) is still not met"
         if not rule
-        else f"at {jobs:,.0f} new jobs the ratio is {ratio:.4f}, below the threshold {threshold:.2f}"
+        else f"at {jobs:,.0f} new jobs the ratio is {ratio:.2%}, below the threshold {threshold:.0%}"
     )
     return _no_solution(f"no count of new jobs up to {max_jobs:,} passes: {reason}", max_jobs=max_jobs)
 

@@ -72,7 +72,7 @@ def test_summary_and_to_dict():
     assert isinstance(d, Diff) and isinstance(d, netbenefit.Diff)
     text = d.summary()
     assert "discount_rate: 0 -> 0.05" in text and "location.enhanced_area: false -> true" in text
-    assert f"{d.ratio_a:.4f} -> {d.ratio_b:.4f}" in text and "total" in text
+    assert f"{d.ratio_a:.2%} -> {d.ratio_b:.2%}" in text and "total" in text
     data = json.loads(json.dumps(d.to_dict()))
     assert data["ratio_change"] == pytest.approx(d.ratio_b - d.ratio_a)
     assert {row["key"] for row in data["attribution"]} == {"discount_rate", "location.enhanced_area"}
