@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from . import award, explain
 from .cashflows import Computation, compute
 from .errors import ScenarioError
-from .result import Result
+from .result import OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
 from .scenario import Scenario, load_scenario
 
@@ -82,7 +81,8 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     incremental = _scalar(c.incremental_credit)
     extended_years = scenario.commitment.extended_years
 
-    phase_tests = pd.DataFrame(
+    # The tables are built when first read (netbenefit.result.OnDemand), from these arrays.
+    phase_tests = table_on_demand(
         {
             "phases": [list(range(1, k + 2)) for k in range(len(c.phases))],
             "pv_benefits": c.cumulative_pv_benefits[0],
@@ -107,14 +107,15 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         "71(f)": explain.application_date_message(scenario, passed["71(f)"]),
         **explain.attestation_messages(scenario),
     }
-    checks = pd.DataFrame(
+    checks = table_on_demand(
         {"id": list(CHECK_IDS), "passed": [passed[i] for i in CHECK_IDS], "message": [messages[i] for i in CHECK_IDS]}
     )
     schedule = repayment_schedule(incremental, extended_years)
-    repayment = pd.DataFrame(schedule, columns=["years_maintained", "repayment"]).astype(
-        {"years_maintained": int, "repayment": float}
+    repayment = table_on_demand(
+        {"years_maintained": [row[0] for row in schedule], "repayment": [row[1] for row in schedule]},
+        {"years_maintained": int, "repayment": float},
     )
-    streams = _streams_table(c)
+    streams = OnDemand(_streams_table, c)
     excluded = tuple(dict.fromkeys(component.name for p in c.phases for component in p.components if component.abated))
     return Result(
         scenario=scenario,
@@ -143,9 +144,9 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         max_credit_pv=_scalar(c.pv_benefits) / threshold,
         excluded_streams=excluded,
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
-        cashflows=_cashflow_table(c),
+        cashflows=OnDemand(_cashflow_table, c),
         streams=streams,
-        award_calculation=award.calculation_table(scenario, bool(_scalar(c.retained_jobs_eligible))),
+        award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
     )
 
 
@@ -163,8 +164,10 @@ def _component_rows(c: Computation):
             yield phase, component, sign * _row(component.values, n_years), weight
 
 
-def _streams_table(c: Computation) -> pd.DataFrame:
+def _streams_table(c: Computation):
     """Long table: one row per phase, stream component and project year."""
+    import pandas as pd
+
     n_years = len(c.years)
     rows = list(_component_rows(c))
     amount = np.array([r[2] for r in rows]).reshape(len(rows), n_years)
@@ -194,8 +197,10 @@ def _streams_table(c: Computation) -> pd.DataFrame:
     )
 
 
-def _cashflow_table(c: Computation) -> pd.DataFrame:
+def _cashflow_table(c: Computation):
     """Wide table: one row per project year, summed over phases."""
+    import pandas as pd
+
     n_years = len(c.years)
 
     def total(name):
