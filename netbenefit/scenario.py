@@ -230,9 +230,7 @@ class Scenario(_Model):
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
-    def from_dict(
-        cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None
-    ) -> Scenario:
+    def from_dict(cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None) -> Scenario:
         """Validate a plain mapping (as a YAML file would give) into a Scenario.
 
         ``base_dir`` is where ``from_csv`` paths are resolved (default: the working directory).
@@ -321,9 +319,7 @@ def _construct_unique_mapping(loader: _StrictSafeLoader, node: yaml.MappingNode,
     return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
 
-_StrictSafeLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping
-)
+_StrictSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
 
 
 def _compose_bounded_document(loader: _StrictSafeLoader) -> yaml.Node:
@@ -347,6 +343,29 @@ def _compose_shallow_node(loader: _StrictSafeLoader, parent: Any, index: Any) ->
 
 _StrictSafeLoader.compose_document = _compose_bounded_document
 _StrictSafeLoader.compose_node = _compose_shallow_node
+
+if getattr(yaml, "__with_libyaml__", False):  # PyYAML built with libyaml: the C parser gives the events
+
+    class _StrictCSafeLoader(
+        yaml.composer.Composer, yaml.cyaml.CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver
+    ):
+        """:class:`_StrictSafeLoader` with libyaml's scanner and parser (in C) under the same Python
+        composer, so the duplicate-key, depth and alias limits are those of the Python loader."""
+
+        def __init__(self, stream):
+            yaml.cyaml.CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+        compose_document = _compose_bounded_document
+        compose_node = _compose_shallow_node
+
+    _StrictCSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+    #: The loader of scenario files: the C one where PyYAML has libyaml, else the pure-Python one.
+    _SCENARIO_LOADER: type = _StrictCSafeLoader
+else:  # pragma: no cover - PyYAML without libyaml
+    _SCENARIO_LOADER = _StrictSafeLoader
 
 
 def _check_alias_expansion(root: yaml.Node) -> None:
@@ -415,7 +434,7 @@ def read_yaml(path: str | Path) -> Any:
     path = Path(path)
     text = read_text_file(path, str(path), "", "scenario file")
     try:
-        document = yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
+        document = _load_yaml(text)
     except (_DuplicateKeyError, _LimitError) as error:
         raise ScenarioError(str(path), "", str(error)) from None
     except yaml.YAMLError as error:
@@ -428,6 +447,19 @@ def read_yaml(path: str | Path) -> Any:
     if document is None:
         raise ScenarioError(str(path), "", "the file is empty")
     return document
+
+
+def _load_yaml(text: str) -> Any:
+    """The document of ``text``, read by :data:`_SCENARIO_LOADER`. A file libyaml refuses is read
+    again by the pure-Python loader, whose message (and nesting limit) is the one reported."""
+    try:
+        return yaml.load(text, Loader=_SCENARIO_LOADER)  # noqa: S506 - a safe loader (no Python objects)
+    except (_DuplicateKeyError, _LimitError):
+        raise
+    except yaml.YAMLError:
+        if _SCENARIO_LOADER is _StrictSafeLoader:
+            raise
+        return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:
@@ -599,9 +631,7 @@ def _scenario_error(error: ValidationError, source: str) -> ScenarioError:
 
 def _check_consistency(scenario: Scenario, source: str) -> None:
     """Rules that involve more than one key (scenario format, "Required keys")."""
-    all_jobs = [("jobs", scenario.jobs)] + [
-        (f"phases.{i}.jobs", phase.jobs) for i, phase in enumerate(scenario.phases)
-    ]
+    all_jobs = [("jobs", scenario.jobs)] + [(f"phases.{i}.jobs", phase.jobs) for i, phase in enumerate(scenario.phases)]
     all_awards = [("award", scenario.award)] + [
         (f"phases.{i}.award", phase.award) for i, phase in enumerate(scenario.phases)
     ]
