@@ -194,35 +194,119 @@ def write_workbook(results: Sequence[Result], path: Path) -> Path:
     return Path(path)
 
 
-def write_charts(results: Sequence[Result], folder: Path, formats: Sequence[str] = ("png",)) -> list[Path]:
-    """The comparison chart and each scenario's meaningful charts, in every image format.
+#: What ``netbenefit compare --charts`` draws: every chart, the comparison chart alone, or none.
+CHART_CHOICES = ("all", "summary", "none")
 
-    ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
-    charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically.
-    """
+
+#: The results whose charts the worker processes of :func:`write_charts` draw: they inherit them
+#: when forked (a Scenario cannot be pickled), and receive only an index.
+_CHART_JOBS: list[tuple[Result, Path]] = []
+
+
+def _forked_scenario_charts(index: int, formats: Sequence[str]) -> list[Path]:
+    return _scenario_charts(*_CHART_JOBS[index], formats)
+
+
+def _scenario_charts(result: Result, folder: Path, formats: Sequence[str]) -> list[Path]:
+    """Draw and write one scenario's meaningful charts (in a worker process of :func:`write_charts`)."""
     from . import charts
 
-    folder = Path(folder) / "charts"
     written = []
-
-    def save(figure, stem_path: Path) -> None:
+    for chart in charts.meaningful_charts(result):
+        figure = charts.draw(chart, result)
         for image_format in formats:
-            written.append(charts.save_figure(figure, stem_path.with_name(f"{stem_path.name}.{image_format}")))
-
-    save(charts.draw("compare_ratios", results), folder / "comparison_ratios")
-    for result, stem in zip(results, file_stems(results), strict=True):
-        for chart in charts.meaningful_charts(result):
-            save(charts.draw(chart, result), folder / stem / chart)
+            written.append(charts.save_figure(figure, folder / f"{chart}.{image_format}"))
     return written
 
 
-def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequence[str] = ("png",)) -> list[Path]:
+def chart_count(results: Sequence[Result], formats: Sequence[str] = ("png",), charts: str = "all") -> int:
+    """How many files :func:`write_charts` writes."""
+    if charts == "none":
+        return 0
+    from .charts import meaningful_charts
+
+    per_scenario = sum(len(meaningful_charts(result)) for result in results) if charts == "all" else 0
+    return (1 + per_scenario) * len(formats)
+
+
+def write_charts(
+    results: Sequence[Result],
+    folder: Path,
+    formats: Sequence[str] = ("png",),
+    *,
+    charts: str = "all",
+    workers: int | None = None,
+    progress=None,
+) -> list[Path]:
+    """The comparison chart and each scenario's meaningful charts, in every image format.
+
+    ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
+    charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically and
+    each figure drawn once. ``charts="summary"`` writes the comparison chart alone, ``"none"``
+    nothing. The scenarios' charts are drawn in up to ``workers`` processes (default: one per
+    core); the files are those a single process writes. ``progress`` (an object with
+    ``update(n)``, a progress bar) is told of each file written.
+    """
+    if charts not in CHART_CHOICES:
+        raise ValueError(f"charts must be one of {CHART_CHOICES}, not {charts!r}")
+    if charts == "none":
+        return []
+    from . import charts as chart_module
+
+    folder = Path(folder) / "charts"
+    written = []
+    figure = chart_module.draw("compare_ratios", results)
+    for image_format in formats:
+        written.append(chart_module.save_figure(figure, folder / f"comparison_ratios.{image_format}"))
+    if progress is not None:
+        progress.update(len(formats))
+    if charts == "summary":
+        return written
+    jobs = [(result, folder / stem) for result, stem in zip(results, file_stems(results), strict=True)]
+    workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))
+    import multiprocessing
+
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for result, stem_folder in jobs:
+            paths = _scenario_charts(result, stem_folder, formats)
+            written.extend(paths)
+            if progress is not None:
+                progress.update(len(paths))
+        return written
+    from concurrent.futures import ProcessPoolExecutor
+
+    _CHART_JOBS[:] = jobs
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_forked_scenario_charts, index, tuple(formats)) for index in range(len(jobs))]
+            for future in futures:  # in order, so the list is the one a single process gives
+                paths = future.result()
+                written.extend(paths)
+                if progress is not None:
+                    progress.update(len(paths))
+    finally:
+        _CHART_JOBS.clear()
+    return written
+
+
+def write_comparison(
+    results: Sequence[Result],
+    folder: Path,
+    *,
+    formats: Sequence[str] = ("png",),
+    charts: str = "all",
+    workers: int | None = None,
+    progress=None,
+) -> list[Path]:
     """Everything ``netbenefit compare`` writes into ``folder``; returns the paths, in order.
 
     - ``summary.csv``: one row per scenario (:func:`netbenefit.compare`);
     - ``cashflows/<scenario>.csv``: each scenario's cash flows by project year;
     - ``comparison.xlsx``: the same in one workbook (:func:`write_workbook`);
-    - ``charts/``: the charts of :func:`write_charts`, in each of ``formats``.
+    - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
+
+    ``progress`` (an object with ``update(n)``) is told of each file written; :func:`file_count`
+    gives their number.
     """
     folder = Path(folder)
     written = []
@@ -235,5 +319,12 @@ def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequen
         atomic_write(path, lambda temporary, r=result: r.cashflows.to_csv(temporary))
         written.append(path)
     written.append(write_workbook(results, folder / "comparison.xlsx"))
-    written.extend(write_charts(results, folder, formats))
+    if progress is not None:
+        progress.update(len(written))
+    written.extend(write_charts(results, folder, formats, charts=charts, workers=workers, progress=progress))
     return written
+
+
+def file_count(results: Sequence[Result], formats: Sequence[str] = ("png",), charts: str = "all") -> int:
+    """How many files :func:`write_comparison` writes."""
+    return 2 + len(results) + chart_count(results, formats, charts)

@@ -4,6 +4,11 @@ The folder receives ``summary.csv``, ``cashflows/<scenario>.csv``, one workbook
 ``comparison.xlsx`` and the charts (``charts/``: PNG, and SVG too with ``--svg``). Every scenario
 is evaluated before anything is written; a non-empty folder is refused unless ``--force`` is
 given; each file is written to a temporary name and renamed into place.
+
+Each scenario's line (its ratio against its threshold) is printed as soon as it is evaluated;
+a progress bar on stderr (a terminal only) then counts the files written. The scenarios' charts
+are drawn in parallel processes, one per core; ``--charts summary`` draws the comparison chart
+alone, ``--charts none`` no chart.
 """
 
 from __future__ import annotations
@@ -18,20 +23,41 @@ def register(subparsers) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--force", action="store_true", help="write into a non-empty output folder")
     parser.add_argument("--svg", action="store_true", help="write each chart as SVG as well as PNG")
+    parser.add_argument(
+        "--charts",
+        choices=("all", "summary", "none"),
+        default="all",
+        help="every chart (default), the comparison chart alone, or none",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evaluate import evaluate
-    from ..output import prepare_output_folder, write_comparison
+    import sys
 
-    results = [evaluate(path) for path in args.files]  # every scenario first: nothing written on error
-    folder = prepare_output_folder(args.out, args.force)
-    written = write_comparison(results, folder, formats=("png", "svg") if args.svg else ("png",))
-    for result in results:
+    from ..evaluate import evaluate
+    from ..output import file_count, prepare_output_folder, write_comparison
+
+    results = []
+    for path in args.files:  # every scenario first: nothing written on error; each line as it is known
+        result = evaluate(path)
+        results.append(result)
         print(
             f"{result.name}: ratio {result.ratio:.4f} vs {result.threshold:.2f} ({result.threshold_clause}) "
-            f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
+            f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}",
+            flush=True,
         )
+    folder = prepare_output_folder(args.out, args.force)
+    formats = ("png", "svg") if args.svg else ("png",)
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=file_count(results, formats, args.charts), unit="file", desc="Writing", leave=False)
+    try:
+        written = write_comparison(results, folder, formats=formats, charts=args.charts, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
     print(f"wrote {len(written)} files to {folder}")
     return 0
