@@ -51,15 +51,18 @@ def variants_task(payload, overrides: dict[str, np.ndarray], size: int) -> dict[
     return _columns(_scenario(payload), overrides, size)
 
 
-def montecarlo_task(payload, distributions: dict, states: list[dict], size: int, out_of_range: str):
-    """One chunk of a Monte Carlo run: ``(overrides, columns)``, drawn from the streams' ``states``."""
+def montecarlo_task(
+    payload, distributions: dict, states: list[dict], size: int, out_of_range: str, keep_draws: bool = True
+):
+    """One chunk of a Monte Carlo run: ``(overrides, columns)``, drawn from the streams' ``states``
+    (the overrides empty when the draws are not kept: less to send back)."""
     scenario = _scenario(payload)
     overrides = {}
     for (key, distribution), state in zip(distributions.items(), states, strict=True):
         generator = np.random.Generator(np.random.PCG64())
         generator.bit_generator.state = state
         overrides[key] = check_values(scenario, key, distribution.draw(generator, size), out_of_range=out_of_range)
-    return overrides, _columns(scenario, overrides, size)
+    return (overrides if keep_draws else {}), _columns(scenario, overrides, size)
 
 
 def _ranges(size: int, chunk_size: int) -> list[tuple[int, int]]:
@@ -101,15 +104,19 @@ def montecarlo_chunks(
     chunk_size: int,
     out_of_range: str,
     progress=None,
+    keep_draws: bool = True,
 ) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
-    """As :func:`netbenefit.analysis.variants.iter_chunks` for Monte Carlo, each chunk a task."""
+    """As :func:`netbenefit.analysis.variants.iter_chunks` for Monte Carlo, each chunk a task
+    (without the drawn values when ``keep_draws`` is False)."""
     payload = client.scatter(_payload(scenario), broadcast=True)
     ranges = _ranges(size, chunk_size)
     futures = []
     for start, stop in ranges:
         states = [generator.bit_generator.state for generator in generators]
         futures.append(
-            client.submit(montecarlo_task, payload, distributions, states, stop - start, out_of_range, pure=False)
+            client.submit(
+                montecarlo_task, payload, distributions, states, stop - start, out_of_range, keep_draws, pure=False
+            )
         )
         for distribution, generator in zip(distributions.values(), generators, strict=True):
             distribution.draw(generator, stop - start)  # the next chunk starts after these draws

@@ -293,7 +293,7 @@ def montecarlo(
             from .distributed import montecarlo_chunks
 
             chunks = montecarlo_chunks(
-                client, scenario, draws, distributions, generators, chunk_size, out_of_range, bar
+                client, scenario, draws, distributions, generators, chunk_size, out_of_range, bar, keep_draws
             )
         for start, stop, overrides, chunk in chunks:
             ratios[start:stop] = chunk["ratio"]
