@@ -669,12 +669,22 @@ def _fused_net_benefits(counted: list[Component], horizon: int) -> np.ndarray:
             coefficient = coefficient * factor
         group = groups.setdefault(id(component.base), [component.base, 0.0])
         group[1] = group[1] + coefficient
-    terms = [np.multiply(base, coefficient) for base, coefficient in groups.values()]  # new arrays, owned here
-    shape = np.broadcast_shapes((1, horizon), *(np.shape(term) for term in terms))
-    owned = [i for i, term in enumerate(terms) if np.shape(term) == shape]
-    net = terms.pop(owned[0]) if owned else np.zeros(shape)
-    for term in terms:
-        np.add(net, term, out=net)
+    pairs = list(groups.values())
+    shapes = [np.broadcast_shapes(np.shape(base), np.shape(coefficient)) for base, coefficient in pairs]
+    shape = np.broadcast_shapes((1, horizon), *shapes)
+    full = [i for i, term_shape in enumerate(shapes) if term_shape == shape]
+    if not full:
+        net = np.zeros(shape)
+    else:
+        base, coefficient = pairs.pop(full[0])
+        net = np.multiply(base, coefficient)  # a new array, owned here
+    scratch = None  # one buffer for the other full-size terms (no new array for each)
+    for base, coefficient in pairs:
+        if np.broadcast_shapes(np.shape(base), np.shape(coefficient)) == shape:
+            scratch = np.empty(shape) if scratch is None else scratch
+            np.add(net, np.multiply(base, coefficient, out=scratch), out=net)
+        else:
+            np.add(net, np.multiply(base, coefficient), out=net)
     return net
 
 
