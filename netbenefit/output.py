@@ -46,13 +46,19 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
 
-def prepare_output_folder(folder: Path, force: bool) -> Path:
-    """Check that ``folder`` may be written: missing, empty, or ``force`` given."""
+def check_output_folder(folder: Path, force: bool) -> Path:
+    """Check that ``folder`` may be written: missing, empty, or ``force`` given (creates nothing)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"{folder}: exists and is not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise OutputError(f"{folder}: the output folder is not empty; give --force to overwrite its files")
+    return folder
+
+
+def prepare_output_folder(folder: Path, force: bool) -> Path:
+    """Check that ``folder`` may be written: missing, empty, or ``force`` given; create it."""
+    folder = check_output_folder(folder, force)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -200,22 +206,34 @@ CHART_CHOICES = ("all", "summary", "none")
 
 #: The results whose charts the worker processes of :func:`write_charts` draw: they inherit them
 #: when forked (a Scenario cannot be pickled), and receive only an index.
-_CHART_JOBS: list[tuple[Result, Path]] = []
+_CHART_JOBS: list[Result] = []
 
 
-def _forked_scenario_charts(index: int, formats: Sequence[str]) -> list[Path]:
-    return _scenario_charts(*_CHART_JOBS[index], formats)
+def _forked_scenario_images(index: int, formats: Sequence[str]) -> list[tuple[str, bytes]]:
+    return _scenario_images(_CHART_JOBS[index], formats)
 
 
-def _scenario_charts(result: Result, folder: Path, formats: Sequence[str]) -> list[Path]:
-    """Draw and write one scenario's meaningful charts (in a worker process of :func:`write_charts`)."""
+def _scenario_images(result: Result, formats: Sequence[str]) -> list[tuple[str, bytes]]:
+    """One scenario's meaningful charts drawn, each once, as ``(file name, image bytes)``; the
+    caller writes the files (in a worker process of :func:`write_charts`, nothing is written)."""
     from . import charts
+    from .charts.style import figure_bytes
 
-    written = []
+    images = []
     for chart in charts.meaningful_charts(result):
         figure = charts.draw(chart, result)
-        for image_format in formats:
-            written.append(charts.save_figure(figure, folder / f"{chart}.{image_format}"))
+        images.extend((f"{chart}.{image_format}", figure_bytes(figure, image_format)) for image_format in formats)
+    return images
+
+
+def _write_images(folder: Path, images: list[tuple[str, bytes]], progress) -> list[Path]:
+    written = []
+    for name, data in images:
+        path = folder / name
+        atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
+        written.append(path)
+    if progress is not None:
+        progress.update(len(images))
     return written
 
 
@@ -241,11 +259,11 @@ def write_charts(
     """The comparison chart and each scenario's meaningful charts, in every image format.
 
     ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
-    charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically and
-    each figure drawn once. ``charts="summary"`` writes the comparison chart alone, ``"none"``
-    nothing. The scenarios' charts are drawn in up to ``workers`` processes (default: one per
-    core); the files are those a single process writes. ``progress`` (an object with
-    ``update(n)``, a progress bar) is told of each file written.
+    charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically, by
+    this process, and each figure drawn once. ``charts="summary"`` writes the comparison chart
+    alone, ``"none"`` nothing. The scenarios' charts are drawn in up to ``workers`` processes
+    (default: one per core), which send back the images; the files are those one process writes.
+    ``progress`` (an object with ``update(n)``, a progress bar) is told of each file written.
     """
     if charts not in CHART_CHOICES:
         raise ValueError(f"charts must be one of {CHART_CHOICES}, not {charts!r}")
@@ -262,28 +280,22 @@ def write_charts(
         progress.update(len(formats))
     if charts == "summary":
         return written
-    jobs = [(result, folder / stem) for result, stem in zip(results, file_stems(results), strict=True)]
-    workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))
+    folders = [folder / stem for stem in file_stems(results)]
+    workers = min(len(results), os.cpu_count() or 1) if workers is None else min(len(results), max(1, workers))
     import multiprocessing
 
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for result, stem_folder in jobs:
-            paths = _scenario_charts(result, stem_folder, formats)
-            written.extend(paths)
-            if progress is not None:
-                progress.update(len(paths))
+        for result, stem_folder in zip(results, folders, strict=True):
+            written.extend(_write_images(stem_folder, _scenario_images(result, formats), progress))
         return written
     from concurrent.futures import ProcessPoolExecutor
 
-    _CHART_JOBS[:] = jobs
+    _CHART_JOBS[:] = results
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_forked_scenario_charts, index, tuple(formats)) for index in range(len(jobs))]
-            for future in futures:  # in order, so the list is the one a single process gives
-                paths = future.result()
-                written.extend(paths)
-                if progress is not None:
-                    progress.update(len(paths))
+            futures = [pool.submit(_forked_scenario_images, index, tuple(formats)) for index in range(len(results))]
+            for stem_folder, future in zip(folders, futures, strict=True):  # in order: the files of one process
+                written.extend(_write_images(stem_folder, future.result(), progress))
     finally:
         _CHART_JOBS.clear()
     return written

@@ -100,7 +100,18 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float = 150) -> Path:
     return path
 
 
-def _print_once(figure: Figure, path: Path, image_format: str, dpi: float) -> None:
+def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = 150) -> bytes:
+    """The file :func:`save_figure` writes for ``figure`` in ``image_format``, as bytes."""
+    if image_format not in FORMATS:
+        raise ValueError(f"the image format must be one of {FORMATS}")
+    import io
+
+    buffer = io.BytesIO()
+    _print_once(figure, buffer, image_format, dpi)
+    return buffer.getvalue()
+
+
+def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     """Draw ``figure`` into ``path`` once, as ``figure.savefig(path, format=..., dpi=dpi)`` would
     (the same bytes), without its first pass: ``Figure.draw`` runs the constrained layout itself,
     so the pass ``savefig`` makes beforehand to lay the figure out is a second draw."""
@@ -114,7 +125,7 @@ def _print_once(figure: Figure, path: Path, image_format: str, dpi: float) -> No
     try:
         printer = Canvas(figure)
         figure.set_dpi(dpi)
-        getattr(printer, f"print_{image_format}")(str(path))
+        getattr(printer, f"print_{image_format}")(path if hasattr(path, "write") else str(path))
     finally:
         figure.set_canvas(canvas)
         figure.set_dpi(original_dpi)

@@ -36,8 +36,9 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..evaluate import evaluate
-    from ..output import file_count, prepare_output_folder, write_comparison
+    from ..output import check_output_folder, file_count, prepare_output_folder, write_comparison
 
+    check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
     results = []
     for path in args.files:  # every scenario first: nothing written on error; each line as it is known
         result = evaluate(path)
