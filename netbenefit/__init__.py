@@ -11,7 +11,6 @@ Most public names are imported on first use, so that a command loads only what i
 """
 
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 
 # These three share their name with their module: they are bound now, since importing the module
 # (which any command does) would otherwise leave the package attribute pointing at the module.
@@ -46,15 +45,23 @@ _EXPORTS = {
     "load_scenario": "scenario",
 }
 
-try:
-    __version__ = version("netbenefit")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
-
 __all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate"])
 
 
+def _version() -> str:
+    """The installed version (read on first use: importlib.metadata is slow to import)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("netbenefit")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "0+unknown"
+
+
 def __getattr__(name: str):
+    if name == "__version__":
+        globals()[name] = value = _version()
+        return value
     if name not in _EXPORTS:
         raise AttributeError(f"module 'netbenefit' has no attribute {name!r}")
     value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)

@@ -26,11 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .parameters import citation, parameter
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Areas of 75(b), in the order of :func:`base_credit_per_job` codes.
 BASE_AREAS = (
@@ -251,6 +254,8 @@ def award_table(
         ("annual_credit", "annual tax credit", nan, float(new_jobs) + counted_retained, annual, nan),
         ("total", period_item, nan, nan, annual, annual * eligibility_period_years),
     ]
+    import pandas as pd
+
     table = pd.DataFrame(rows, columns=["step", "item", "per_job", "jobs", "annual", "total"])
     table.insert(0, "phase", phase)
     return table
@@ -292,4 +297,8 @@ def calculation_table(scenario, retained_jobs_eligible: bool) -> pd.DataFrame | 
                 phase=number,
             )
         )
-    return pd.concat(frames, ignore_index=True) if frames else None
+    if not frames:
+        return None
+    import pandas as pd
+
+    return pd.concat(frames, ignore_index=True)

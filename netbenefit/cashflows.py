@@ -140,18 +140,62 @@ class Inputs:
 # ----------------------------------------------------------------------------------------------
 
 
-@dataclass
 class Component:
-    """One benefit or cost stream of one phase, nominal and unweighted, in project years."""
+    """One benefit or cost stream of one phase, nominal and unweighted, in project years.
 
-    phase: int  # 1 for the initial phase
-    name: str
-    source: str  # operations | construction | explicit
-    effect: str  # direct | indirect_and_induced
-    kind: str  # revenue | cost
-    abated: bool  # excluded under 71(a)(5)(e)
-    values: np.ndarray  # (n, years) [USD, nominal], >= 0
-    tax: str = "other"  # gross_income_tax | sales_and_use_tax | corporation_business_tax | other
+    ``values`` [USD, nominal], ``(1 or n, years)``, >= 0, is given as is, or as a ``base`` array
+    times ``factors`` (columns ``(1 or n, 1)`` or numbers), multiplied in order: ``((base x f1) x
+    f2) ...``. Components that share one ``base`` array (the wages, say) are then summed as
+    ``base x (sum of their signed factor products)``, without building each one's ``(n, years)``
+    values (:func:`_net_benefits`); ``values`` is built only when read (tables, charts).
+    """
+
+    __slots__ = ("phase", "name", "source", "effect", "kind", "abated", "tax", "base", "factors", "_values")
+
+    def __init__(
+        self,
+        phase: int,  # 1 for the initial phase
+        name: str,
+        source: str,  # operations | construction | explicit
+        effect: str,  # direct | indirect_and_induced
+        kind: str,  # revenue | cost
+        abated: bool,  # excluded under 71(a)(5)(e)
+        values: np.ndarray | None = None,
+        tax: str = "other",  # gross_income_tax | sales_and_use_tax | corporation_business_tax | other
+        *,
+        base: np.ndarray | None = None,
+        factors: tuple = (),
+    ):
+        if (values is None) == (base is None):
+            raise ValueError("give a component's values, or its base and factors, not both")
+        self.phase, self.name, self.source, self.effect, self.kind, self.abated = (
+            phase,
+            name,
+            source,
+            effect,
+            kind,
+            abated,
+        )
+        self.tax = tax
+        self.base = values if base is None else base
+        self.factors = tuple(factors) if base is not None else ()
+        self._values = values
+
+    @property
+    def values(self) -> np.ndarray:
+        """The amounts by year, ``(1 or n, years)`` [USD, nominal]."""
+        if self._values is None:
+            values = self.base
+            for factor in self.factors:
+                values = values * factor
+            self._values = values
+        return self._values
+
+    def __repr__(self) -> str:
+        return (
+            f"Component(phase={self.phase!r}, name={self.name!r}, source={self.source!r}, effect={self.effect!r}, "
+            f"kind={self.kind!r}, abated={self.abated!r}, tax={self.tax!r})"
+        )
 
 
 @dataclass
@@ -379,8 +423,13 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
 
         # Jobs: jobs_t = new x ramp_t + retained (the retained ones when 71(c) counts them).
         new_jobs = number(prefix + "jobs.new") * (_ramp(inputs, prefix, len(phase.jobs.ramp), phase_year) * active)
-        retained_jobs = np.where(retained_eligible, number(prefix + "jobs.retained"), 0.0) * active
-        jobs = new_jobs + retained_jobs
+        retained = np.where(retained_eligible, number(prefix + "jobs.retained"), 0.0)
+        if np.any(retained):
+            retained_jobs = retained * active
+            jobs = new_jobs + retained_jobs
+        else:  # none counted: the jobs are the new jobs (adding zeros would give the same numbers)
+            retained_jobs = np.zeros((1, horizon))
+            jobs = new_jobs
         salary = number(prefix + "jobs.median_salary") * (1.0 + number(prefix + "jobs.salary_growth")) ** (
             np.maximum(phase_year, 1) - 1
         )
@@ -470,11 +519,11 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         flows.net_benefits = net
         # Benefits are never reduced by the credit ("prior to considering the value of the
         # requested tax credit"); credits and benefits use one discount rate, 71(a)(5)(c).
-        flows.pv_benefits = _sum_of_products(net, weight * discount_factor)
+        flows.pv_benefits = _weighted_present_value(net, weight, discount_factor)
         if weight_without is weight:
             flows.pv_benefits_without_extension = flows.pv_benefits
         else:
-            flows.pv_benefits_without_extension = _sum_of_products(net, weight_without * discount_factor)
+            flows.pv_benefits_without_extension = _weighted_present_value(net, weight_without, discount_factor)
         flows.pv_credits = _sum_of_products(credits, discount_factor)
         flows.requested_credits = np.sum(credits, axis=1, keepdims=True)
         phases.append(flows)
@@ -595,10 +644,11 @@ def _driver_components(
     number = inputs.number
     revenue = inputs.scenario.revenue
     withholding = number(prefix + "jobs.nj_withholding_share")
-    # Only withholdings subject to the NJ Gross Income Tax yield it, 71(d).
+    # Only withholdings subject to the NJ Gross Income Tax yield it, 71(d). Each stream is a base
+    # array times column factors (Component), so that many variants are summed in one pass.
     income_tax = revenue.income_tax
     if income_tax == "progressive":  # v1: single-filer schedule at the median, no exemption
-        operations_income_tax = jobs * gross_income_tax(salary) * withholding
+        operations_income_tax = (jobs * gross_income_tax(salary), (withholding,))
     elif income_tax is not None and income_tax.method == "brackets":
         # N.J.S.A. 54A:2-1 schedules on a lognormal distribution of wages, less the 54A:3-1 exemptions.
         key = "revenue.income_tax.filing_status."
@@ -613,20 +663,23 @@ def _driver_components(
             shares,
             index=np.where(inputs.flag("revenue.index_brackets"), growth, 1.0),
         )
-        operations_income_tax = jobs * per_job * withholding
+        operations_income_tax = (jobs * per_job, (withholding,))
     elif income_tax is not None:  # method: effective_rate
-        operations_income_tax = wages * (number("revenue.income_tax.rate") * withholding)
+        operations_income_tax = (wages, (number("revenue.income_tax.rate") * withholding,))
     else:
-        operations_income_tax = wages * (number("revenue.income_tax_effective_rate") * withholding)
+        operations_income_tax = (wages, (number("revenue.income_tax_effective_rate") * withholding,))
     spending_share = number("revenue.taxable_spending_share")
     direct = {
         ("operations", "income_tax", "gross_income_tax"): operations_income_tax,
-        ("operations", "spending_sales_tax", "sales_and_use_tax"): wages * (spending_share * sales_tax_rate),
-        ("construction", "construction_income_tax", "gross_income_tax"): construction_wages
-        * number("revenue.construction_income_tax_rate"),
-        ("construction", "construction_spending_sales_tax", "sales_and_use_tax"): construction_wages
-        * spending_share
-        * sales_tax_rate,
+        ("operations", "spending_sales_tax", "sales_and_use_tax"): (wages, (spending_share * sales_tax_rate,)),
+        ("construction", "construction_income_tax", "gross_income_tax"): (
+            construction_wages,
+            (number("revenue.construction_income_tax_rate"),),
+        ),
+        ("construction", "construction_spending_sales_tax", "sales_and_use_tax"): (
+            construction_wages,
+            (spending_share, sales_tax_rate),
+        ),
     }
     # Multipliers are total / direct; the indirect and induced part is (multiplier - 1) x direct.
     effect = {
@@ -634,11 +687,21 @@ def _driver_components(
         "construction": inputs.multiplier("construction_earnings_multiplier") - 1.0,
     }
     components = []
-    for (source, name, tax), values in direct.items():
-        components.append(Component(phase_number, name, source, "direct", "revenue", False, values, tax))
+    for (source, name, tax), (base, factors) in direct.items():
+        components.append(
+            Component(phase_number, name, source, "direct", "revenue", False, tax=tax, base=base, factors=factors)
+        )
         components.append(
             Component(
-                phase_number, name, source, "indirect_and_induced", "revenue", False, values * effect[source], tax
+                phase_number,
+                name,
+                source,
+                "indirect_and_induced",
+                "revenue",
+                False,
+                tax=tax,
+                base=base,
+                factors=(*factors, effect[source]),
             )
         )
     components.append(
@@ -649,8 +712,9 @@ def _driver_components(
             "direct",
             "revenue",
             False,
-            capital * number("revenue.construction_taxable_share") * sales_tax_rate,
-            "sales_and_use_tax",
+            tax="sales_and_use_tax",
+            base=capital,
+            factors=(number("revenue.construction_taxable_share"), sales_tax_rate),
         )
     )
     if phase_number == 1:  # the business's CBT, in each initial-phase year with jobs in place
@@ -669,7 +733,7 @@ def _driver_components(
                 "revenue",
                 False,
                 cbt * (jobs > 0),
-                "corporation_business_tax",
+                tax="corporation_business_tax",
             )
         )
     return components
@@ -678,10 +742,16 @@ def _driver_components(
 def _net_benefits(components: list[Component], horizon: int) -> np.ndarray:
     """Counted revenues minus costs in each year, ``(1 or n, years)``.
 
-    Abated streams are left out, 71(a)(5)(e). The streams that do not vary (one row) are added
-    first, then each varying one in place: one pass over the ``(n, years)`` array per stream.
+    Abated streams are left out, 71(a)(5)(e). With one variant, each stream's values are added in
+    turn (the per-stream sums the tables show). With many, components sharing a base array are
+    added as ``base x (sum of signed factor products)``: one pass over the ``(n, years)`` array
+    per distinct base, whatever the number of streams and effects (:func:`_fused_net_benefits`).
     """
     counted = [component for component in components if not component.abated]
+    if any(np.ndim(c.base) == 2 and c.base.shape[0] > 1 for c in counted) or any(
+        np.ndim(f) == 2 and np.shape(f)[0] > 1 for c in counted for f in c.factors
+    ):
+        return _fused_net_benefits(counted, horizon)
     net = np.zeros((1, horizon))
     for component in sorted(counted, key=lambda component: component.values.shape[0]):  # stable
         operation = np.add if component.kind == "revenue" else np.subtract
@@ -692,11 +762,53 @@ def _net_benefits(components: list[Component], horizon: int) -> np.ndarray:
     return net
 
 
+def _fused_net_benefits(counted: list[Component], horizon: int) -> np.ndarray:
+    """``sum over components of sign x base x product of factors``, grouped by base array."""
+    groups: dict[int, list] = {}  # id(base) -> [base, summed signed coefficient]
+    for component in counted:
+        coefficient = 1.0 if component.kind == "revenue" else -1.0
+        for factor in component.factors:
+            coefficient = coefficient * factor
+        group = groups.setdefault(id(component.base), [component.base, 0.0])
+        group[1] = group[1] + coefficient
+    pairs = list(groups.values())
+    shapes = [np.broadcast_shapes(np.shape(base), np.shape(coefficient)) for base, coefficient in pairs]
+    shape = np.broadcast_shapes((1, horizon), *shapes)
+    full = [i for i, term_shape in enumerate(shapes) if term_shape == shape]
+    if not full:
+        net = np.zeros(shape)
+    else:
+        base, coefficient = pairs.pop(full[0])
+        net = np.multiply(base, coefficient)  # a new array, owned here
+    scratch = None  # one buffer for the other full-size terms (no new array for each)
+    for base, coefficient in pairs:
+        if np.broadcast_shapes(np.shape(base), np.shape(coefficient)) == shape:
+            scratch = np.empty(shape) if scratch is None else scratch
+            np.add(net, np.multiply(base, coefficient, out=scratch), out=net)
+        else:
+            np.add(net, np.multiply(base, coefficient), out=net)
+    return net
+
+
 def _sum_of_products(flows: np.ndarray, factors: np.ndarray) -> np.ndarray:
     """``sum over years of flows x factors`` for each variant, ``(1 or n, 1)``, without a
     temporary ``(n, years)`` product."""
     flows, factors = np.broadcast_arrays(flows, factors)
     return np.einsum("ij,ij->i", flows, factors)[:, None]
+
+
+def _weighted_present_value(flows: np.ndarray, weight: np.ndarray, discount: np.ndarray) -> np.ndarray:
+    """``sum over years of flows x weight x discount`` for each variant, ``(1 or n, 1)``.
+
+    With one variant, or weights that vary, as :func:`_sum_of_products` of the flows and the
+    weighted discount factors; with many variants and one row of weights, in one pass (no
+    ``(n, years)`` product of the weights and the discount factors).
+    """
+    if weight.shape[0] == 1 and max(flows.shape[0], discount.shape[0]) > 1:
+        shape = np.broadcast_shapes(flows.shape, discount.shape)
+        flows, discount = np.broadcast_to(flows, shape), np.broadcast_to(discount, shape)
+        return np.einsum("ij,ij,j->i", flows, discount, np.broadcast_to(weight, (1, shape[1]))[0])[:, None]
+    return _sum_of_products(flows, weight * discount)
 
 
 def _column(array, size: int) -> np.ndarray:

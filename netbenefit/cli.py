@@ -46,12 +46,23 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``: the installed version, read only when asked (importlib.metadata is slow to import)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help or "show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"netbenefit {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="netbenefit",
         description="Emerge Program eligibility and net positive benefit test, P.L.2020, c.156, s.71 (C.34:1B-339).",
     )
-    parser.add_argument("--version", action="version", version=f"netbenefit {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:
         command.register(subparsers)

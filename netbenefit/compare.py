@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .evaluate import evaluate
 from .result import Result
 from .scenario import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SUMMARY_COLUMNS = (
     "scenario",
@@ -36,7 +38,7 @@ SUMMARY_COLUMNS = (
 
 def summary_row(result: Result) -> dict:
     """One scenario's headline facts (a row of :func:`compare`)."""
-    failed = [row.id for row in result.checks.itertuples(index=False) if not row.passed]
+    failed = [row.id for row in result._rows("checks") if not row.passed]
     return {
         "scenario": result.scenario.source,
         "name": result.name,
@@ -65,5 +67,7 @@ def compare(items: Iterable[Result | Scenario | str | Path]) -> pd.DataFrame:
 
     >>> table = compare(["scenarios/party_city.yaml", "scenarios/mega_project.yaml"])  # doctest: +SKIP
     """
+    import pandas as pd
+
     results = [item if isinstance(item, Result) else evaluate(item) for item in items]
     return pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS))

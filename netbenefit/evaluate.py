@@ -7,14 +7,13 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 from . import award, explain, finance, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .parameters import parameter
 from .plausibility import warn_if_implausible
-from .result import Result
+from .result import OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
 from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule
 from .scenario import Scenario, load_scenario
@@ -129,7 +128,8 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     incremental = _scalar(c.incremental_credit)
     extended_years = scenario.commitment.extended_years
 
-    phase_tests = pd.DataFrame(
+    # The tables are built when first read (netbenefit.result.OnDemand), from these arrays.
+    phase_tests = table_on_demand(
         {
             "phases": [list(range(1, k + 2)) for k in range(len(c.phases))],
             "pv_benefits": c.cumulative_pv_benefits[0],
@@ -154,14 +154,15 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         "71(f)": explain.application_date_message(scenario, passed["71(f)"]),
         **explain.attestation_messages(scenario),
     }
-    checks = pd.DataFrame(
+    checks = table_on_demand(
         {"id": list(CHECK_IDS), "passed": [passed[i] for i in CHECK_IDS], "message": [messages[i] for i in CHECK_IDS]}
     )
     schedule = repayment_schedule(incremental, extended_years)
-    repayment = pd.DataFrame(schedule, columns=["years_maintained", "repayment"]).astype(
-        {"years_maintained": int, "repayment": float}
+    repayment = table_on_demand(
+        {"years_maintained": [row[0] for row in schedule], "repayment": [row[1] for row in schedule]},
+        {"years_maintained": int, "repayment": float},
     )
-    streams = _streams_table(c)
+    streams = OnDemand(_streams_table, c)
     excluded = tuple(dict.fromkeys(component.name for p in c.phases for component in p.components if component.abated))
     return Result(
         scenario=scenario,
@@ -190,18 +191,19 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         max_credit_pv=_scalar(c.pv_benefits) / threshold,
         excluded_streams=excluded,
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
-        cashflows=_cashflow_table(c),
+        cashflows=OnDemand(_cashflow_table, c),
         streams=streams,
-        award_calculation=award.calculation_table(scenario, bool(_scalar(c.retained_jobs_eligible))),
-        clawback_schedule=_clawback_table(scenario, c, incremental),
+        award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
+        clawback_schedule=table_on_demand(_clawback_columns(scenario, c, incremental)),
         warnings=explain.commitment_period_warnings(scenario),
-        benefits_by_tax=_benefits_by_tax(streams),
+        benefits_by_tax=table_on_demand(_benefits_by_tax(c)),
         conventions=_conventions(scenario, c),
     )
 
 
-def _clawback_table(scenario: Scenario, c: Computation, incremental: float) -> pd.DataFrame:
-    """The amount at risk by years maintained (:func:`netbenefit.rules.clawback.clawback_schedule`)."""
+def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) -> dict[str, np.ndarray]:
+    """The amount at risk by years maintained (:func:`netbenefit.rules.clawback.clawback_schedule`),
+    as columns."""
     n_years = len(c.years)
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
     starts = [_scalar(p.start_year) + a.first_credit_year - 1 for p, a in zip(c.phases, awards, strict=True)]
@@ -215,25 +217,29 @@ def _clawback_table(scenario: Scenario, c: Computation, incremental: float) -> p
         scenario.commitment.recapture,
         scenario.commitment.extension_years_counted,
     )
-    return pd.DataFrame({name: schedule[name] for name in SCHEDULE_COLUMNS})
+    return {name: schedule[name] for name in SCHEDULE_COLUMNS}
 
 
-def _benefits_by_tax(streams: pd.DataFrame) -> pd.DataFrame:
-    """Counted benefits (revenues less costs, weighted, abated streams left out) by tax. [USD]
+def _benefits_by_tax(c: Computation) -> dict[str, list]:
+    """Counted benefits (revenues less costs, weighted, abated streams left out) by tax, as columns. [USD]
 
     One row for each of :data:`netbenefit.taxes.TAXES`, in that order; ``pv`` adds up to
     ``pv_benefits`` (the streams' present values are the terms of its sum).
     """
-    grouped = streams.groupby("tax", sort=False)[["counted", "present_value"]]
-    sums = {tax: (math.fsum(group["counted"]), math.fsum(group["present_value"])) for tax, group in grouped}
-    table = pd.DataFrame(
-        {
-            "tax": list(taxes.TAXES),
-            "nominal": [sums.get(tax, (0.0, 0.0))[0] for tax in taxes.TAXES],
-            "pv": [sums.get(tax, (0.0, 0.0))[1] for tax in taxes.TAXES],
-        }
-    )
-    return table
+    discount = _row(c.discount_factor, len(c.years))
+    nominal: dict[str, list[float]] = {tax: [] for tax in taxes.TAXES}
+    pv: dict[str, list[float]] = {tax: [] for tax in taxes.TAXES}
+    for _, component, amount, weight in _component_rows(c):
+        if component.abated:
+            continue
+        counted = amount * weight
+        nominal[component.tax].extend(counted)
+        pv[component.tax].extend(counted * discount)
+    return {
+        "tax": list(taxes.TAXES),
+        "nominal": [math.fsum(nominal[tax]) for tax in taxes.TAXES],
+        "pv": [math.fsum(pv[tax]) for tax in taxes.TAXES],
+    }
 
 
 def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
@@ -268,8 +274,10 @@ def _component_rows(c: Computation):
             yield phase, component, sign * _row(component.values, n_years), weight
 
 
-def _streams_table(c: Computation) -> pd.DataFrame:
+def _streams_table(c: Computation):
     """Long table: one row per phase, stream component and project year."""
+    import pandas as pd
+
     n_years = len(c.years)
     rows = list(_component_rows(c))
     amount = np.array([r[2] for r in rows]).reshape(len(rows), n_years)
@@ -300,8 +308,10 @@ def _streams_table(c: Computation) -> pd.DataFrame:
     )
 
 
-def _cashflow_table(c: Computation) -> pd.DataFrame:
+def _cashflow_table(c: Computation):
     """Wide table: one row per project year, summed over phases."""
+    import pandas as pd
+
     n_years = len(c.years)
 
     def total(name):

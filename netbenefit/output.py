@@ -101,13 +101,19 @@ def write_file(path: Path, write: Callable[[Path], None]) -> Path:
     return path
 
 
-def prepare_output_folder(folder: Path, force: bool) -> Path:
-    """Check that ``folder`` may be written: missing, empty, or ``force`` given."""
+def check_output_folder(folder: Path, force: bool) -> Path:
+    """Check that ``folder`` may be written: missing, empty, or ``force`` given (creates nothing)."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"{folder}: exists and is not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise OutputError(f"{folder}: the output folder is not empty; give --force to overwrite its files")
+    return folder
+
+
+def prepare_output_folder(folder: Path, force: bool) -> Path:
+    """Check that ``folder`` may be written: missing, empty, or ``force`` given; create it."""
+    folder = check_output_folder(folder, force)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
@@ -135,35 +141,125 @@ def prepare_output_file(path: Path, force: bool) -> Path:
     return path
 
 
-def write_charts(results: Sequence[Result], folder: Path, formats: Sequence[str] = ("png",)) -> list[Path]:
-    """The comparison chart and each scenario's meaningful charts, in every image format.
+#: What ``netbenefit compare --charts`` draws: every chart, the comparison chart alone, or none.
+CHART_CHOICES = ("all", "summary", "none")
 
-    ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
-    charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically.
-    """
+
+#: The results whose charts the worker processes of :func:`write_charts` draw: they inherit them
+#: when forked (a Scenario cannot be pickled), and receive only an index.
+_CHART_JOBS: list[Result] = []
+
+
+def _forked_scenario_images(index: int, formats: Sequence[str]) -> list[tuple[str, bytes]]:
+    return _scenario_images(_CHART_JOBS[index], formats)
+
+
+def _scenario_images(result: Result, formats: Sequence[str]) -> list[tuple[str, bytes]]:
+    """One scenario's meaningful charts drawn, each once, as ``(file name, image bytes)``; the
+    caller writes the files (in a worker process of :func:`write_charts`, nothing is written)."""
     from . import charts
+    from .charts.style import figure_bytes
 
-    folder = Path(folder) / "charts"
+    images = []
+    for chart in charts.meaningful_charts(result):
+        figure = charts.draw(chart, result)
+        images.extend((f"{chart}.{image_format}", figure_bytes(figure, image_format)) for image_format in formats)
+    return images
+
+
+def _write_images(folder: Path, images: list[tuple[str, bytes]], progress) -> list[Path]:
     written = []
-
-    def save(figure, stem_path: Path) -> None:
-        for image_format in formats:
-            written.append(charts.save_figure(figure, stem_path.with_name(f"{stem_path.name}.{image_format}")))
-
-    save(charts.draw("compare_ratios", results), folder / "comparison_ratios")
-    for result, stem in zip(results, file_stems(results), strict=True):
-        for chart in charts.meaningful_charts(result):
-            save(charts.draw(chart, result), folder / stem / chart)
+    for name, data in images:
+        path = folder / name
+        atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
+        written.append(path)
+    if progress is not None:
+        progress.update(len(images))
     return written
 
 
-def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequence[str] = ("png",)) -> list[Path]:
+def chart_count(results: Sequence[Result], formats: Sequence[str] = ("png",), charts: str = "all") -> int:
+    """How many files :func:`write_charts` writes."""
+    if charts == "none":
+        return 0
+    from .charts import meaningful_charts
+
+    per_scenario = sum(len(meaningful_charts(result)) for result in results) if charts == "all" else 0
+    return (1 + per_scenario) * len(formats)
+
+
+def write_charts(
+    results: Sequence[Result],
+    folder: Path,
+    formats: Sequence[str] = ("png",),
+    *,
+    charts: str = "all",
+    workers: int | None = None,
+    progress=None,
+) -> list[Path]:
+    """The comparison chart and each scenario's meaningful charts, in every image format.
+
+    ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
+    charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically, by
+    this process, and each figure drawn once. ``charts="summary"`` writes the comparison chart
+    alone, ``"none"`` nothing. The scenarios' charts are drawn in up to ``workers`` processes
+    (default: one per core), which send back the images; the files are those one process writes.
+    ``progress`` (an object with ``update(n)``, a progress bar) is told of each file written.
+    """
+    if charts not in CHART_CHOICES:
+        raise ValueError(f"charts must be one of {CHART_CHOICES}, not {charts!r}")
+    if charts == "none":
+        return []
+    from . import charts as chart_module
+
+    folder = Path(folder) / "charts"
+    written = []
+    figure = chart_module.draw("compare_ratios", results)
+    for image_format in formats:
+        written.append(chart_module.save_figure(figure, folder / f"comparison_ratios.{image_format}"))
+    if progress is not None:
+        progress.update(len(formats))
+    if charts == "summary":
+        return written
+    folders = [folder / stem for stem in file_stems(results)]
+    workers = min(len(results), os.cpu_count() or 1) if workers is None else min(len(results), max(1, workers))
+    import multiprocessing
+
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        for result, stem_folder in zip(results, folders, strict=True):
+            written.extend(_write_images(stem_folder, _scenario_images(result, formats), progress))
+        return written
+    from concurrent.futures import ProcessPoolExecutor
+
+    _CHART_JOBS[:] = results
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_forked_scenario_images, index, tuple(formats)) for index in range(len(results))]
+            for stem_folder, future in zip(folders, futures, strict=True):  # in order: the files of one process
+                written.extend(_write_images(stem_folder, future.result(), progress))
+    finally:
+        _CHART_JOBS.clear()
+    return written
+
+
+def write_comparison(
+    results: Sequence[Result],
+    folder: Path,
+    *,
+    formats: Sequence[str] = ("png",),
+    charts: str = "all",
+    workers: int | None = None,
+    progress=None,
+) -> list[Path]:
     """Everything ``netbenefit compare`` writes into ``folder``; returns the paths, in order.
 
     - ``summary.csv``: one row per scenario (:func:`netbenefit.compare`);
     - ``cashflows/<scenario>.csv``: each scenario's cash flows by project year;
     - ``comparison.xlsx``: the workbook of :func:`netbenefit.workbook.write_workbook`;
-    - ``charts/``: the charts of :func:`write_charts`, in each of ``formats``.
+    - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
+
+    ``progress`` (an object with ``update(n)``) is told of each file written; :func:`file_count`
+    gives their number.
     """
     folder = Path(folder)
     written = []
@@ -178,5 +274,12 @@ def write_comparison(results: Sequence[Result], folder: Path, *, formats: Sequen
     from .workbook import write_workbook
 
     written.append(write_workbook(results, folder / "comparison.xlsx"))
-    written.extend(write_charts(results, folder, formats))
+    if progress is not None:
+        progress.update(len(written))
+    written.extend(write_charts(results, folder, formats, charts=charts, workers=workers, progress=progress))
     return written
+
+
+def file_count(results: Sequence[Result], formats: Sequence[str] = ("png",), charts: str = "all") -> int:
+    """How many files :func:`write_comparison` writes."""
+    return 2 + len(results) + chart_count(results, formats, charts)

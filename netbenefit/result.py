@@ -3,13 +3,70 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from .scenario import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class OnDemand:
+    """A table of a :class:`Result` not built yet: ``build(*args)`` builds it when first read.
+
+    ``columns`` (column name -> sequence), when given, are the table's values, so that
+    :meth:`Result.to_dict` and :meth:`Result.summary` read them without building a DataFrame.
+    """
+
+    __slots__ = ("build", "args", "columns")
+
+    def __init__(self, build: Callable[..., Any], *args: Any, columns: Mapping[str, Any] | None = None):
+        self.build, self.args, self.columns = build, args, columns
+
+    def __call__(self) -> Any:
+        return self.build(*self.args)
+
+
+def table(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> pd.DataFrame:
+    """A DataFrame of ``columns``, cast to ``dtypes`` (pandas is imported here, when a table is read)."""
+    import pandas as pd
+
+    frame = pd.DataFrame(dict(columns))
+    return frame.astype(dict(dtypes)) if dtypes else frame
+
+
+def table_on_demand(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> OnDemand:
+    """An :class:`OnDemand` table of ``columns`` (see :func:`table`)."""
+    return OnDemand(table, columns, dtypes, columns=columns)
+
+
+class _Field:
+    """A field of :class:`Result` that may be given as an :class:`OnDemand`: built when first read,
+    then kept (the result is frozen, so the table is the same on every read)."""
+
+    def __init__(self, name: str, default: Any):
+        self.name, self.default = name, default
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            if self.default is _NO_DEFAULT:
+                raise AttributeError(self.name)
+            return self.default
+        value = instance.__dict__[self.name]
+        if isinstance(value, OnDemand):
+            value = value()
+            instance.__dict__[self.name] = value
+        return value
+
+    def __set__(self, instance, value) -> None:  # reached only from __init__ (object.__setattr__)
+        instance.__dict__[self.name] = value
+
+
+_NO_DEFAULT = object()
 
 
 @dataclass(frozen=True)
@@ -133,10 +190,11 @@ class Result:
 
     def check(self, check_id: str) -> bool:
         """Whether the check ``check_id`` (e.g. ``"71(a)(2)"``) passed."""
-        row = self.checks.loc[self.checks["id"] == check_id]
-        if row.empty:
-            raise KeyError(f"no check {check_id!r}; checks are {list(self.checks['id'])}")
-        return bool(row["passed"].iloc[0])
+        rows = self._rows("checks")
+        for row in rows:
+            if row.id == check_id:
+                return bool(row.passed)
+        raise KeyError(f"no check {check_id!r}; checks are {[row.id for row in rows]}")
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON result contract (README, "Result reference"), with plain Python values."""
@@ -153,8 +211,7 @@ class Result:
                 "discount_rate": float(self.discount_rate),
             },
             "checks": [
-                {"id": row.id, "passed": bool(row.passed), "message": row.message}
-                for row in self.checks.itertuples(index=False)
+                {"id": row.id, "passed": bool(row.passed), "message": row.message} for row in self._rows("checks")
             ],
             "capital_investment_minimum": float(self.capital_investment_minimum),
             "infrastructure_fund_donation": float(self.infrastructure_fund_donation),
@@ -168,22 +225,22 @@ class Result:
                     "ratio": float(row.ratio),
                     "passes": bool(row.passes),
                 }
-                for row in self.phase_tests.itertuples(index=False)
+                for row in self._rows("phase_tests")
             ],
             "extended_commitment": {
                 "years": int(self.extended_years),
                 "incremental_credit": float(self.incremental_credit),
                 "repayment_schedule": [
                     {"years_maintained": int(row.years_maintained), "repayment": float(row.repayment)}
-                    for row in self.repayment_schedule.itertuples(index=False)
+                    for row in self._rows("repayment_schedule")
                 ],
             },
             "max_credit_pv": float(self.max_credit_pv),
             "excluded_streams": list(self.excluded_streams),
-            "clawback_schedule": _clawback_rows(self.clawback_schedule),
+            "clawback_schedule": _clawback_rows(self._rows("clawback_schedule")),
             "benefits_by_tax": [
                 {"tax": row.tax, "nominal": float(row.nominal), "pv": float(row.pv)}
-                for row in (self.benefits_by_tax.itertuples(index=False) if self.benefits_by_tax is not None else ())
+                for row in self._rows("benefits_by_tax")
             ],
             "conventions": list(self.conventions),
             "warnings": list(self.warnings),
@@ -202,10 +259,9 @@ class Result:
             f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
             f"largest credit that passes, PV ${self.max_credit_pv:,.0f} ({self.currency}, PV at approval)",
         ]
-        if self.benefits_by_tax is not None:
-            for row in self.benefits_by_tax.itertuples(index=False):
-                lines.append(f"  benefits, {row.tax.replace('_', ' ')}: ${row.nominal:,.0f} counted, PV ${row.pv:,.0f}")
-        if "indirect_and_induced_jobs" in self.cashflows and self.cashflows["indirect_and_induced_jobs"].any():
+        for row in self._rows("benefits_by_tax"):
+            lines.append(f"  benefits, {row.tax.replace('_', ' ')}: ${row.nominal:,.0f} counted, PV ${row.pv:,.0f}")
+        if self._has_indirect_jobs():
             peak = self.cashflows["indirect_and_induced_jobs"].max()
             direct = self.cashflows["full_time_jobs"].max()
             lines.append(
@@ -213,16 +269,17 @@ class Result:
             )
         for note in self.conventions:
             lines.append(f"  convention: {note}")
-        if len(self.phase_tests) > 1:
-            for row in self.phase_tests.itertuples(index=False):
+        phase_rows = self._rows("phase_tests")
+        if len(phase_rows) > 1:
+            for row in phase_rows:
                 phases = "+".join(str(k) for k in row.phases)
                 lines.append(f"  phases {phases}: ratio {row.ratio:.1%} {'passes' if row.passes else 'fails'}")
         if self.infrastructure_fund_donation > 0:
             lines.append(f"  infrastructure fund donation, 71(b)(2): ${self.infrastructure_fund_donation:,.0f}")
         if self.excluded_streams:
             lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
-        lines.extend(_clawback_lines(self.clawback_schedule))
-        for row in self.checks.itertuples(index=False):
+        lines.extend(_clawback_lines(self._rows("clawback_schedule")))
+        for row in self._rows("checks"):
             lines.append(f"  [{'pass' if row.passed else 'FAIL'}] {row.id:<9} {row.message}")
         return "\n".join(lines)
 
@@ -275,26 +332,67 @@ class Result:
             raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(SCENARIO_CHARTS)}")
         return SCENARIO_CHARTS[kind](self, ax=ax)
 
+    def _rows(self, name: str) -> list:
+        """The rows of the table ``name`` (attributes named by its columns), read from its columns
+        when it is not built yet: no DataFrame is built for them."""
+        value = self.__dict__.get(name)
+        if value is None:  # a table this result does not have
+            return []
+        if isinstance(value, OnDemand) and value.columns is not None:
+            names = list(value.columns)
+            rows = zip(*value.columns.values(), strict=True)
+            return [SimpleNamespace(**dict(zip(names, row, strict=True))) for row in rows]
+        return list(getattr(self, name).itertuples(index=False))
 
-def _clawback_rows(schedule: pd.DataFrame | None) -> list[dict[str, Any]]:
+
+    def _has_indirect_jobs(self) -> bool:
+        """Whether the scenario has an employment multiplier above 1 (indirect and induced jobs)."""
+        revenue = self.scenario.revenue
+        if revenue is None:
+            return False
+        multipliers = self.scenario.multipliers or {}
+        return max(revenue.employment_multiplier, float(multipliers.get("employment_multiplier") or 1.0)) > 1.0
+
+
+#: Columns of the clawback schedule (netbenefit.rules.clawback), in the order of the JSON rows.
+CLAWBACK_COLUMNS = ("years_maintained", "credits_received", "recapture", "extension_repayment", "total", "pv_total")
+
+
+def _clawback_rows(rows: list) -> list[dict[str, Any]]:
     """The clawback schedule as plain rows (an empty list where there is none)."""
-    if schedule is None:
-        return []
     return [
         {"years_maintained": int(row.years_maintained)}
-        | {name: float(getattr(row, name)) for name in schedule.columns if name != "years_maintained"}
-        for row in schedule.itertuples(index=False)
+        | {name: float(getattr(row, name)) for name in CLAWBACK_COLUMNS if name != "years_maintained"}
+        for row in rows
     ]
 
 
-def _clawback_lines(schedule: pd.DataFrame | None) -> list[str]:
+def _clawback_lines(rows: list) -> list[str]:
     """A compact account of the clawback schedule: the amount at risk by years maintained."""
-    if schedule is None or not (schedule["total"] > 0).any():
+    at_risk = [row for row in rows if row.total > 0]
+    if not at_risk:
         return []
-    shown = ", ".join(f"{int(row.years_maintained)}: ${row.total:,.0f}" for row in schedule.itertuples(index=False))
-    last = schedule.loc[schedule["total"] > 0, "years_maintained"].max()
+    shown = ", ".join(f"{int(row.years_maintained)}: ${row.total:,.0f}" for row in rows)
+    last = max(int(row.years_maintained) for row in at_risk)
     return [
         f"  clawback if the project stops after m years maintained (recapture + extension repayment), "
-        f"nothing after {int(last) + 1} years:",
+        f"nothing after {last + 1} years:",
         f"    {shown}",
     ]
+
+
+#: The tables of a Result that may be given as OnDemand (built when first read).
+ON_DEMAND_FIELDS = (
+    "checks",
+    "phase_tests",
+    "repayment_schedule",
+    "cashflows",
+    "streams",
+    "award_calculation",
+    "benefits_by_tax",
+    "clawback_schedule",
+)
+for _name in ON_DEMAND_FIELDS:
+    _default = Result.__dataclass_fields__[_name].default
+    setattr(Result, _name, _Field(_name, _NO_DEFAULT if _default is MISSING else _default))
+del _name, _default

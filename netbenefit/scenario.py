@@ -540,6 +540,29 @@ def _compose_shallow_node(loader: _StrictSafeLoader, parent: Any, index: Any) ->
 _StrictSafeLoader.compose_document = _compose_bounded_document
 _StrictSafeLoader.compose_node = _compose_shallow_node
 
+if getattr(yaml, "__with_libyaml__", False):  # PyYAML built with libyaml: the C parser gives the events
+
+    class _StrictCSafeLoader(
+        yaml.composer.Composer, yaml.cyaml.CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver
+    ):
+        """:class:`_StrictSafeLoader` with libyaml's scanner and parser (in C) under the same Python
+        composer, so the duplicate-key, depth and alias limits are those of the Python loader."""
+
+        def __init__(self, stream):
+            yaml.cyaml.CParser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+
+        compose_document = _compose_bounded_document
+        compose_node = _compose_shallow_node
+
+    _StrictCSafeLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+    #: The loader of scenario files: the C one where PyYAML has libyaml, else the pure-Python one.
+    _SCENARIO_LOADER: type = _StrictCSafeLoader
+else:  # pragma: no cover - PyYAML without libyaml
+    _SCENARIO_LOADER = _StrictSafeLoader
+
 
 def _check_alias_expansion(root: yaml.Node) -> None:
     """Count the nodes of the document with every alias expanded, without expanding them."""
@@ -607,7 +630,7 @@ def read_yaml(path: str | Path) -> Any:
     path = Path(path)
     text = read_text_file(path, str(path), "", "scenario file")
     try:
-        document = yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
+        document = _load_yaml(text)
     except (_DuplicateKeyError, _LimitError) as error:
         raise ScenarioError(str(path), "", str(error)) from None
     except yaml.YAMLError as error:
@@ -633,6 +656,19 @@ def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
 
 
 _ScenarioDumper.add_representer(str, _represent_text)
+
+
+def _load_yaml(text: str) -> Any:
+    """The document of ``text``, read by :data:`_SCENARIO_LOADER`. A file libyaml refuses is read
+    again by the pure-Python loader, whose message (and nesting limit) is the one reported."""
+    try:
+        return yaml.load(text, Loader=_SCENARIO_LOADER)  # noqa: S506 - a safe loader (no Python objects)
+    except (_DuplicateKeyError, _LimitError):
+        raise
+    except yaml.YAMLError:
+        if _SCENARIO_LOADER is _StrictSafeLoader:
+            raise
+        return yaml.load(text, Loader=_StrictSafeLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 def _yaml_problem(error: yaml.YAMLError) -> str:

@@ -1,12 +1,21 @@
-"""Shared pytest configuration: hypothesis profiles.
+"""Shared pytest configuration: hypothesis profiles and the ``slow`` tier.
 
 ``ci`` (the default) is deterministic and keeps no example database, so a run explores the same
 inputs on every machine and writes nothing into the work tree; ``thorough`` explores ten times
 more inputs for a local run: ``HYPOTHESIS_PROFILE=thorough python -m pytest tests/properties``.
+
+The quick check, ``python -m pytest -m "not slow"``, leaves out what :func:`pytest_collection_modifyitems`
+marks ``slow``: the notebooks, the generated and hostile input files, the property sweeps, and every
+test that starts a fresh Python process. ``python -m pytest`` (and CI) runs everything.
 """
 
-import os
+from __future__ import annotations
 
+import inspect
+import os
+from pathlib import Path
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 _COMMON = {
@@ -18,3 +27,55 @@ _COMMON = {
 settings.register_profile("ci", derandomize=True, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Folders and files whose every test is slow (paths relative to the repository root).
+SLOW_PATHS = (
+    "notebooks",
+    "tests/properties",
+    "tests/fuzz/test_generated_inputs.py",
+    "tests/fuzz/test_hostile_files.py",
+)
+
+
+def _source(obj) -> str:
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        return ""
+
+
+def _starts_a_process(function) -> bool:
+    """Whether a test function, or a module-level helper it calls by name, runs ``subprocess``."""
+    if "subprocess" in _source(function):
+        return True
+    module_globals = getattr(function, "__globals__", {})
+    for name in getattr(getattr(function, "__code__", None), "co_names", ()):
+        helper = module_globals.get(name)
+        if inspect.isfunction(helper) and helper.__module__ == function.__module__ and "subprocess" in _source(helper):
+            return True
+    return False
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    path = Path(str(item.path)).resolve()
+    try:
+        relative = path.relative_to(ROOT).as_posix()
+    except ValueError:
+        return False
+    if any(relative == p or relative.startswith(p + "/") for p in SLOW_PATHS):
+        return True
+    function = getattr(item, "function", None)
+    if function is None:  # not a Python test function (a notebook run by nbmake)
+        return True
+    if getattr(function, "is_hypothesis_test", False):  # a property sweep
+        return True
+    return _starts_a_process(inspect.unwrap(function))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow tier (see the module docstring); explicit ``@pytest.mark.slow`` marks add to it."""
+    for item in items:
+        if _is_slow(item):
+            item.add_marker(pytest.mark.slow)

@@ -254,6 +254,7 @@ def montecarlo(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     keep_draws: bool = True,
     out_of_range: str = "error",
+    client: Any = None,
 ) -> MonteCarloResult:
     """Draw values of some keys at random and run the test on every draw.
 
@@ -278,6 +279,9 @@ def montecarlo(
         percentiles): for runs of tens of millions of draws.
     out_of_range : {"error", "clip"}
         What to do with draws outside a key's valid range (module docstring).
+    client : distributed.Client, optional
+        Run each chunk as a task on this Dask cluster (:mod:`netbenefit.analysis.distributed`):
+        the same draws and results as in one process, whatever the number of workers.
 
     Returns
     -------
@@ -329,7 +333,15 @@ def montecarlo(
     chunks = -(-draws // chunk_size)
     bar = _progress_bar(progress, draws, chunks)
     try:
-        for start, stop, overrides, chunk in iter_chunks(scenario, draws, make_overrides, chunk_size, bar):
+        if client is None:
+            chunks = iter_chunks(scenario, draws, make_overrides, chunk_size, bar)
+        else:
+            from .distributed import montecarlo_chunks
+
+            chunks = montecarlo_chunks(
+                client, scenario, draws, distributions, generators, chunk_size, out_of_range, bar, keep_draws
+            )
+        for start, stop, overrides, chunk in chunks:
             ratios[start:stop] = chunk["ratio"]
             passes += int(np.count_nonzero(chunk["passes"]))
             eligible += int(np.count_nonzero(chunk["eligible"]))

@@ -19,7 +19,11 @@ MAX_COMBINATIONS = 50_000_000
 
 
 def sweep(
-    scenario: Scenario, grid: Mapping[str, Sequence[Any]], *, chunk_size: int = DEFAULT_CHUNK_SIZE
+    scenario: Scenario,
+    grid: Mapping[str, Sequence[Any]],
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    client: Any = None,
 ) -> pd.DataFrame:
     """Evaluate every combination of the values given for each key (a full factorial design).
 
@@ -32,6 +36,9 @@ def sweep(
         also checked with :meth:`Scenario.replace`.
     chunk_size : int
         Combinations computed at once. [rows]
+    client : distributed.Client, optional
+        Run each chunk as a task on this Dask cluster (:mod:`netbenefit.analysis.distributed`);
+        the same table as in one process.
 
     Returns
     -------
@@ -65,6 +72,6 @@ def sweep(
         # Index of this key's value in each row of the flattened grid (C order: last key fastest).
         index = np.arange(size) // int(np.prod(shape[axis + 1 :], dtype=np.int64)) % shape[axis]
         combinations[key] = array[index]
-    table = run(scenario, combinations, size, chunk_size=chunk_size)
+    table = run(scenario, combinations, size, chunk_size=chunk_size, client=client)
     table.attrs["conventions"] = of_scenario(scenario, tuple(grid))  # for the charts: netbenefit.charts.sweep
     return table

@@ -159,12 +159,20 @@ def run(
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Any = None,
+    client: Any = None,
 ) -> pd.DataFrame:
-    """Compute already checked variant arrays in chunks and assemble the table."""
+    """Compute already checked variant arrays in chunks and assemble the table; with a Dask
+    ``client``, each chunk is a task (:mod:`netbenefit.analysis.distributed`)."""
     columns = _allocate(size)
-    for start, stop, _, chunk in iter_chunks(
-        scenario, size, lambda a, b: {key: array[a:b] for key, array in checked.items()}, chunk_size, progress
-    ):
+    if client is None:
+        chunks = iter_chunks(
+            scenario, size, lambda a, b: {key: array[a:b] for key, array in checked.items()}, chunk_size, progress
+        )
+    else:
+        from .distributed import variants_chunks
+
+        chunks = variants_chunks(client, scenario, checked, size, chunk_size, progress)
+    for start, stop, _, chunk in chunks:
         for name, values in chunk.items():
             columns[name][start:stop] = values
     return frame({key: table_values(scenario, key, array) for key, array in checked.items()}, columns)

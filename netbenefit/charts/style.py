@@ -105,8 +105,39 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float = 150) -> Path:
     image_format = path.suffix.lstrip(".").lower()
     if image_format not in FORMATS:
         raise ValueError(f"{path}: the image format must be one of {FORMATS}")
-    atomic_write(path, lambda temporary: figure.savefig(temporary, format=image_format, dpi=dpi))
+    atomic_write(path, lambda temporary: _print_once(figure, temporary, image_format, dpi))
     return path
+
+
+def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = 150) -> bytes:
+    """The file :func:`save_figure` writes for ``figure`` in ``image_format``, as bytes."""
+    if image_format not in FORMATS:
+        raise ValueError(f"the image format must be one of {FORMATS}")
+    import io
+
+    buffer = io.BytesIO()
+    _print_once(figure, buffer, image_format, dpi)
+    return buffer.getvalue()
+
+
+def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
+    """Draw ``figure`` into ``path`` once, as ``figure.savefig(path, format=..., dpi=dpi)`` would
+    (the same bytes), without its first pass: ``Figure.draw`` runs the constrained layout itself,
+    so the pass ``savefig`` makes beforehand to lay the figure out is a second draw."""
+    if image_format == "png":
+        from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
+    elif image_format == "svg":
+        from matplotlib.backends.backend_svg import FigureCanvasSVG as Canvas
+    else:
+        from matplotlib.backends.backend_pdf import FigureCanvasPdf as Canvas
+    canvas, original_dpi = figure.canvas, figure.dpi
+    try:
+        printer = Canvas(figure)
+        figure.set_dpi(dpi)
+        getattr(printer, f"print_{image_format}")(path if hasattr(path, "write") else str(path))
+    finally:
+        figure.set_canvas(canvas)
+        figure.set_dpi(original_dpi)
 
 
 def figure_size(chart: str, results: Result | Sequence[Result]) -> tuple[float, float]:

@@ -5,6 +5,12 @@ The folder receives ``summary.csv``, ``cashflows/<scenario>.csv``, one workbook
 is evaluated before anything is written; a non-empty folder is refused unless ``--force`` is
 given; each file is written to a temporary name and renamed into place. The folder holds one
 run's outputs (:mod:`netbenefit.outdir`): a manifest of them, and a lock while a run writes.
+
+
+Each scenario's line (its ratio against its threshold) is printed as soon as it is evaluated;
+a progress bar on stderr (a terminal only) then counts the files written. The scenarios' charts
+are drawn in parallel processes, one per core; ``--charts summary`` draws the comparison chart
+alone, ``--charts none`` no chart.
 """
 
 from __future__ import annotations
@@ -19,25 +25,47 @@ def register(subparsers) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--force", action="store_true", help="write into a non-empty output folder")
     parser.add_argument("--svg", action="store_true", help="write each chart as SVG as well as PNG")
+    parser.add_argument(
+        "--charts",
+        choices=("all", "summary", "none"),
+        default="all",
+        help="every chart (default), the comparison chart alone, or none",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from ..evaluate import evaluate
     from ..outdir import one_run
-    from ..output import prepare_output_folder, write_comparison
+    from ..output import check_output_folder, file_count, prepare_output_folder, write_comparison
     from ..safe_text import terminal
 
-    results = [evaluate(path) for path in args.files]  # every scenario first: nothing written on error
-    folder = prepare_output_folder(args.out, args.force)
-    with one_run(folder) as run:  # a lock while writing; the previous run's leftovers removed after
-        written = run.wrote(write_comparison(results, folder, formats=("png", "svg") if args.svg else ("png",)))
-    for result in results:
+    check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
+    results = []
+    for path in args.files:  # every scenario first: nothing written on error; each line as it is known
+        result = evaluate(path)
+        results.append(result)
         print(
             terminal(
                 f"{result.name}: ratio {result.ratio:.1%} vs {result.threshold:.0%} ({result.threshold_clause}) "
                 f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
-            )
+            ),
+            flush=True,
         )
+    folder = prepare_output_folder(args.out, args.force)
+    formats = ("png", "svg") if args.svg else ("png",)
+    bar = None
+    if sys.stderr.isatty():
+        from tqdm import tqdm
+
+        bar = tqdm(total=file_count(results, formats, args.charts), unit="file", desc="Writing", leave=False)
+    try:
+        with one_run(folder) as run:  # a lock while writing; the previous run's leftovers removed after
+            written = run.wrote(write_comparison(results, folder, formats=formats, charts=args.charts, progress=bar))
+    finally:
+        if bar is not None:
+            bar.close()
     print(terminal(f"wrote {len(written)} files to {folder}"))
     return 0

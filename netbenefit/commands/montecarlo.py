@@ -27,6 +27,9 @@ def register(subparsers) -> None:
     parser.add_argument("--chunk-size", type=int, default=100_000, help="draws computed at once (default 100,000)")
     parser.add_argument("--clip", action="store_true", help="clip draws outside a key's valid range instead of failing")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    from .sweep import add_scheduler_option
+
+    add_scheduler_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -58,23 +61,29 @@ def run(args: argparse.Namespace) -> int:
     from ..plausibility import warn_if_implausible
     from ..safe_text import terminal, terminal_lines
     from ..scenario import load_scenario
-    from .sweep import parse_options, write_table
+    from .sweep import dask_client, parse_options, write_table
 
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     vary = parse_options(args.vary, parse_vary, "--vary")
     scenario = load_scenario(args.file)
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
-    result = montecarlo(
-        scenario,
-        draws=args.draws,
-        vary=vary,
-        seed=args.seed,
-        progress=False if args.no_progress else None,
-        chunk_size=args.chunk_size,
-        keep_draws=args.out is not None,
-        out_of_range="clip" if args.clip else "error",
-    )
+    client = dask_client(args)
+    try:
+        result = montecarlo(
+            scenario,
+            draws=args.draws,
+            vary=vary,
+            seed=args.seed,
+            progress=False if args.no_progress else None,
+            chunk_size=args.chunk_size,
+            keep_draws=args.out is not None,
+            out_of_range="clip" if args.clip else "error",
+            client=client,
+        )
+    finally:
+        if client is not None:
+            client.close()
     if args.out is not None:
         write_table(result.draws, args.out)
     print(terminal(f"{scenario.name}: Monte Carlo" + (f", seed {args.seed}" if args.seed is not None else "")))

@@ -23,7 +23,26 @@ def register(subparsers) -> None:
         "--out", type=Path, help="write the table to this file (.csv or .parquet); default: stdout as CSV"
     )
     parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    add_scheduler_option(parser)
     parser.set_defaults(handler=run)
+
+
+def add_scheduler_option(parser) -> None:
+    """``--scheduler ADDRESS``: run the chunks as tasks on a Dask cluster (``netbenefit[dask]``)."""
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run the chunks on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786); needs netbenefit[dask]",
+    )
+
+
+def dask_client(args: argparse.Namespace):
+    """A Dask client of ``--scheduler``, or None."""
+    if getattr(args, "scheduler", None) is None:
+        return None
+    from ..analysis.distributed import connect
+
+    return connect(args.scheduler)
 
 
 def parse_setting(text: str, source: str = "--set") -> tuple[str, list]:
@@ -97,7 +116,12 @@ def run(args: argparse.Namespace) -> int:
     grid = parse_options(args.settings, parse_setting, "--set")
     scenario = load_scenario(args.file)
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
-    table = sweep(scenario, grid)
+    client = dask_client(args)
+    try:
+        table = sweep(scenario, grid, client=client)
+    finally:
+        if client is not None:
+            client.close()
     if args.out is None:
         csv_table(table).to_csv(sys.stdout, index=False)
         return 0

@@ -1,0 +1,138 @@
+"""Monte Carlo and sweeps on a Dask cluster: each chunk of variants is one task.
+
+Optional: ``pip install 'netbenefit[dask]'`` (dask and distributed). Pass a
+``distributed.Client`` as ``client`` to :func:`~netbenefit.analysis.montecarlo` or
+:func:`~netbenefit.analysis.sweep`, or ``--scheduler ADDRESS`` on the command line.
+
+The results are those of the run in one process, whatever the number of workers:
+
+- a sweep's task receives its rows of the grid;
+- a Monte Carlo task receives, for each varied key, the state of that key's random stream at
+  the first draw of its chunk (the streams are spawned from the run's seed, as in one process),
+  and makes its own draws from it. The client only moves each stream past the chunk's draws
+  (it draws and discards them), so that the next task starts where this one ends: the draws of
+  every chunk are the ones one process makes.
+
+It pays off when the model's work per chunk is large against the cost of a task (tens of
+milliseconds on a local cluster, more across machines): many draws, or many projects at once,
+on more cores than one machine has (docs/analysis.md, "On a Dask cluster").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from ..cashflows import compute
+from ..errors import ScenarioError
+from ..scenario import Scenario
+from .keys import check_values
+from .variants import _repeat, result_columns
+
+
+def _payload(scenario: Scenario) -> tuple[dict, str, str]:
+    """What a task needs to rebuild the scenario (a Scenario is not picklable)."""
+    return scenario.to_dict(), scenario.source, str(scenario.base_dir)
+
+
+def _scenario(payload: tuple[dict, str, str]) -> Scenario:
+    data, source, base_dir = payload
+    return Scenario.from_dict(data, source=source, base_dir=base_dir)
+
+
+def _columns(scenario: Scenario, overrides: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
+    return result_columns(compute(scenario, overrides)) if overrides else _repeat(scenario, size)
+
+
+def variants_task(payload, overrides: dict[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
+    """One chunk of a sweep (or of :func:`~netbenefit.analysis.evaluate_variants`): its result columns."""
+    return _columns(_scenario(payload), overrides, size)
+
+
+def montecarlo_task(
+    payload, distributions: dict, states: list[dict], size: int, out_of_range: str, keep_draws: bool = True
+):
+    """One chunk of a Monte Carlo run: ``(overrides, columns)``, drawn from the streams' ``states``
+    (the overrides empty when the draws are not kept: less to send back)."""
+    scenario = _scenario(payload)
+    overrides = {}
+    for (key, distribution), state in zip(distributions.items(), states, strict=True):
+        generator = np.random.Generator(np.random.PCG64())
+        generator.bit_generator.state = state
+        overrides[key] = check_values(scenario, key, distribution.draw(generator, size), out_of_range=out_of_range)
+    return (overrides if keep_draws else {}), _columns(scenario, overrides, size)
+
+
+def _ranges(size: int, chunk_size: int) -> list[tuple[int, int]]:
+    return [(start, min(size, start + chunk_size)) for start in range(0, size, chunk_size)]
+
+
+def _gather_in_order(futures, ranges, progress) -> Iterator:
+    try:
+        for (start, stop), future in zip(ranges, futures, strict=True):
+            value = future.result()
+            if progress is not None:
+                progress.update(stop - start)
+            yield start, stop, value
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def variants_chunks(
+    client: Any, scenario: Scenario, checked: Mapping[str, np.ndarray], size: int, chunk_size: int, progress=None
+) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
+    """As :func:`netbenefit.analysis.variants.iter_chunks`, each chunk a task on ``client``."""
+    payload = client.scatter(_payload(scenario), broadcast=True)
+    ranges = _ranges(size, chunk_size)
+    futures = []
+    for start, stop in ranges:
+        overrides = {key: array[start:stop] for key, array in checked.items()}
+        futures.append(client.submit(variants_task, payload, overrides, stop - start, pure=False))
+    for start, stop, columns in _gather_in_order(futures, ranges, progress):
+        yield start, stop, {key: array[start:stop] for key, array in checked.items()}, columns
+
+
+def montecarlo_chunks(
+    client: Any,
+    scenario: Scenario,
+    size: int,
+    distributions: dict,
+    generators: list[np.random.Generator],
+    chunk_size: int,
+    out_of_range: str,
+    progress=None,
+    keep_draws: bool = True,
+) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
+    """As :func:`netbenefit.analysis.variants.iter_chunks` for Monte Carlo, each chunk a task
+    (without the drawn values when ``keep_draws`` is False)."""
+    payload = client.scatter(_payload(scenario), broadcast=True)
+    ranges = _ranges(size, chunk_size)
+    futures = []
+    for start, stop in ranges:
+        states = [generator.bit_generator.state for generator in generators]
+        futures.append(
+            client.submit(
+                montecarlo_task, payload, distributions, states, stop - start, out_of_range, keep_draws, pure=False
+            )
+        )
+        for distribution, generator in zip(distributions.values(), generators, strict=True):
+            distribution.draw(generator, stop - start)  # the next chunk starts after these draws
+    for start, stop, (overrides, columns) in _gather_in_order(futures, ranges, progress):
+        yield start, stop, overrides, columns
+
+
+def connect(address: str):
+    """A ``distributed.Client`` of the scheduler at ``address``. Raises ScenarioError without dask."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ScenarioError(
+            "--scheduler", "", "running on a Dask cluster needs dask: pip install 'netbenefit[dask]'"
+        ) from None
+    try:
+        return Client(address, timeout=30)
+    except (OSError, TimeoutError) as error:
+        raise ScenarioError("--scheduler", "", f"cannot reach the Dask scheduler at {address}: {error}") from None

@@ -1,0 +1,58 @@
+"""compare: charts drawn once and in parallel give the files of one process; --charts; early lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from netbenefit.cli import main
+from netbenefit.evaluate import evaluate
+from netbenefit.output import file_count, write_charts
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
+FILES = [SCENARIOS / "party_city.yaml", SCENARIOS / "phased_campus.yaml", SCENARIOS / "extended_commitment.yaml"]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow  # draws every chart twice
+def test_charts_drawn_in_worker_processes_are_the_files_one_process_writes(tmp_path):
+    results = [evaluate(path) for path in FILES]
+    serial = write_charts(results, tmp_path / "serial", workers=1)
+    parallel = write_charts(results, tmp_path / "parallel", workers=2)
+    assert [p.relative_to(tmp_path / "serial") for p in serial] == [
+        p.relative_to(tmp_path / "parallel") for p in parallel
+    ]
+    assert _files(tmp_path / "serial") == _files(tmp_path / "parallel")
+    assert len(serial) == file_count(results) - 2 - len(results)
+
+
+def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
+    from netbenefit import charts
+
+    result = evaluate(FILES[1])
+    charts.save_figure(charts.draw("phase_ratios", result), tmp_path / "once.png")
+    charts.draw("phase_ratios", result).savefig(tmp_path / "savefig.png", format="png", dpi=150)
+    assert (tmp_path / "once.png").read_bytes() == (tmp_path / "savefig.png").read_bytes()
+
+
+@pytest.mark.parametrize("charts, expected", [("none", []), ("summary", ["charts/comparison_ratios.png"])])
+def test_charts_summary_or_none(tmp_path, capsys, charts, expected):
+    out = tmp_path / "out"
+    assert main(["compare", *map(str, FILES), "--out", str(out), "--charts", charts]) == 0
+    written = [name for name in _files(out) if name.startswith("charts/")]
+    assert written == expected
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(FILES) + 1 and lines[-1].startswith(f"wrote {2 + len(FILES) + len(expected)} files")
+    assert lines[0].startswith("Party City") and "ratio 4.8064 vs 4.00" in lines[0]
+
+
+def test_each_line_is_printed_before_a_later_file_is_found_bad(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\n", encoding="utf-8")
+    assert main(["compare", str(FILES[0]), str(bad), "--out", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().out.startswith("Party City")
+    assert not (tmp_path / "out").exists()
