@@ -31,14 +31,16 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 
 from .errors import ScenarioError
 from .result import Result
 from .scenario import Scenario, load_scenario
+
+if TYPE_CHECKING:  # pandas is imported when a diff is made, not when netbenefit is
+    import pandas as pd
 
 #: Beyond this many changed inputs, changes are grouped by top-level block (2^12 = 4,096 variants).
 MAX_PLAYERS = 12  # not a statutory number: a limit on the work of an exact attribution
@@ -196,6 +198,8 @@ def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
     scenario_b = b if isinstance(b, Scenario) else load_scenario(b)
     result_a, result_b = evaluate(scenario_a), evaluate(scenario_b)
     changes = changed_inputs(scenario_a, scenario_b)
+    import pandas as pd
+
     inputs = pd.DataFrame(changes, columns=["key", "old", "new"], dtype=object)
     model_changes = {key: new for key, _, new in changes if key not in _DESCRIPTIVE_KEYS}
     labels, contributions, grouped = attribute(scenario_a, model_changes, result_a.ratio, result_b.ratio)
@@ -419,6 +423,8 @@ def _is_numeric(scenario: Scenario, key: str, new: Any) -> bool:
 
 
 def _by_tax(result_a: Result, result_b: Result) -> pd.DataFrame:
+    import pandas as pd
+
     table_a, table_b = result_a.benefits_by_tax, result_b.benefits_by_tax
     if table_a is None or table_b is None:
         return pd.DataFrame({"tax": pd.Series(dtype=object), **{c: pd.Series(dtype=float) for c in _TAXES_COLUMNS[1:]}})
