@@ -47,7 +47,7 @@ def test_charts_summary_or_none(tmp_path, capsys, charts, expected):
     assert written == expected
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(FILES) + 1 and lines[-1].startswith(f"wrote {2 + len(FILES) + len(expected)} files")
-    assert lines[0].startswith("Party City") and "ratio 4.8064 vs 4.00" in lines[0]
+    assert lines[0].startswith("Party City") and "ratio 480.6% vs 400%" in lines[0]
 
 
 def test_each_line_is_printed_before_a_later_file_is_found_bad(tmp_path, capsys):
