@@ -5,8 +5,9 @@ inputs on every machine and writes nothing into the work tree; ``thorough`` expl
 more inputs for a local run: ``HYPOTHESIS_PROFILE=thorough python -m pytest tests/properties``.
 
 The quick check, ``python -m pytest -m "not slow"``, leaves out what :func:`pytest_collection_modifyitems`
-marks ``slow``: the notebooks, the generated and hostile input files, the property sweeps, and every
-test that starts a fresh Python process. ``python -m pytest`` (and CI) runs everything.
+marks ``slow``: the notebooks, the generated and hostile input files, the property sweeps, every
+test that starts a fresh Python process, and every test that writes the outputs of ``compare`` or
+``report`` (charts, pages, workbooks). ``python -m pytest`` (and CI) runs everything.
 """
 
 from __future__ import annotations
@@ -58,6 +59,24 @@ def _starts_a_process(function) -> bool:
     return False
 
 
+#: Calls that write every output of ``compare`` or ``report`` (charts drawn, pages rendered, workbooks
+#: written): a second or more each, so the tests that make them, or use a fixture that does, are slow.
+WRITES_OUTPUTS = ('"compare"', '"report"', "write_comparison", "report_html", "to_excel", "to_html", "write_workbook")
+
+
+def _writes_outputs(item: pytest.Item, function) -> bool:
+    """Whether the test, a module-level helper it calls, or a fixture it uses writes every output."""
+    sources = [_source(function)]
+    module_globals = getattr(function, "__globals__", {})
+    for name in getattr(getattr(function, "__code__", None), "co_names", ()):
+        helper = module_globals.get(name)
+        if inspect.isfunction(helper) and helper.__module__ == function.__module__:
+            sources.append(_source(helper))
+    for definitions in getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).values():
+        sources.extend(_source(definition.func) for definition in definitions)
+    return any(token in source for source in sources for token in WRITES_OUTPUTS)
+
+
 def _is_slow(item: pytest.Item) -> bool:
     path = Path(str(item.path)).resolve()
     try:
@@ -71,7 +90,8 @@ def _is_slow(item: pytest.Item) -> bool:
         return True
     if getattr(function, "is_hypothesis_test", False):  # a property sweep
         return True
-    return _starts_a_process(inspect.unwrap(function))
+    function = inspect.unwrap(function)
+    return _starts_a_process(function) or _writes_outputs(item, function)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
