@@ -28,7 +28,7 @@ import numpy as np
 from ..cashflows import compute
 from ..errors import ScenarioError
 from ..scenario import Scenario
-from .keys import check_values
+from .keys import drawn_values
 from .variants import _repeat, result_columns
 
 
@@ -61,7 +61,7 @@ def montecarlo_task(
     for (key, distribution), state in zip(distributions.items(), states, strict=True):
         generator = np.random.Generator(np.random.PCG64())
         generator.bit_generator.state = state
-        overrides[key] = check_values(scenario, key, distribution.draw(generator, size), out_of_range=out_of_range)
+        overrides[key] = drawn_values(scenario, key, distribution.draw(generator, size), out_of_range)
     return (overrides if keep_draws else {}), _columns(scenario, overrides, size)
 
 

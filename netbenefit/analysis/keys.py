@@ -52,6 +52,21 @@ class OutOfRangeError(ScenarioError):
     """Values outside a key's valid range (``out_of_range="error"``); ``"clip"`` would move them."""
 
 
+#: What a Monte Carlo draw outside its key's range can do instead (the error's fix).
+CLIP_HINT = (
+    "; choose a distribution that stays inside the range, or clip such draws to the nearest valid value "
+    "(--clip on the command line, out_of_range='clip' in Python)"
+)
+
+
+def drawn_values(scenario: Scenario, key: str, draws: np.ndarray, out_of_range: str = "error") -> np.ndarray:
+    """:func:`check_values` of Monte Carlo draws: a draw out of range names the fix, ``--clip``."""
+    try:
+        return check_values(scenario, key, draws, out_of_range=out_of_range)
+    except OutOfRangeError as error:
+        raise OutOfRangeError(error.source, error.key, error.problem + CLIP_HINT) from None
+
+
 @dataclass(frozen=True)
 class KeySpec:
     """What a variable key accepts.

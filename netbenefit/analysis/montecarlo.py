@@ -40,7 +40,7 @@ from ..cashflows import compute
 from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
-from .keys import OutOfRangeError, check_values, key_spec, table_values
+from .keys import drawn_values, key_spec, table_values
 from .variants import DEFAULT_CHUNK_SIZE, NOTES, _allocate, count_failures, frame, iter_chunks
 
 #: Distribution names and the names of their parameters, in order.
@@ -311,15 +311,7 @@ def montecarlo(
     def make_overrides(start: int, stop: int) -> dict[str, np.ndarray]:
         values = {}
         for (key, distribution), rng in zip(distributions.items(), generators, strict=True):
-            draws = distribution.draw(rng, stop - start)
-            try:
-                values[key] = check_values(scenario, key, draws, out_of_range=out_of_range)
-            except OutOfRangeError as error:
-                hint = (
-                    "; choose a distribution that stays inside the range, or clip such draws to the nearest "
-                    "valid value (--clip on the command line, out_of_range='clip' in Python)"
-                )
-                raise OutOfRangeError(source, key, error.problem + hint) from None
+            values[key] = drawn_values(scenario, key, distribution.draw(rng, stop - start), out_of_range)
         return values
 
     base = compute(scenario)  # the conventions and the check ids of the summary
