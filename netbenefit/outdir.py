@@ -93,6 +93,14 @@ def one_run(folder: Path) -> Iterator[Run]:
         _unlock(folder, lock)
 
 
+def check_unlocked(folder: Path) -> None:
+    """Refuse at once (:class:`~netbenefit.output.OutputError`) when another run holds the lock of
+    an existing ``folder``, before any work; :func:`one_run` takes the lock for the writing."""
+    folder = Path(folder)
+    if folder.is_dir():
+        _unlock(folder, _lock(folder))
+
+
 def read_manifest(folder: Path) -> list[str]:
     """The files a previous run recorded; none when there is no manifest or it cannot be read."""
     try:

@@ -38,11 +38,12 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..evaluate import evaluate
-    from ..outdir import one_run
+    from ..outdir import check_unlocked, one_run
     from ..output import check_output_folder, file_count, prepare_output_folder, write_comparison
     from ..safe_text import terminal
 
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
+    check_unlocked(args.out)  # nor one another run is writing
     results = []
     for path in args.files:  # every scenario first: nothing written on error; each line as it is known
         result = evaluate(path)
