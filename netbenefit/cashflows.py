@@ -87,9 +87,17 @@ class Inputs:
         if len(sizes) > 1:
             raise ScenarioError(scenario.source, "", f"variant arrays differ in length: {sorted(sizes)}")
         self.size = sizes.pop() if sizes else 1
+        self._values: dict[str, object] = {}
 
     def get(self, key: str):
         """The scenario's value at ``key`` (``None`` where it or a parent is not given)."""
+        try:
+            return self._values[key]
+        except KeyError:
+            value = self._values[key] = self._lookup(key)  # the scenario is immutable
+            return value
+
+    def _lookup(self, key: str):
         node = self.scenario
         for segment in key.split("."):
             if node is None:

@@ -233,8 +233,8 @@ def _benefits_by_tax(c: Computation) -> dict[str, list]:
         if component.abated:
             continue
         counted = amount * weight
-        nominal[component.tax].extend(counted)
-        pv[component.tax].extend(counted * discount)
+        nominal[component.tax].extend(counted.tolist())
+        pv[component.tax].extend((counted * discount).tolist())
     return {
         "tax": list(taxes.TAXES),
         "nominal": [math.fsum(nominal[tax]) for tax in taxes.TAXES],

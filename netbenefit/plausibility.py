@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -137,7 +137,7 @@ def plausibility_warnings(scenario: Scenario) -> tuple[str, ...]:
     fix (``did you mean 0.06?``). Keys the scenario does not give (or does not know, such as a
     key of a later format) are skipped.
     """
-    data = scenario.to_dict()
+    data = scenario  # read through its attributes: no plain copy is made
     lines = []
     for plausible in RANGES:
         for pattern in plausible.keys:
@@ -167,11 +167,20 @@ def _values(data: dict, pattern: str, measure: str) -> Iterator[tuple[str, float
             continue
         jobs = 1.0
         if measure == "per_job":
-            block = _at(data, key.split(".")[:-2] + ["jobs"]) or {}
-            jobs = float(block.get("new") or 0) + float(block.get("retained") or 0)
+            block = _at(data, key.split(".")[:-2] + ["jobs"])
+            jobs = float(_child(block, "new") or 0) + float(_child(block, "retained") or 0)
             if jobs <= 0:
                 continue
         yield key, float(value), jobs
+
+
+def _child(node: Any, name: str) -> Any:
+    """``node``'s value at ``name`` (a mapping's key or a model's field; None where there is none)."""
+    if node is None:
+        return None
+    if isinstance(node, Mapping):
+        return node.get(name)
+    return getattr(node, name, None)
 
 
 def _walk(node: Any, segments: list[str], done: list[str]) -> Iterator[tuple[str, Any]]:
@@ -180,19 +189,21 @@ def _walk(node: Any, segments: list[str], done: list[str]) -> Iterator[tuple[str
         return
     head, rest = segments[0], segments[1:]
     if head == "*":
-        if isinstance(node, list):
+        if isinstance(node, list | tuple):
             for i, item in enumerate(node):
                 yield from _walk(item, rest, [*done, str(i)])
-    elif isinstance(node, dict) and node.get(head) is not None:
-        yield from _walk(node[head], rest, [*done, head])
+    elif not isinstance(node, list | tuple | str):
+        value = _child(node, head)
+        if value is not None:
+            yield from _walk(value, rest, [*done, head])
 
 
 def _at(data: Any, segments: list[str]) -> Any:
     for segment in segments:
-        if isinstance(data, list) and segment.isdigit() and int(segment) < len(data):
+        if isinstance(data, list | tuple) and segment.isdigit() and int(segment) < len(data):
             data = data[int(segment)]
-        elif isinstance(data, dict):
-            data = data.get(segment)
+        elif data is not None and not isinstance(data, list | tuple | str):
+            data = _child(data, segment)
         else:
             return None
     return data

@@ -2,7 +2,6 @@
 
 import warnings
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -89,13 +88,12 @@ def test_no_fix_is_suggested_outside_the_valid_range(office):
     assert "did you mean" not in line
 
 
-def test_a_key_of_a_later_format_is_checked_when_present_and_skipped_when_absent():
-    # ``inflation`` is not a key of this format: a scenario that has it (a later format) is checked.
-    later = SimpleNamespace(source="later.yaml", to_dict=lambda: {"inflation": 3.0})
-    (line,) = plausibility_warnings(later)
-    assert line.startswith("later.yaml: inflation: 3 is implausible") and "did you mean 0.03?" in line
-    assert plausibility_warnings(SimpleNamespace(source="x.yaml", to_dict=lambda: {"inflation": 0.2})) == ()
-    assert plausibility_warnings(SimpleNamespace(source="x.yaml", to_dict=lambda: {})) == ()
+def test_inflation_is_checked_at_0_2(office):
+    # 0.2 a year is the upper end of the plausible range: 0.2 passes, 0.5 warns naming the key.
+    (line,) = plausibility_warnings(office.replace({"inflation": 0.5}))
+    assert line.startswith(f"{office.source}: inflation: 0.5 is implausible")
+    assert plausibility_warnings(office.replace({"inflation": 0.2})) == ()
+    assert plausibility_warnings(office) == ()  # not given: 0
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "scenarios").glob("*.yaml")), ids=lambda p: p.stem)
