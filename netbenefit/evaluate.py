@@ -13,7 +13,7 @@ from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .parameters import parameter
 from .plausibility import warn_if_implausible
-from .result import OnDemand, Result, table_on_demand
+from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
 from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule
 from .scenario import Scenario, load_scenario
@@ -194,9 +194,9 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         cashflows=OnDemand(_cashflow_table, c),
         streams=streams,
         award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
-        clawback_schedule=table_on_demand(_clawback_columns(scenario, c, incremental)),
+        clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
         warnings=explain.commitment_period_warnings(scenario),
-        benefits_by_tax=table_on_demand(_benefits_by_tax(c)),
+        benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),
     )
 
@@ -233,8 +233,8 @@ def _benefits_by_tax(c: Computation) -> dict[str, list]:
         if component.abated:
             continue
         counted = amount * weight
-        nominal[component.tax].extend(counted.tolist())
-        pv[component.tax].extend((counted * discount).tolist())
+        nominal[component.tax].append(float(np.sum(counted)))  # each stream's sum, then fsum by tax
+        pv[component.tax].append(float(counted @ discount))
     return {
         "tax": list(taxes.TAXES),
         "nominal": [math.fsum(nominal[tax]) for tax in taxes.TAXES],

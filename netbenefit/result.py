@@ -31,6 +31,31 @@ class OnDemand:
         return self.build(*self.args)
 
 
+class ColumnsOnDemand(OnDemand):
+    """An :class:`OnDemand` table whose columns are computed too when first read:
+    ``build_columns(*args)`` gives them (column name -> sequence), for facts that neither the
+    ratio nor the checks need (the clawback schedule, the benefits by tax)."""
+
+    __slots__ = ("_build_columns", "_columns", "_dtypes")
+
+    def __init__(self, build_columns: Callable[..., Mapping[str, Any]], *args: Any, dtypes=None):
+        super().__init__(table, *args)
+        self._build_columns, self._columns, self._dtypes = build_columns, None, dtypes
+
+    @property
+    def columns(self) -> Mapping[str, Any]:
+        if self._columns is None:
+            self._columns = self._build_columns(*self.args)
+        return self._columns
+
+    @columns.setter
+    def columns(self, value) -> None:  # set by OnDemand.__init__: the columns are built instead
+        pass
+
+    def __call__(self) -> Any:
+        return table(self.columns, self._dtypes)
+
+
 def table(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> pd.DataFrame:
     """A DataFrame of ``columns``, cast to ``dtypes`` (pandas is imported here, when a table is read)."""
     import pandas as pd
