@@ -14,19 +14,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from pathlib import Path
+
+from bench_analysis import SCENARIO, VARY  # the same scenario and keys (this script's folder is on the path)
 
 import netbenefit
 from netbenefit.analysis import montecarlo
-
-ROOT = Path(__file__).resolve().parents[1]
-SCENARIO = ROOT / "scenarios" / "office_hq_default_area.yaml"
-VARY = {
-    "jobs.new": ("normal", 260.0, 25.0),
-    "discount_rate": ("uniform", 0.04, 0.08),
-    "jobs.median_salary": ("triangular", 85_000.0, 98_000.0, 115_000.0),
-    "revenue.earnings_multiplier": ("uniform", 1.4, 1.9),
-}
 
 
 def main() -> None:

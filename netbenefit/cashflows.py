@@ -24,6 +24,7 @@ from .errors import ScenarioError
 from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
+from .taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
 
 #: Built-in benefit streams (README, "Benefit streams"), in the order results list them.
 BUILT_IN_STREAMS = (
@@ -332,27 +333,6 @@ def _jobs_created(inputs: Inputs) -> np.ndarray:
     shares = _ramp(inputs, "", length, phase_year)
     within = phase_year <= np.maximum(last, 1)
     return inputs.number("jobs.new") * np.max(np.where(within, shares, 0.0), axis=1, keepdims=True)
-
-
-def gross_income_tax(taxable_income):
-    """New Jersey Gross Income Tax of a single filer, N.J.S.A. 54A:2-1, by progressive brackets.
-
-    Parameters
-    ----------
-    taxable_income : float or array
-        Taxable income for the year (the salary, in the built-in drivers). [USD]
-
-    >>> round(float(gross_income_tax(50000)), 2)  # 280 + 262.50 + 175 + 552.50
-    1270.0
-    """
-    income = np.asarray(taxable_income, dtype=float)
-    tax = np.zeros_like(income)
-    lower = 0.0
-    for upper, rate in parameter("gross_income_tax_brackets_single"):
-        top = np.inf if upper is None else float(upper)
-        tax = tax + rate * np.clip(income - lower, 0.0, top - lower)
-        lower = top
-    return tax
 
 
 def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = None) -> Computation:

@@ -39,7 +39,7 @@ class ColumnsOnDemand(OnDemand):
     __slots__ = ("_build_columns", "_columns", "_dtypes")
 
     def __init__(self, build_columns: Callable[..., Mapping[str, Any]], *args: Any, dtypes=None):
-        super().__init__(table, *args)
+        self.build, self.args = table, args
         self._build_columns, self._columns, self._dtypes = build_columns, None, dtypes
 
     @property
@@ -47,10 +47,6 @@ class ColumnsOnDemand(OnDemand):
         if self._columns is None:
             self._columns = self._build_columns(*self.args)
         return self._columns
-
-    @columns.setter
-    def columns(self, value) -> None:  # set by OnDemand.__init__: the columns are built instead
-        pass
 
     def __call__(self) -> Any:
         return table(self.columns, self._dtypes)
