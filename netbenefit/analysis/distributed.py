@@ -37,6 +37,13 @@ def _payload(scenario: Scenario) -> tuple[dict, str, str]:
     return scenario.to_dict(), scenario.source, str(scenario.base_dir)
 
 
+def _scatter(client: Any, scenario: Scenario):
+    """The scenario's payload on every worker, under a key of this run's own. (A key hashed from
+    the data would be the same for every run of one scenario: a run could then find its payload
+    being released by the previous run, or by another client, and wait for it forever.)"""
+    return client.scatter(_payload(scenario), broadcast=True, hash=False)
+
+
 def _scenario(payload: tuple[dict, str, str]) -> Scenario:
     data, source, base_dir = payload
     return Scenario.from_dict(data, source=source, base_dir=base_dir)
@@ -76,16 +83,17 @@ def _gather_in_order(futures, ranges, progress) -> Iterator:
             if progress is not None:
                 progress.update(stop - start)
             yield start, stop, value
-    finally:
+    finally:  # a run stopped early (an error, Ctrl-C) leaves no task behind on the cluster
         for future in futures:
-            future.cancel()
+            if not future.done():
+                future.cancel()
 
 
 def variants_chunks(
     client: Any, scenario: Scenario, checked: Mapping[str, np.ndarray], size: int, chunk_size: int, progress=None
 ) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
     """As :func:`netbenefit.analysis.variants.iter_chunks`, each chunk a task on ``client``."""
-    payload = client.scatter(_payload(scenario), broadcast=True)
+    payload = _scatter(client, scenario)
     ranges = _ranges(size, chunk_size)
     futures = []
     for start, stop in ranges:
@@ -108,7 +116,7 @@ def montecarlo_chunks(
 ) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
     """As :func:`netbenefit.analysis.variants.iter_chunks` for Monte Carlo, each chunk a task
     (without the drawn values when ``keep_draws`` is False)."""
-    payload = client.scatter(_payload(scenario), broadcast=True)
+    payload = _scatter(client, scenario)
     ranges = _ranges(size, chunk_size)
     futures = []
     for start, stop in ranges:

@@ -81,3 +81,22 @@ def test_the_scheduler_option_gives_the_output_of_one_process(client, capsys):
     table = capsys.readouterr().out
     assert main([*sweep_args, "--scheduler", client.scheduler.address]) == 0
     assert capsys.readouterr().out == table
+
+
+def test_each_run_sends_its_scenario_under_a_key_of_its_own(client):
+    """Two runs of one scenario must not share the scattered payload: the second would find it
+    being released by the first (or by another client) and fail with "lost dependencies" or wait."""
+    from netbenefit.analysis.distributed import _scatter
+
+    scenario = netbenefit.load_scenario(SCENARIO)
+    first, second = _scatter(client, scenario), _scatter(client, scenario)  # a future for each part
+    assert {future.key for future in first}.isdisjoint(future.key for future in second)
+
+
+def test_back_to_back_runs_of_one_scenario_from_two_clients(client):
+    scenario = netbenefit.load_scenario(SCENARIO)
+    kwargs = dict(draws=1_200, vary=VARY, seed=21, progress=False, chunk_size=300, keep_draws=False)
+    expected = montecarlo(scenario, **kwargs).summary
+    with distributed.Client(client.scheduler.address) as other:
+        for run in range(8):
+            assert montecarlo(scenario, **kwargs, client=(client, other)[run % 2]).summary == expected
