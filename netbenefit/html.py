@@ -20,7 +20,6 @@ Every function reads the result's fields and tables; none applies a rule.
 from __future__ import annotations
 
 import base64
-import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -350,10 +349,11 @@ def write_report(results: Result | Sequence[Result], path: str | Path, *, paper:
 
 
 def figure_png_base64(figure, *, dpi: float = 110) -> str:
-    """``figure`` as a base64-encoded PNG, for an ``<img src="data:image/png;base64,...">``."""
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=dpi)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
+    """``figure`` as a base64-encoded PNG, for an ``<img src="data:image/png;base64,...">`` (drawn
+    once, as the chart files are)."""
+    from .charts.style import figure_bytes
+
+    return base64.b64encode(figure_bytes(figure, "png", dpi=dpi)).decode("ascii")
 
 
 #: Paper sizes of the printed report (CSS ``@page size``).

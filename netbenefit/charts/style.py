@@ -120,10 +120,16 @@ def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = 150)
     return buffer.getvalue()
 
 
+#: How a PNG is compressed: zlib level 1 (of 9) is lossless like the others; it takes about 15%
+#: less time to write a chart than Pillow's default level 6, for files about 10% larger.
+PNG_OPTIONS = {"compress_level": 1}
+
+
 def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     """Draw ``figure`` into ``path`` once, as ``figure.savefig(path, format=..., dpi=dpi)`` would
-    (the same bytes), without its first pass: ``Figure.draw`` runs the constrained layout itself,
-    so the pass ``savefig`` makes beforehand to lay the figure out is a second draw."""
+    (the same bytes; for a PNG, with ``pil_kwargs=PNG_OPTIONS``), without its first pass:
+    ``Figure.draw`` runs the constrained layout itself, so the pass ``savefig`` makes beforehand to
+    lay the figure out is a second draw."""
     if image_format == "png":
         from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
     elif image_format == "svg":
@@ -134,7 +140,11 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     try:
         printer = Canvas(figure)
         figure.set_dpi(dpi)
-        getattr(printer, f"print_{image_format}")(path if hasattr(path, "write") else str(path))
+        target = path if hasattr(path, "write") else str(path)
+        if image_format == "png":
+            printer.print_png(target, pil_kwargs=dict(PNG_OPTIONS))  # a copy: Matplotlib may add to it
+        else:
+            getattr(printer, f"print_{image_format}")(target)
     finally:
         figure.set_canvas(canvas)
         figure.set_dpi(original_dpi)

@@ -35,7 +35,10 @@ def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
 
     result = evaluate(FILES[1])
     charts.save_figure(charts.draw("phase_ratios", result), tmp_path / "once.png")
-    charts.draw("phase_ratios", result).savefig(tmp_path / "savefig.png", format="png", dpi=150)
+    from netbenefit.charts.style import PNG_OPTIONS
+
+    figure = charts.draw("phase_ratios", result)
+    figure.savefig(tmp_path / "savefig.png", format="png", dpi=150, pil_kwargs=PNG_OPTIONS)
     assert (tmp_path / "once.png").read_bytes() == (tmp_path / "savefig.png").read_bytes()
 
 
