@@ -344,7 +344,138 @@ def _phases(result: Result) -> list[_Phase]:
 # ----------------------------------------------------------------------------------------------
 
 
-def _put(sheet, row: int, column: int, value: Any, number_format: str | None = None):
+def column_letter(index: int) -> str:
+    """Excel's letters of the 1-based column ``index`` (1 -> A, 27 -> AA)."""
+    letters = ""
+    while index:
+        index, remainder = divmod(index - 1, 26)
+        letters = chr(ord("A") + remainder) + letters
+    return letters
+
+
+def _row_column(coordinate: str) -> tuple[int, int]:
+    """``B2`` or ``$B$2`` -> (2, 2): 1-based row and column."""
+    match = re.fullmatch(r"\$?([A-Z]{1,3})\$?([0-9]+)", coordinate)
+    if match is None:
+        raise ValueError(f"not a cell coordinate: {coordinate!r}")
+    column = 0
+    for letter in match.group(1):
+        column = column * 26 + ord(letter) - ord("A") + 1
+    return int(match.group(2)), column
+
+
+def quote_sheetname(name: str) -> str:
+    """``'Sheet name'``: a sheet name as a formula refers to it (quoted, quotes doubled)."""
+    return "'" + name.replace("'", "''") + "'"
+
+
+@dataclass(slots=True)
+class _Cell:
+    """One cell of a :class:`_Sheet`: a value (text, number, boolean, date) or a formula, and its look."""
+
+    value: Any = None
+    number_format: str = NUMBER_FORMAT
+    formula: bool = False
+    bold: bool = False
+    header: bool = False  # wrapped text, top-aligned
+    fill: str | None = None  # RGB of a solid fill
+
+
+class _Sheet:
+    """A worksheet held in memory: its cells, column widths, frozen panes and data validations."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.cells: dict[tuple[int, int], _Cell] = {}
+        self.widths: dict[int, float] = {}  # 1-based column -> width [characters]
+        self.freeze_panes: str | None = None  # the first cell that scrolls, e.g. B2
+        self.validations: list[tuple[dict[str, Any], list[str]]] = []  # (XlsxWriter options, coordinates)
+        self.max_row = self.max_column = 0
+
+    def cell(self, row: int, column: int) -> _Cell:
+        cell = self.cells.get((row, column))
+        if cell is None:
+            cell = self.cells[(row, column)] = _Cell()
+            self.max_row, self.max_column = max(self.max_row, row), max(self.max_column, column)
+        return cell
+
+    def __getitem__(self, coordinate: str) -> _Cell:
+        return self.cell(*_row_column(coordinate))
+
+    def set_width(self, column: int | str, width: float) -> None:
+        self.widths[column if isinstance(column, int) else _row_column(f"{column}1")[1]] = width
+
+
+class _Book:
+    """The workbook held in memory (sheets in order, workbook names); :meth:`save` writes it."""
+
+    def __init__(self) -> None:
+        self.sheets: dict[str, _Sheet] = {}
+        self.names: dict[str, str] = {}  # name -> absolute reference, e.g. 'Inputs'!$D$5
+
+    def create_sheet(self, title: str) -> _Sheet:
+        self.sheets[title] = sheet = _Sheet(title)
+        return sheet
+
+    def __getitem__(self, title: str) -> _Sheet:
+        return self.sheets[title]
+
+    def save(self, path: str | Path) -> None:
+        """Write the ``.xlsx`` file with XlsxWriter. Formulas are written without a computed value
+        and the workbook asks to be fully calculated on opening, so that every number a
+        spreadsheet shows is one it computed."""
+        import xlsxwriter
+
+        options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
+        book = xlsxwriter.Workbook(str(path), options)
+        formats: dict[tuple, Any] = {}
+
+        def look(cell: _Cell):
+            key = (cell.number_format, cell.bold, cell.header, cell.fill)
+            if key not in formats:
+                properties: dict[str, Any] = {}
+                if cell.number_format != NUMBER_FORMAT:
+                    properties["num_format"] = cell.number_format
+                if cell.bold or cell.header:
+                    properties["bold"] = True
+                if cell.header:
+                    properties.update(text_wrap=True, valign="top")
+                if cell.fill:
+                    properties.update(pattern=1, bg_color=f"#{cell.fill}")
+                formats[key] = book.add_format(properties) if properties else None
+            return formats[key]
+
+        for sheet in self.sheets.values():
+            worksheet = book.add_worksheet(sheet.title)
+            for (row, column), cell in sheet.cells.items():
+                r, c, value, cell_format = row - 1, column - 1, cell.value, look(cell)
+                if cell.formula:
+                    worksheet.write_formula(r, c, value, cell_format, "")  # "": no cached value
+                elif value is None:
+                    worksheet.write_blank(r, c, None, cell_format)
+                elif isinstance(value, bool):
+                    worksheet.write_boolean(r, c, value, cell_format)
+                elif isinstance(value, int | float):
+                    worksheet.write_number(r, c, value, cell_format)
+                elif isinstance(value, dt.date):
+                    worksheet.write_datetime(r, c, value, cell_format)
+                else:
+                    worksheet.write_string(r, c, value, cell_format)
+            for column, width in sheet.widths.items():
+                worksheet.set_column(column - 1, column - 1, width)
+            if sheet.freeze_panes is not None:
+                row, column = _row_column(sheet.freeze_panes)
+                worksheet.freeze_panes(row - 1, column - 1)
+            for rule, coordinates in sheet.validations:
+                for coordinate in coordinates:
+                    row, column = _row_column(coordinate)
+                    worksheet.data_validation(row - 1, column - 1, row - 1, column - 1, rule)
+        for name, reference in self.names.items():
+            book.define_name(name, f"={reference}")
+        book.close()
+
+
+def _put(sheet: _Sheet, row: int, column: int, value: Any, number_format: str | None = None) -> _Cell:
     """Write a value (text through :func:`_cell_text`; NaN and None as an empty cell)."""
     if isinstance(value, np.generic):
         value = value.item()
@@ -354,15 +485,18 @@ def _put(sheet, row: int, column: int, value: Any, number_format: str | None = N
         value = None
     elif value is not None and not isinstance(value, bool | int | float | dt.date):
         value = _cell_text(value)
-    cell = sheet.cell(row=row, column=column, value=value)
+    cell = sheet.cell(row, column)
+    if value is not None:
+        cell.value, cell.formula = value, False
     if number_format and isinstance(value, int | float | dt.date) and not isinstance(value, bool):
         cell.number_format = number_format
     return cell
 
 
-def _formula(sheet, row: int, column: int, formula: str, number_format: str | None = None):
+def _formula(sheet: _Sheet, row: int, column: int, formula: str, number_format: str | None = None) -> _Cell:
     """Write a formula (built here from cell references and names, never from user text)."""
-    cell = sheet.cell(row=row, column=column, value=formula)
+    cell = sheet.cell(row, column)
+    cell.value, cell.formula = formula, True
     if number_format:
         cell.number_format = number_format
     return cell
@@ -370,44 +504,40 @@ def _formula(sheet, row: int, column: int, formula: str, number_format: str | No
 
 def _ref(sheet_name: str, cell: str) -> str:
     """``'Sheet name'!$A$1``: an absolute reference to a cell of a sheet."""
-    from openpyxl.utils.cell import absolute_coordinate, quote_sheetname
-
-    return f"{quote_sheetname(sheet_name)}!{absolute_coordinate(cell)}"
-
-
-def _define(workbook, name: str, sheet_name: str, cell: str) -> None:
-    from openpyxl.workbook.defined_name import DefinedName
-
-    workbook.defined_names[name] = DefinedName(name, attr_text=_ref(sheet_name, cell))
+    row, column = _row_column(cell)
+    return f"{quote_sheetname(sheet_name)}!${column_letter(column)}${row}"
 
 
-def _header_row(sheet, headers: Sequence[str], row: int = 1) -> None:
-    from openpyxl.styles import Alignment, Font
+def _define(workbook: _Book, name: str, sheet_name: str, cell: str) -> None:
+    workbook.names[name] = _ref(sheet_name, cell)
 
+
+def _header_row(sheet: _Sheet, headers: Sequence[str], row: int = 1) -> None:
     for column, header in enumerate(headers, start=1):
-        cell = _put(sheet, row, column, header)
-        cell.font = Font(bold=True)
-        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        _put(sheet, row, column, header).header = True
 
 
-def _fit_widths(sheet, last_row: int | None = None, minimum: int = 8) -> None:
+def _fit_widths(sheet: _Sheet, last_row: int | None = None, minimum: int = 8) -> None:
     """Column widths fitted to the shown values of rows 2..last_row and to the header (wrapped)."""
-    from openpyxl.utils import get_column_letter
+    last_row = last_row or sheet.max_row
+    widths = dict.fromkeys(range(1, sheet.max_column + 1), minimum)
+    headers = dict.fromkeys(widths, "")
+    for (row, column), cell in sheet.cells.items():
+        if row == 1:
+            headers[column] = str(cell.value or "")
+        elif row <= last_row:
+            widths[column] = max(widths[column], _shown_width(cell, cell.number_format))
+    for column, width in widths.items():
+        width = max(width, min(len(headers[column]), 24))
+        sheet.widths[column] = min(width + 3, MAX_COLUMN_WIDTH)
 
-    for index, column in enumerate(sheet.iter_cols(min_row=1, max_row=last_row or sheet.max_row), start=1):
-        width = minimum
-        for cell in column[1:]:
-            width = max(width, _shown_width(cell.value, cell.number_format))
-        header = str(column[0].value or "")
-        width = max(width, min(len(header), 24))
-        sheet.column_dimensions[get_column_letter(index)].width = min(width + 3, MAX_COLUMN_WIDTH)
 
-
-def _shown_width(value: Any, number_format: str) -> int:
-    """Approximate characters that ``value`` takes when shown in ``number_format``."""
+def _shown_width(cell: _Cell, number_format: str) -> int:
+    """Approximate characters that ``cell`` takes when shown in ``number_format``."""
+    value = cell.value
     if value is None:
         return 0
-    if isinstance(value, str) and value.startswith("="):
+    if cell.formula:
         return 14  # a formula: an amount in dollars or a factor
     if isinstance(value, bool) or not isinstance(value, int | float):
         return len(str(value))
@@ -493,11 +623,8 @@ def sheet_names(stems: Sequence[str], reserved: Sequence[str] = FIXED_SHEETS) ->
 
 
 def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: Sequence[str]):
-    """The openpyxl Workbook of :func:`write_workbook` (not saved)."""
-    from openpyxl import Workbook
-
-    workbook = Workbook()
-    workbook.remove(workbook.active)
+    """The workbook of :func:`write_workbook`, in memory (its ``save(path)`` writes it)."""
+    workbook = _Book()
     cells = [_Cells(suffix=f"_{i}" if comparison else "") for i in range(1, len(results) + 1)]
     cashflow_sheets = sheet_names(sheet_stems) if comparison else [CASHFLOW_SHEET]
     if comparison:
@@ -519,14 +646,11 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
         _define(workbook, f"timing{cell.suffix}", INPUTS_SHEET, cell.timing)
         for name in ("pv_benefits", "pv_credits", "ratio", "threshold", "passes"):
             _define(workbook, f"{name}{cell.suffix}", cell.sheet, getattr(cell, name))
-    workbook.calculation.fullCalcOnLoad = True  # no cached values: every formula is computed on opening
+    # (no cached values: the workbook asks for every formula to be computed on opening, see _Book.save)
     return workbook
 
 
 def _inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cells], comparison: bool) -> None:
-    from openpyxl.styles import PatternFill
-    from openpyxl.utils import get_column_letter
-
     sheet = workbook.create_sheet(INPUTS_SHEET)
     per_scenario = [{key: (value, given) for key, value, given in input_rows(r.scenario)} for r in results]
     keys = list(dict.fromkeys(key for rows in per_scenario for key in rows))
@@ -535,7 +659,6 @@ def _inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cells], 
     _header_row(sheet, ["Input", "Key", "Unit", *value_headers, *extra, "Note"])
     first_value = 4
     note_column = first_value + len(results) + len(extra)
-    live = PatternFill("solid", fgColor=LIVE_FILL)
     for row, key in enumerate(keys, start=2):
         label, unit, number_format = input_label(key)
         _put(sheet, row, 1, label)
@@ -549,39 +672,31 @@ def _inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cells], 
                     _put(sheet, row, first_value + 1, "yes" if given else "default")
         if key in ("discount_rate", "timing"):
             for k, cell in enumerate(cells):
-                coordinate = f"{get_column_letter(first_value + k)}{row}"
-                sheet[coordinate].fill = live
+                coordinate = f"{column_letter(first_value + k)}{row}"
+                sheet[coordinate].fill = LIVE_FILL
                 setattr(cell, key, coordinate)
-            _validate(sheet, key, [f"{get_column_letter(first_value + k)}{row}" for k in range(len(cells))])
+            _validate(sheet, key, [f"{column_letter(first_value + k)}{row}" for k in range(len(cells))])
             what = "the discount factors" if key == "discount_rate" else "the discount factors (mid_year: t - 0.5)"
             names = ", ".join(f"{key}{cell.suffix}" for cell in cells)
             _put(sheet, row, note_column, f"Live: {what} of the cash-flow sheets use this cell (name {names})")
     _fit_widths(sheet)
-    sheet.column_dimensions[get_column_letter(note_column)].width = MAX_COLUMN_WIDTH
-    sheet.freeze_panes = f"{get_column_letter(first_value)}2"
+    sheet.set_width(note_column, MAX_COLUMN_WIDTH)
+    sheet.freeze_panes = f"{column_letter(first_value)}2"
 
 
-def _validate(sheet, key: str, coordinates: Sequence[str]) -> None:
+def _validate(sheet: _Sheet, key: str, coordinates: Sequence[str]) -> None:
     """Refuse an edit of a live cell that netbenefit would refuse: a rate of -1 or less, a timing
     other than end_of_year or mid_year."""
-    from openpyxl.worksheet.datavalidation import DataValidation
-
     if key == "timing":
-        rule = DataValidation(type="list", formula1='"end_of_year,mid_year"', allow_blank=False)
-        rule.error = "end_of_year or mid_year"
+        rule = {"validate": "list", "source": ["end_of_year", "mid_year"], "error_message": "end_of_year or mid_year"}
     else:
-        rule = DataValidation(type="decimal", operator="greaterThan", formula1="-1", allow_blank=False)
-        rule.error = "a decimal rate greater than -1 (0.06 for 6%)"
-    rule.showErrorMessage = True
-    sheet.add_data_validation(rule)
-    for coordinate in coordinates:
-        rule.add(coordinate)
+        rule = {"validate": "decimal", "criteria": ">", "value": -1}
+        rule["error_message"] = "a decimal rate greater than -1 (0.06 for 6%)"
+    sheet.validations.append(({**rule, "ignore_blank": False, "show_error": True}, list(coordinates)))
 
 
-def _cashflow_sheet(workbook, result: Result, cells: _Cells) -> None:
-    from openpyxl.styles import Font
-    from openpyxl.utils import get_column_letter as letter
-
+def _cashflow_sheet(workbook: _Book, result: Result, cells: _Cells) -> None:
+    letter = column_letter
     sheet = workbook.create_sheet(cells.sheet)
     phases = _phases(result)
     years = list(result.cashflows.index)
@@ -694,18 +809,16 @@ def _cashflow_sheet(workbook, result: Result, cells: _Cells) -> None:
         _formula(sheet, r, cumulative_credits, f"={previous}{letter(pv_credits)}{r}", MONEY_FORMAT)
 
     # Totals of the money columns.
-    _put(sheet, total_row, year_column, "Total").font = Font(bold=True)
+    _put(sheet, total_row, year_column, "Total").bold = True
     summed = [c for _, c in context_columns[1:]] + [counted, pv, credits_total, pv_credits]
     for stream_columns, net, _, credit_column in layout:
         summed += [*stream_columns, net] + ([credit_column] if credit_column else [])
     for c in summed:
-        _formula(sheet, total_row, c, f"=SUM({letter(c)}{first}:{letter(c)}{last})", MONEY_FORMAT).font = Font(
-            bold=True
-        )
+        _formula(sheet, total_row, c, f"=SUM({letter(c)}{first}:{letter(c)}{last})", MONEY_FORMAT).bold = True
 
     value = letter(value_column)
     for name, (row, label) in rows.items():
-        _put(sheet, row, 1, label).font = Font(bold=True)
+        _put(sheet, row, 1, label).bold = True
         setattr(cells, name, f"{value}{row}")
     _formula(sheet, rows["pv_benefits"][0], value_column, f"={letter(pv)}{total_row}", MONEY_FORMAT)
     _formula(sheet, rows["pv_credits"][0], value_column, f"={letter(pv_credits)}{total_row}", MONEY_FORMAT)
@@ -725,14 +838,12 @@ def _cashflow_sheet(workbook, result: Result, cells: _Cells) -> None:
     )
     cells.discount_factor_column = letter(factor)
     _fit_widths(sheet, last_row=last)
-    sheet.column_dimensions["A"].width = 12
+    sheet.set_width("A", 12)
     sheet.freeze_panes = "B2"
 
 
 def _phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cells], comparison: bool) -> None:
     """The cumulative net benefit tests, 71(a)(5), as formulas on the cash-flow sheets."""
-    from openpyxl.utils.cell import quote_sheetname
-
     from .parameters import parameter
 
     tolerance = float(parameter("net_benefit_ratio_relative_tolerance"))
@@ -782,8 +893,6 @@ def _phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cel
 def _summary_sheet(sheet, results: Sequence[Result], cells: Sequence[_Cells]) -> None:
     """One row per scenario (:func:`netbenefit.compare`); the figures that follow the discount rate
     are formulas on the names of the scenario."""
-    from openpyxl.utils import get_column_letter
-
     from .compare import compare
 
     frame = compare(results)
@@ -815,9 +924,9 @@ def _summary_sheet(sheet, results: Sequence[Result], cells: Sequence[_Cells]) ->
                 _put(sheet, row_number, k, value, number_format)
     _fit_widths(sheet)
     for name in ("ratio", "threshold", "discount_rate"):
-        sheet.column_dimensions[get_column_letter(columns.index(name) + 1)].width = 12
+        sheet.set_width(columns.index(name) + 1, 12)
     for name in ("pv_benefits", "pv_credits", "max_credit_pv"):
-        sheet.column_dimensions[get_column_letter(columns.index(name) + 1)].width = 18
+        sheet.set_width(columns.index(name) + 1, 18)
     sheet.freeze_panes = "C2"
 
 
@@ -863,11 +972,9 @@ def _checks_sheet(workbook, results, labels, cells: Sequence[_Cells]) -> None:
     frame, names = _scenario_labels(results, labels, table)
     sheet = workbook.create_sheet(CHECKS_SHEET)
     _value_table(sheet, frame, scenario_column=names, formats=dict.fromkeys(frame.columns, NUMBER_FORMAT))
-    from openpyxl.utils import get_column_letter
-
     offset = 1 if names is not None else 0
     message = list(frame.columns).index("Message") + 1 + offset
-    sheet.column_dimensions[get_column_letter(message)].width = MAX_COLUMN_WIDTH
+    sheet.set_width(message, MAX_COLUMN_WIDTH)
     suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in range(len(result.checks))]
     for row, (check, suffix) in enumerate(zip(frame["Check"], suffixes, strict=True), start=2):
         if check == NET_BENEFIT_CHECK:

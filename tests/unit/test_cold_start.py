@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "office_hq_default_area.yaml"
-HEAVY = ("pandas", "matplotlib", "openpyxl")
+HEAVY = ("pandas", "matplotlib", "openpyxl", "xlsxwriter")
 
 
 def _loaded_after(code: str) -> set[str]:
