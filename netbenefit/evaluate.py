@@ -264,6 +264,11 @@ def _row(array, years: int) -> np.ndarray:
     return np.broadcast_to(array, (1, years))[0]
 
 
+def phase_total(c: Computation, name: str) -> np.ndarray:
+    """The yearly amounts ``name`` (``wages``, ``credits``...) of the computation, summed over its phases."""
+    return sum(_row(getattr(phase, name), len(c.years)) for phase in c.phases)
+
+
 def _component_rows(c: Computation):
     """Each phase's stream components as (phase, component, signed amounts, phase weight)."""
     n_years = len(c.years)
@@ -315,7 +320,7 @@ def _cashflow_table(c: Computation):
     n_years = len(c.years)
 
     def total(name):
-        return sum(_row(getattr(p, name), n_years) for p in c.phases)
+        return phase_total(c, name)
 
     table = {
         "new_full_time_jobs": total("new_full_time_jobs"),

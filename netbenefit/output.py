@@ -259,25 +259,62 @@ def write_comparison(
     - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
 
     ``progress`` (an object with ``update(n)``) is told of each file written; :func:`file_count`
-    gives their number.
+    gives their number. The CSV files are made (pandas imported, the tables built) in a second
+    process while this one lays out the workbook; every file is written by this process, in the
+    order above.
     """
     folder = Path(folder)
-    written = []
-    summary = safe_text.csv_table(compare(results))
-    path = folder / "summary.csv"
-    atomic_write(path, lambda temporary: summary.to_csv(temporary, index=False))
-    written.append(path)
-    for result, stem in zip(results, file_stems(results), strict=True):
-        path = folder / "cashflows" / f"{stem}.csv"
-        atomic_write(path, lambda temporary, r=result: safe_text.csv_table(r.cashflows).to_csv(temporary))
-        written.append(path)
-    from .workbook import write_workbook
+    with _tables_as_csv(results) as tables:  # made in a second process while this one lays out the workbook
+        from .workbook import build_workbook
 
-    written.append(write_workbook(results, folder / "comparison.xlsx"))
+        workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results))
+        written = []
+        for name, data in tables():
+            path = folder / name
+            atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
+            written.append(path)
+    written.append(write_file(folder / "comparison.xlsx", workbook.save))
     if progress is not None:
         progress.update(len(written))
     written.extend(write_charts(results, folder, formats, charts=charts, workers=workers, progress=progress))
     return written
+
+
+def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
+    """``summary.csv`` and ``cashflows/<scenario>.csv`` of :func:`write_comparison`, as
+    ``(path in the folder, contents)``."""
+    files = [("summary.csv", safe_text.csv_table(compare(results)).to_csv(index=False).encode())]
+    for result, stem in zip(results, file_stems(results), strict=True):
+        files.append((f"cashflows/{stem}.csv", safe_text.csv_table(result.cashflows).to_csv().encode()))
+    return files
+
+
+#: The results whose CSV files the worker process of :func:`_tables_as_csv` makes (inherited when forked).
+_TABLE_JOBS: list[Result] = []
+
+
+def _forked_csv_files() -> list[tuple[str, bytes]]:
+    return csv_files(_TABLE_JOBS)
+
+
+@contextlib.contextmanager
+def _tables_as_csv(results: Sequence[Result]):
+    """A function giving :func:`csv_files` of ``results``, made meanwhile in a forked process where
+    the platform forks (importing pandas and building the tables there), else made when called."""
+    import multiprocessing
+
+    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield lambda: csv_files(results)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    _TABLE_JOBS[:] = results
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+            future = pool.submit(_forked_csv_files)
+            yield future.result
+    finally:
+        _TABLE_JOBS.clear()
 
 
 def file_count(results: Sequence[Result], formats: Sequence[str] = ("png",), charts: str = "all") -> int:

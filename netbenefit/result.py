@@ -356,15 +356,22 @@ class Result:
     def _rows(self, name: str) -> list:
         """The rows of the table ``name`` (attributes named by its columns), read from its columns
         when it is not built yet: no DataFrame is built for them."""
-        value = self.__dict__.get(name)
-        if value is None:  # a table this result does not have
+        table = self._columns_and_rows(name)
+        if table is None:
             return []
-        if isinstance(value, OnDemand) and value.columns is not None:
-            names = list(value.columns)
-            rows = zip(*value.columns.values(), strict=True)
-            return [SimpleNamespace(**dict(zip(names, row, strict=True))) for row in rows]
-        return list(getattr(self, name).itertuples(index=False))
+        names, rows = table
+        return [SimpleNamespace(**dict(zip(names, row, strict=True))) for row in rows]
 
+    def _columns_and_rows(self, name: str) -> tuple[list[str], list[tuple]] | None:
+        """(column names, rows as tuples) of the table ``name``, None where this result has no such
+        table; read from its columns when it is not built yet, so that no DataFrame is built."""
+        value = self.__dict__.get(name)
+        if value is None:
+            return None
+        if isinstance(value, OnDemand) and value.columns is not None:
+            return list(value.columns), list(zip(*value.columns.values(), strict=True))
+        frame = getattr(self, name)
+        return list(frame.columns), list(frame.itertuples(index=False, name=None))
 
     def _has_indirect_jobs(self) -> bool:
         """Whether the scenario has an employment multiplier above 1 (indirect and induced jobs)."""

@@ -304,9 +304,18 @@ class _Phase:
     credits: np.ndarray  # [USD, nominal]
 
 
-def _phases(result: Result) -> list[_Phase]:
-    """Each phase's streams, credits and benefit window, from the model (:mod:`netbenefit.cashflows`)."""
+@dataclass(frozen=True)
+class _Model:
+    years: list[int]  # [project year]
+    context: dict[str, np.ndarray]  # full_time_jobs, wages, capital_investment: all phases, by year
+    phases: list[_Phase]
+
+
+def _model(result: Result) -> _Model:
+    """The years, the context columns and each phase's streams, credits and benefit window, from
+    the model (:mod:`netbenefit.cashflows`)."""
     from .cashflows import compute
+    from .evaluate import phase_total
 
     scenario = result.scenario
     with np.errstate(all="ignore"):
@@ -336,7 +345,13 @@ def _phases(result: Result) -> list[_Phase]:
                 credits=np.broadcast_to(flows.credits, (1, n_years))[0].astype(float),
             )
         )
-    return phases
+    jobs = phase_total(computation, "new_full_time_jobs") + phase_total(computation, "retained_full_time_jobs")
+    context = {
+        "full_time_jobs": jobs,
+        "wages": phase_total(computation, "wages"),
+        "capital_investment": phase_total(computation, "capital_investment"),
+    }
+    return _Model([int(year) for year in computation.years], context, phases)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -548,13 +563,19 @@ def _shown_width(cell: _Cell, number_format: str) -> int:
     return len(f"{value:,.2f}")
 
 
-def _value_table(sheet, frame, *, scenario_column: Sequence[str] | None = None, formats: Mapping[str, str] = {}):
-    """A DataFrame as a value table with human headers, formats and a frozen header row."""
-    columns = list(frame.columns)
+def _value_table(
+    sheet: _Sheet,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    scenario_column: Sequence[str] | None = None,
+    formats: Mapping[str, str] = {},
+):
+    """A table (column names, rows) as a value table with human headers, formats and a frozen header row."""
     headers = ([TABLE_HEADERS["scenario"]] if scenario_column is not None else []) + [_header(c) for c in columns]
     _header_row(sheet, headers)
     offset = 1 if scenario_column is not None else 0
-    for row_number, row in enumerate(frame.itertuples(index=False), start=2):
+    for row_number, row in enumerate(rows, start=2):
         if scenario_column is not None:
             _put(sheet, row_number, 1, scenario_column[row_number - 2])
         for k, (column, value) in enumerate(zip(columns, row, strict=True), start=1 + offset):
@@ -698,8 +719,8 @@ def _validate(sheet: _Sheet, key: str, coordinates: Sequence[str]) -> None:
 def _cashflow_sheet(workbook: _Book, result: Result, cells: _Cells) -> None:
     letter = column_letter
     sheet = workbook.create_sheet(cells.sheet)
-    phases = _phases(result)
-    years = list(result.cashflows.index)
+    model = _model(result)
+    phases, years = model.phases, model.years
     first, last = 2, 1 + len(years)
     phased = len(phases) > 1
     headers: list[str] = []
@@ -771,12 +792,11 @@ def _cashflow_sheet(workbook: _Book, result: Result, cells: _Cells) -> None:
         window_end[k] = (f"$B${row}", f"$F${row}")
 
     suffix = cells.suffix
-    cashflows = result.cashflows
     for i, year in enumerate(years):
         r = first + i
-        _put(sheet, r, year_column, int(year))
+        _put(sheet, r, year_column, year)
         for name, c in context_columns:
-            _put(sheet, r, c, float(cashflows[name].iloc[i]), formats[c - 1])
+            _put(sheet, r, c, float(model.context[name][i]), formats[c - 1])
         for (stream_columns, net, weight, credit_column), phase in zip(layout, phases, strict=True):
             counted_cells = []
             for c, stream in zip(stream_columns, phase.streams, strict=True):
@@ -893,12 +913,13 @@ def _phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cel
 def _summary_sheet(sheet, results: Sequence[Result], cells: Sequence[_Cells]) -> None:
     """One row per scenario (:func:`netbenefit.compare`); the figures that follow the discount rate
     are formulas on the names of the scenario."""
-    from .compare import compare
+    from .compare import SUMMARY_COLUMNS, summary_row
 
-    frame = compare(results)
-    frame["cash_flow_sheet"] = [cell.sheet for cell in cells]
-    frame["names_suffix"] = [cell.suffix for cell in cells]
-    columns = list(frame.columns)
+    columns = [*SUMMARY_COLUMNS, "cash_flow_sheet", "names_suffix"]
+    rows = [
+        [*(summary_row(result)[column] for column in SUMMARY_COLUMNS), cell.sheet, cell.suffix]
+        for result, cell in zip(results, cells, strict=True)
+    ]
     headers = [_header(c) for c in columns]
     headers[columns.index("cash_flow_sheet")] = "Cash-flow sheet"
     headers[columns.index("names_suffix")] = "Names suffix (discount_rate_1, ratio_1...)"
@@ -910,7 +931,7 @@ def _summary_sheet(sheet, results: Sequence[Result], cells: Sequence[_Cells]) ->
         "discount_rate": "discount_rate",
         "passes": "passes",
     }
-    for row_number, (row, cell) in enumerate(zip(frame.itertuples(index=False), cells, strict=True), start=2):
+    for row_number, (row, cell) in enumerate(zip(rows, cells, strict=True), start=2):
         for k, (column, value) in enumerate(zip(columns, row, strict=True), start=1):
             number_format = _TABLE_FORMATS.get(column, MONEY_FORMAT)
             if column in live:
@@ -931,77 +952,73 @@ def _summary_sheet(sheet, results: Sequence[Result], cells: Sequence[_Cells]) ->
 
 
 def _scenario_labels(results, labels, attribute):
-    """(frames, scenario labels per row) of a value table gathered over the results."""
-    import pandas as pd
-
-    frames, names = [], []
-    for i, result in enumerate(results):
-        frame = attribute(result)
-        if frame is None:
-            continue
-        frames.append(frame)
+    """(columns, rows, scenario labels per row) of a value table gathered over the results:
+    ``attribute(result)`` gives a result's (columns, rows), or None where it has no such table.
+    (None, None, None) when no result has one."""
+    tables = [(i, table) for i, result in enumerate(results) if (table := attribute(result)) is not None]
+    if not tables:
+        return None, None, None
+    columns = list(dict.fromkeys(column for _, (names, _) in tables for column in names))
+    rows, names = [], []
+    for i, (table_columns, table_rows) in tables:
+        where = [table_columns.index(column) if column in table_columns else None for column in columns]
+        rows += [[None if k is None else row[k] for k in where] for row in table_rows]
         if labels is not None:
-            names += [labels[i]] * len(frame)
-    if not frames:
-        return None, None
-    return pd.concat(frames, ignore_index=True), (names if labels is not None else None)
+            names += [labels[i]] * len(table_rows)
+    return columns, rows, (names if labels is not None else None)
 
 
 def _other_checks_pass(result: Result) -> bool:
     """Whether every check but the net benefit test, 71(a)(5), passed."""
-    return bool(result.checks.loc[result.checks["id"] != NET_BENEFIT_CHECK, "passed"].all())
+    return all(bool(check.passed) for check in result._rows("checks") if check.id != NET_BENEFIT_CHECK)
 
 
-def _checks_sheet(workbook, results, labels, cells: Sequence[_Cells]) -> None:
+def _checks_sheet(workbook: _Book, results, labels, cells: Sequence[_Cells]) -> None:
     """The checks as values, but the passed cell of the net benefit test, 71(a)(5), which is the
     formula of the cash-flow sheet (its message is the one at the scenario's rate)."""
-    import pandas as pd
 
     def table(result):
-        return pd.DataFrame(
-            {
-                "Check": result.checks["id"],
-                "Passed": result.checks["passed"].astype(bool),
-                "Message": result.checks["message"],
-                "Clause": [
-                    f"P.L.2020, c.156, s.{i}: {CHECK_TITLES.get(i, '')}".rstrip(": ") for i in result.checks["id"]
-                ],
-            }
-        )
+        rows = [
+            (
+                check.id,
+                bool(check.passed),
+                check.message,
+                f"P.L.2020, c.156, s.{check.id}: {CHECK_TITLES.get(check.id, '')}".rstrip(": "),
+            )
+            for check in result._rows("checks")
+        ]
+        return ["Check", "Passed", "Message", "Clause"], rows
 
-    frame, names = _scenario_labels(results, labels, table)
+    columns, rows, names = _scenario_labels(results, labels, table)
     sheet = workbook.create_sheet(CHECKS_SHEET)
-    _value_table(sheet, frame, scenario_column=names, formats=dict.fromkeys(frame.columns, NUMBER_FORMAT))
+    _value_table(sheet, columns, rows, scenario_column=names, formats=dict.fromkeys(columns, NUMBER_FORMAT))
     offset = 1 if names is not None else 0
-    message = list(frame.columns).index("Message") + 1 + offset
-    sheet.set_width(message, MAX_COLUMN_WIDTH)
-    suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in range(len(result.checks))]
-    for row, (check, suffix) in enumerate(zip(frame["Check"], suffixes, strict=True), start=2):
+    sheet.set_width(columns.index("Message") + 1 + offset, MAX_COLUMN_WIDTH)
+    suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in result._rows("checks")]
+    for row, (check, suffix) in enumerate(zip((row[0] for row in rows), suffixes, strict=True), start=2):
         if check == NET_BENEFIT_CHECK:
             _formula(sheet, row, 2 + offset, f"=passes{suffix}")
 
 
-def _by_tax_sheet(workbook, results, labels) -> None:
-    frame, names = _scenario_labels(results, labels, lambda r: r.benefits_by_tax)
-    if frame is None:
+def _by_tax_sheet(workbook: _Book, results, labels) -> None:
+    columns, rows, names = _scenario_labels(results, labels, lambda r: r._columns_and_rows("benefits_by_tax"))
+    if columns is None:
         return
     sheet = workbook.create_sheet(BY_TAX_SHEET)
-    _value_table(sheet, frame, scenario_column=names, formats={"tax": NUMBER_FORMAT})
+    _value_table(sheet, columns, rows, scenario_column=names, formats={"tax": NUMBER_FORMAT})
 
 
-def _clawback_sheet(workbook, results, labels) -> None:
-    frame, names = _scenario_labels(results, labels, lambda r: r.clawback_schedule)
-    if frame is None:
+def _clawback_sheet(workbook: _Book, results, labels) -> None:
+    columns, rows, names = _scenario_labels(results, labels, lambda r: r._columns_and_rows("clawback_schedule"))
+    if columns is None:
         return
     sheet = workbook.create_sheet(CLAWBACK_SHEET)
-    _value_table(sheet, frame, scenario_column=names)
+    _value_table(sheet, columns, rows, scenario_column=names)
 
 
-def _warnings_sheet(workbook, results, labels) -> None:
-    import pandas as pd
-
-    frame, names = _scenario_labels(
-        results, labels, lambda r: pd.DataFrame({"Warning": list(r.warnings) or ["No plausibility warning."]})
+def _warnings_sheet(workbook: _Book, results, labels) -> None:
+    columns, rows, names = _scenario_labels(
+        results, labels, lambda r: (["Warning"], [(w,) for w in (list(r.warnings) or ["No plausibility warning."])])
     )
     sheet = workbook.create_sheet(WARNINGS_SHEET)
-    _value_table(sheet, frame, scenario_column=names, formats={"Warning": NUMBER_FORMAT})
+    _value_table(sheet, columns, rows, scenario_column=names, formats={"Warning": NUMBER_FORMAT})

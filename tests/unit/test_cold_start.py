@@ -37,3 +37,11 @@ def test_no_table_or_chart_library_is_imported(code):
 
 def test_reading_a_table_imports_pandas_then():
     assert "pandas" in _loaded_after(f"import netbenefit; netbenefit.evaluate({str(SCENARIO)!r}).cashflows")
+
+
+def test_the_workbook_is_written_without_pandas(tmp_path):
+    """The workbook is laid out from the result's arrays and rows: writing it needs no DataFrame."""
+    out = tmp_path / "result.xlsx"
+    code = f"import netbenefit\nnetbenefit.evaluate({str(SCENARIO)!r}).to_excel({str(out)!r})"
+    assert _loaded_after(code) == {"xlsxwriter"}
+    assert out.stat().st_size > 0
