@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -70,16 +71,30 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 
 @contextlib.contextmanager
 def _signals_held():
-    """Hold SIGINT and SIGTERM back (POSIX) while the body runs; they are delivered after it."""
-    if not hasattr(signal, "pthread_sigmask"):
+    """Hold SIGINT and SIGTERM back while the body runs; they are acted on after it.
+
+    Held at the level of Python's handlers, not with a signal mask: a mask holds a signal for
+    one thread only, and the kernel hands a signal sent to the process to any other thread (a
+    thread pool of numpy's, the threads of a process pool) whose mask lets it through, after
+    which Python runs the handler in the main thread, mask or not. Outside the main thread, where
+    no handler can be set and none runs, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    received: list[int] = []
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {number: signal.signal(number, lambda number, frame: received.append(number)) for number in held}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(received):  # each signal once, in the order received
+            handler = previous[number]
+            if callable(handler):
+                handler(number, None)  # e.g. KeyboardInterrupt, or the command line's stop
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(number)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
