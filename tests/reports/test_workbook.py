@@ -347,3 +347,23 @@ def test_benefits_by_tax_clawback_and_warnings_sheets(results, tmp_path):
     assert clawback["A1"].value == "Years maintained" and clawback["F3"].value == 4.0e5
     assert clawback.freeze_panes == "A2"
     assert workbook["Warnings"]["A2"].value == "'=discount_rate: 6 is above 0.25: did you mean 0.06?"
+
+
+def test_the_formulas_are_written_as_xlsxwriter_itself_prepares_them(results):
+    """The shortcut past XlsxWriter's renaming of newer Excel functions changes no formula written."""
+    from xlsxwriter.worksheet import Worksheet
+
+    from netbenefit.output import file_stems
+    from netbenefit.workbook import FORMULA_FUNCTIONS, _worksheet_class, build_workbook
+
+    results = list(results.values())
+    workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results))
+    formulas = [cell.value for sheet in workbook.sheets.values() for cell in sheet.cells.values() if cell.formula]
+    assert len(formulas) > 500
+    fast, plain = _worksheet_class()(), Worksheet()
+    for formula in formulas:
+        assert fast._prepare_formula(formula) == plain._prepare_formula(formula), formula
+    # A formula with a function XlsxWriter renames goes through XlsxWriter's own preparation.
+    assert "XLOOKUP" not in FORMULA_FUNCTIONS
+    assert fast._prepare_formula("=XLOOKUP(A1,B1:B9,C1:C9)") == plain._prepare_formula("=XLOOKUP(A1,B1:B9,C1:C9)")
+    assert fast._prepare_formula("=XLOOKUP(A1,B1:B9,C1:C9)").startswith("_xlfn.XLOOKUP")
