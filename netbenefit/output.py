@@ -282,13 +282,12 @@ def write_comparison(
     with _tables_as_csv(results) as tables:  # made in a second process while this one lays out the workbook
         from .workbook import build_workbook
 
-        workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results))
+        workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results)).to_bytes()
         written = []
-        for name, data in tables():
+        for name, data in [*tables(), ("comparison.xlsx", workbook)]:
             path = folder / name
             atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
             written.append(path)
-    written.append(write_file(folder / "comparison.xlsx", workbook.save))
     if progress is not None:
         progress.update(len(written))
     written.extend(write_charts(results, folder, formats, charts=charts, workers=workers, progress=progress))

@@ -436,14 +436,23 @@ class _Book:
     def __getitem__(self, title: str) -> _Sheet:
         return self.sheets[title]
 
-    def save(self, path: str | Path) -> None:
-        """Write the ``.xlsx`` file with XlsxWriter. Formulas are written without a computed value
-        and the workbook asks to be fully calculated on opening, so that every number a
-        spreadsheet shows is one it computed."""
+    def to_bytes(self) -> bytes:
+        """The ``.xlsx`` file :meth:`save` writes, as bytes."""
+        import io
+
+        buffer = io.BytesIO()
+        self.save(buffer)
+        return buffer.getvalue()
+
+    def save(self, path) -> None:
+        """Write the ``.xlsx`` file (to a path or a binary file object) with XlsxWriter. Formulas
+        are written without a computed value and the workbook asks to be fully calculated on
+        opening, so that every number a spreadsheet shows is one it computed."""
         import xlsxwriter
 
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
-        book = xlsxwriter.Workbook(str(path), options)
+        options["in_memory"] = True  # the parts zipped from memory, not from temporary files
+        book = xlsxwriter.Workbook(path if hasattr(path, "write") else str(path), options)
         formats: dict[tuple, Any] = {}
 
         def look(cell: _Cell):
