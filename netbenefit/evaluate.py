@@ -191,7 +191,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         max_credit_pv=_scalar(c.pv_benefits) / threshold,
         excluded_streams=excluded,
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
-        cashflows=OnDemand(_cashflow_table, c),
+        cashflows=ColumnsOnDemand(_cashflow_columns, c, index="year"),
         streams=streams,
         award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
         clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
@@ -313,16 +313,16 @@ def _streams_table(c: Computation):
     )
 
 
-def _cashflow_table(c: Computation):
-    """Wide table: one row per project year, summed over phases."""
-    import pandas as pd
-
+def _cashflow_columns(c: Computation) -> dict[str, np.ndarray]:
+    """The wide cash-flow table's columns: ``year``, then one value per project year of each
+    column, summed over phases."""
     n_years = len(c.years)
 
     def total(name):
         return phase_total(c, name)
 
     table = {
+        "year": np.asarray(c.years),
         "new_full_time_jobs": total("new_full_time_jobs"),
         "retained_full_time_jobs": total("retained_full_time_jobs"),
     }
@@ -355,4 +355,4 @@ def _cashflow_table(c: Computation):
     table["pv_credits"] = credits * discount
     table["cumulative_pv_net_benefits"] = np.cumsum(table["pv_net_benefits"])
     table["cumulative_pv_credits"] = np.cumsum(table["pv_credits"])
-    return pd.DataFrame(table, index=pd.Index(c.years, name="year"))
+    return table

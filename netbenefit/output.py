@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import safe_text
-from .compare import compare
 from .result import Result
 
 
@@ -274,20 +273,17 @@ def write_comparison(
     - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
 
     ``progress`` (an object with ``update(n)``) is told of each file written; :func:`file_count`
-    gives their number. The CSV files are made (pandas imported, the tables built) in a second
-    process while this one lays out the workbook; every file is written by this process, in the
-    order above.
+    gives their number. Each file is made in memory, then written atomically, in the order above.
     """
     folder = Path(folder)
-    with _tables_as_csv(results) as tables:  # made in a second process while this one lays out the workbook
-        from .workbook import build_workbook
+    from .workbook import build_workbook
 
-        workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results)).to_bytes()
-        written = []
-        for name, data in [*tables(), ("comparison.xlsx", workbook)]:
-            path = folder / name
-            atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
-            written.append(path)
+    workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results)).to_bytes()
+    written = []
+    for name, data in [*csv_files(results), ("comparison.xlsx", workbook)]:
+        path = folder / name
+        atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
+        written.append(path)
     if progress is not None:
         progress.update(len(written))
     written.extend(write_charts(results, folder, formats, charts=charts, workers=workers, progress=progress))
@@ -296,39 +292,58 @@ def write_comparison(
 
 def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
     """``summary.csv`` and ``cashflows/<scenario>.csv`` of :func:`write_comparison`, as
-    ``(path in the folder, contents)``."""
-    files = [("summary.csv", safe_text.csv_table(compare(results)).to_csv(index=False).encode())]
+    ``(path in the folder, contents)``: the bytes pandas' ``to_csv`` writes for
+    ``netbenefit.compare(results)`` and for each ``result.cashflows`` (text through
+    :func:`netbenefit.safe_text.csv_field`), made from the results' rows and columns without
+    pandas (tests/outputs/test_csv.py holds them to pandas' output)."""
+    from .compare import SUMMARY_COLUMNS, summary_row
+
+    summary = [summary_row(result) for result in results]
+    files = [("summary.csv", csv_bytes(SUMMARY_COLUMNS, [[row[c] for c in SUMMARY_COLUMNS] for row in summary]))]
     for result, stem in zip(results, file_stems(results), strict=True):
-        files.append((f"cashflows/{stem}.csv", safe_text.csv_table(result.cashflows).to_csv().encode()))
+        columns, rows = result._columns_and_rows("cashflows")
+        files.append((f"cashflows/{stem}.csv", csv_bytes(columns, rows)))
     return files
 
 
-#: The results whose CSV files the worker process of :func:`_tables_as_csv` makes (inherited when forked).
-_TABLE_JOBS: list[Result] = []
+def csv_bytes(columns: Sequence[str], rows: Sequence[Sequence]) -> bytes:
+    """A table as pandas' ``DataFrame(rows, columns=columns).to_csv(index=False)`` writes it,
+    after :func:`netbenefit.safe_text.csv_table`: each column typed as pandas types it (whole
+    numbers with a missing value or a fraction are floats, ``3.0``), floats written as Python's
+    ``repr`` (the shortest text that reads back as the same float), a missing value empty."""
+    import csv
+    import io
+
+    texts = [_csv_column([row[k] for row in rows]) for k in range(len(columns))]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator=os.linesep)
+    writer.writerow([safe_text.csv_field(column) for column in columns])
+    writer.writerows(zip(*texts, strict=True) if texts else [])
+    return buffer.getvalue().encode("utf-8")
 
 
-def _forked_csv_files() -> list[tuple[str, bytes]]:
-    return csv_files(_TABLE_JOBS)
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
 
 
-@contextlib.contextmanager
-def _tables_as_csv(results: Sequence[Result]):
-    """A function giving :func:`csv_files` of ``results``, made meanwhile in a forked process where
-    the platform forks (importing pandas and building the tables there), else made when called."""
-    import multiprocessing
+def _csv_column(values: list) -> list[str]:
+    import numpy as np
 
-    if (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield lambda: csv_files(results)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    _TABLE_JOBS[:] = results
-    try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
-            future = pool.submit(_forked_csv_files)
-            yield future.result
-    finally:
-        _TABLE_JOBS.clear()
+    values = [value.item() if isinstance(value, np.generic) else value for value in values]
+    present = [value for value in values if not _missing(value)]
+    numbers = all(isinstance(value, int | float) and not isinstance(value, bool) for value in present)
+    as_float = bool(present) and numbers and (len(present) < len(values) or any(isinstance(v, float) for v in present))
+    texts = []
+    for value in values:
+        if _missing(value):
+            texts.append("")
+        elif as_float or isinstance(value, float):
+            texts.append(repr(float(value)))
+        elif isinstance(value, str):
+            texts.append(safe_text.csv_field(value))
+        else:
+            texts.append(str(value))
+    return texts
 
 
 def file_count(results: Sequence[Result], formats: Sequence[str] = ("png",), charts: str = "all") -> int:

@@ -34,13 +34,14 @@ class OnDemand:
 class ColumnsOnDemand(OnDemand):
     """An :class:`OnDemand` table whose columns are computed too when first read:
     ``build_columns(*args)`` gives them (column name -> sequence), for facts that neither the
-    ratio nor the checks need (the clawback schedule, the benefits by tax)."""
+    ratio nor the checks need (the cash flows, the clawback schedule, the benefits by tax).
+    ``index``: the column that becomes the DataFrame's index (its first column in ``columns``)."""
 
-    __slots__ = ("_build_columns", "_columns", "_dtypes")
+    __slots__ = ("_build_columns", "_columns", "_dtypes", "_index")
 
-    def __init__(self, build_columns: Callable[..., Mapping[str, Any]], *args: Any, dtypes=None):
+    def __init__(self, build_columns: Callable[..., Mapping[str, Any]], *args: Any, dtypes=None, index=None):
         self.build, self.args = table, args
-        self._build_columns, self._columns, self._dtypes = build_columns, None, dtypes
+        self._build_columns, self._columns, self._dtypes, self._index = build_columns, None, dtypes, index
 
     @property
     def columns(self) -> Mapping[str, Any]:
@@ -49,7 +50,8 @@ class ColumnsOnDemand(OnDemand):
         return self._columns
 
     def __call__(self) -> Any:
-        return table(self.columns, self._dtypes)
+        frame = table(self.columns, self._dtypes)
+        return frame.set_index(self._index) if self._index is not None else frame
 
 
 def table(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> pd.DataFrame:
@@ -371,6 +373,8 @@ class Result:
         if isinstance(value, OnDemand) and value.columns is not None:
             return list(value.columns), list(zip(*value.columns.values(), strict=True))
         frame = getattr(self, name)
+        if frame.index.name is not None:  # the cash flows' year
+            frame = frame.reset_index()
         return list(frame.columns), list(frame.itertuples(index=False, name=None))
 
     def _has_indirect_jobs(self) -> bool:

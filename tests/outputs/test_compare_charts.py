@@ -59,31 +59,3 @@ def test_each_line_is_printed_before_a_later_file_is_found_bad(tmp_path, capsys)
     assert main(["compare", str(FILES[0]), str(bad), "--out", str(tmp_path / "out")]) == 2
     assert capsys.readouterr().out.startswith("Party City")
     assert not (tmp_path / "out").exists()
-
-
-def test_the_csv_files_made_in_a_second_process_are_those_of_one_process(tmp_path, monkeypatch):
-    from netbenefit import output
-    from netbenefit.output import write_comparison
-
-    results = [evaluate(path) for path in FILES]
-    forked = write_comparison(results, tmp_path / "forked", charts="none")
-    monkeypatch.setattr(output.os, "cpu_count", lambda: 1)  # no second process
-    serial = write_comparison(results, tmp_path / "serial", charts="none")
-    assert [p.relative_to(tmp_path / "forked") for p in forked] == [p.relative_to(tmp_path / "serial") for p in serial]
-    assert [p.name for p in forked[:2]] == ["summary.csv", f"{Path(FILES[0]).stem}.csv"]
-    assert forked[-1].name == "comparison.xlsx"
-    forked_files, serial_files = _files(tmp_path / "forked"), _files(tmp_path / "serial")
-    assert forked_files.keys() == serial_files.keys()
-    for name in forked_files:  # the workbooks differ only in the time they were made at (docProps/core.xml)
-        if name.endswith(".xlsx"):
-            assert _parts(tmp_path / "forked" / name) == _parts(tmp_path / "serial" / name)
-        else:
-            assert forked_files[name] == serial_files[name], name
-    assert serial_files["summary.csv"] == output.csv_files(results)[0][1]
-
-
-def _parts(workbook: Path) -> dict[str, bytes]:
-    import zipfile
-
-    with zipfile.ZipFile(workbook) as archive:
-        return {name: archive.read(name) for name in archive.namelist() if name != "docProps/core.xml"}

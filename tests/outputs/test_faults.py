@@ -43,7 +43,7 @@ def test_an_error_that_names_no_file_is_reported_with_the_file_being_written(tmp
     def full(self, *args, **kwargs):
         raise OSError(28, "No space left on device")  # as zipfile or a C library raises it: no file name
 
-    monkeypatch.setattr(Path, "write_bytes", full)  # the CSV files are written as bytes made by pandas
+    monkeypatch.setattr(Path, "write_bytes", full)  # compare's files are made in memory, then written
     code, _, err = run("compare", SCENARIOS / "party_city.yaml", "--out", tmp_path / "out")
     assert code == 1
     assert err == f"netbenefit: cannot write {tmp_path / 'out' / 'summary.csv'}: No space left on device\n"

@@ -45,3 +45,12 @@ def test_the_workbook_is_written_without_pandas(tmp_path):
     code = f"import netbenefit\nnetbenefit.evaluate({str(SCENARIO)!r}).to_excel({str(out)!r})"
     assert _loaded_after(code) == {"xlsxwriter"}
     assert out.stat().st_size > 0
+
+
+def test_compare_without_charts_loads_no_pandas(tmp_path):
+    """compare --charts none: its CSV files and workbook are made from the results' columns."""
+    out = tmp_path / "out"
+    args = ["compare", str(SCENARIO), "--out", str(out), "--charts", "none"]
+    code = f"from netbenefit.cli import main\nmain({args!r})"
+    assert _loaded_after(code) == {"xlsxwriter"}
+    assert (out / "summary.csv").exists() and (out / "comparison.xlsx").exists()
