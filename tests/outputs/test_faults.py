@@ -120,7 +120,8 @@ def test_a_signal_during_compare_removes_temporary_files_and_exits_with_one_line
     child, out = start_compare(tmp_path)
     os.kill(child.pid, signal_number)
     stdout, stderr = child.communicate(timeout=60)
-    assert child.returncode == status, stderr
+    files = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
+    assert child.returncode == status, (stdout[-2000:], stderr, files)
     assert stderr.splitlines() == [
         f"netbenefit: {word} (signal {signal_number.name}); files written so far are complete"
     ]
