@@ -264,11 +264,6 @@ def _row(array, years: int) -> np.ndarray:
     return np.broadcast_to(array, (1, years))[0]
 
 
-def phase_total(c: Computation, name: str) -> np.ndarray:
-    """The yearly amounts ``name`` (``wages``, ``credits``...) of the computation, summed over its phases."""
-    return sum(_row(getattr(phase, name), len(c.years)) for phase in c.phases)
-
-
 def _component_rows(c: Computation):
     """Each phase's stream components as (phase, component, signed amounts, phase weight)."""
     n_years = len(c.years)
@@ -319,7 +314,7 @@ def _cashflow_columns(c: Computation) -> dict[str, np.ndarray]:
     n_years = len(c.years)
 
     def total(name):
-        return phase_total(c, name)
+        return sum(_row(getattr(p, name), n_years) for p in c.phases)
 
     table = {
         "year": np.asarray(c.years),

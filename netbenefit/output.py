@@ -273,17 +273,17 @@ def write_comparison(
     - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
 
     ``progress`` (an object with ``update(n)``) is told of each file written; :func:`file_count`
-    gives their number. Each file is made in memory, then written atomically, in the order above.
+    gives their number. Each file is written atomically, in the order above.
     """
     folder = Path(folder)
-    from .workbook import build_workbook
-
-    workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results)).to_bytes()
     written = []
-    for name, data in [*csv_files(results), ("comparison.xlsx", workbook)]:
+    for name, data in csv_files(results):
         path = folder / name
         atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
         written.append(path)
+    from .workbook import write_workbook
+
+    written.append(write_workbook(results, folder / "comparison.xlsx"))
     if progress is not None:
         progress.update(len(written))
     written.extend(write_charts(results, folder, formats, charts=charts, workers=workers, progress=progress))

@@ -316,7 +316,6 @@ def _model(result: Result) -> _Model:
     """The years, the context columns and each phase's streams, credits and benefit window, from
     the model (:mod:`netbenefit.cashflows`)."""
     from .cashflows import compute
-    from .evaluate import phase_total
 
     scenario = result.scenario
     with np.errstate(all="ignore"):
@@ -346,11 +345,10 @@ def _model(result: Result) -> _Model:
                 credits=np.broadcast_to(flows.credits, (1, n_years))[0].astype(float),
             )
         )
-    jobs = phase_total(computation, "new_full_time_jobs") + phase_total(computation, "retained_full_time_jobs")
+    columns, rows = result._columns_and_rows("cashflows")  # the result's own totals over phases
     context = {
-        "full_time_jobs": jobs,
-        "wages": phase_total(computation, "wages"),
-        "capital_investment": phase_total(computation, "capital_investment"),
+        name: np.array([row[columns.index(name)] for row in rows], dtype=float)
+        for name in ("full_time_jobs", "wages", "capital_investment")
     }
     return _Model([int(year) for year in computation.years], context, phases)
 
@@ -362,22 +360,17 @@ def _model(result: Result) -> _Model:
 
 def column_letter(index: int) -> str:
     """Excel's letters of the 1-based column ``index`` (1 -> A, 27 -> AA)."""
-    letters = ""
-    while index:
-        index, remainder = divmod(index - 1, 26)
-        letters = chr(ord("A") + remainder) + letters
-    return letters
+    from xlsxwriter.utility import xl_col_to_name
+
+    return xl_col_to_name(index - 1)
 
 
 def _row_column(coordinate: str) -> tuple[int, int]:
     """``B2`` or ``$B$2`` -> (2, 2): 1-based row and column."""
-    match = re.fullmatch(r"\$?([A-Z]{1,3})\$?([0-9]+)", coordinate)
-    if match is None:
-        raise ValueError(f"not a cell coordinate: {coordinate!r}")
-    column = 0
-    for letter in match.group(1):
-        column = column * 26 + ord(letter) - ord("A") + 1
-    return int(match.group(2)), column
+    from xlsxwriter.utility import xl_cell_to_rowcol
+
+    row, column = xl_cell_to_rowcol(coordinate)
+    return row + 1, column + 1
 
 
 def quote_sheetname(name: str) -> str:
@@ -436,23 +429,15 @@ class _Book:
     def __getitem__(self, title: str) -> _Sheet:
         return self.sheets[title]
 
-    def to_bytes(self) -> bytes:
-        """The ``.xlsx`` file :meth:`save` writes, as bytes."""
-        import io
-
-        buffer = io.BytesIO()
-        self.save(buffer)
-        return buffer.getvalue()
-
-    def save(self, path) -> None:
-        """Write the ``.xlsx`` file (to a path or a binary file object) with XlsxWriter. Formulas
+    def save(self, path: str | Path) -> None:
+        """Write the ``.xlsx`` file with XlsxWriter. Formulas
         are written without a computed value and the workbook asks to be fully calculated on
         opening, so that every number a spreadsheet shows is one it computed."""
         import xlsxwriter
 
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         options["in_memory"] = True  # the parts zipped from memory, not from temporary files
-        book = xlsxwriter.Workbook(path if hasattr(path, "write") else str(path), options)
+        book = xlsxwriter.Workbook(str(path), options)
         formats: dict[tuple, Any] = {}
 
         def look(cell: _Cell):
@@ -490,12 +475,10 @@ class _Book:
             for column, width in sheet.widths.items():
                 worksheet.set_column(column - 1, column - 1, width)
             if sheet.freeze_panes is not None:
-                row, column = _row_column(sheet.freeze_panes)
-                worksheet.freeze_panes(row - 1, column - 1)
+                worksheet.freeze_panes(sheet.freeze_panes)
             for rule, coordinates in sheet.validations:
                 for coordinate in coordinates:
-                    row, column = _row_column(coordinate)
-                    worksheet.data_validation(row - 1, column - 1, row - 1, column - 1, rule)
+                    worksheet.data_validation(f"{coordinate}:{coordinate}", rule)
         for name, reference in self.names.items():
             book.define_name(name, f"={reference}")
         book.close()
