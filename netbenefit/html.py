@@ -765,9 +765,10 @@ def write_pdf(page: str, path: str | Path) -> Path:
         raise ModuleNotFoundError(
             "writing a PDF needs WeasyPrint: pip install 'netbenefit[pdf]'", name="weasyprint"
         ) from error
-    from .output import atomic_write
+    from .output import atomic_write, dates_fixed
 
     path = Path(path)
     document = HTML(string=page).render()
-    atomic_write(path, lambda temporary: document.write_pdf(str(temporary)))
+    with dates_fixed():  # the fonts embedded in the PDF carry no time of writing
+        atomic_write(path, lambda temporary: document.write_pdf(str(temporary)))
     return path

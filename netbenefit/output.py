@@ -34,6 +34,53 @@ class WriteError(OSError):
 WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
 
 
+#: The date a workbook records as written when ``SOURCE_DATE_EPOCH`` is not set: the date XlsxWriter
+#: already gives every part inside the file, so that the same results make the same bytes.
+NO_DATE = (1980, 1, 1)
+
+
+def source_date():
+    """The date to record in a file's metadata, or None to record none: ``SOURCE_DATE_EPOCH``
+    (whole seconds since 1970-01-01 UTC, the reproducible-builds convention) when it is set.
+
+    Without it the outputs carry no time of writing, so that running the same scenarios again
+    writes the same bytes: an SVG or PDF has no date, and a workbook (whose format requires
+    one) the date of :data:`NO_DATE`.
+    """
+    import datetime as dt
+
+    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not value:
+        return None
+    if not value.isdigit():
+        raise OutputError(
+            f"SOURCE_DATE_EPOCH: must be a whole number of seconds since 1970-01-01 UTC (as `date +%s` "
+            f"prints), not {value!r}"
+        )
+    try:
+        return dt.datetime.fromtimestamp(int(value), tz=dt.UTC)
+    except (OverflowError, OSError, ValueError):
+        raise OutputError(f"SOURCE_DATE_EPOCH: {value} seconds is past any date a file can record") from None
+
+
+@contextlib.contextmanager
+def dates_fixed():
+    """Within the block, ``SOURCE_DATE_EPOCH`` is set (to the date of :data:`NO_DATE` when it was
+    not set), for the libraries that stamp a file with it: fontTools, which WeasyPrint uses to
+    embed fonts in a PDF, records the time of writing in each font otherwise. A set value is
+    checked first (:func:`source_date`) and kept."""
+    if source_date() is not None:
+        yield
+        return
+    import calendar
+
+    os.environ["SOURCE_DATE_EPOCH"] = str(calendar.timegm((*NO_DATE, 0, 0, 0)))
+    try:
+        yield
+    finally:
+        os.environ.pop("SOURCE_DATE_EPOCH", None)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
@@ -116,7 +163,9 @@ def write_file(path: Path, write: Callable[[Path], None]) -> Path:
 
 
 def check_output_folder(folder: Path, force: bool) -> Path:
-    """Check that ``folder`` may be written: missing, empty, or ``force`` given (creates nothing)."""
+    """Check that ``folder`` may be written: missing, empty, or ``force`` given (creates nothing);
+    and that ``SOURCE_DATE_EPOCH``, if set, can be read (:func:`source_date`)."""
+    source_date()
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise OutputError(f"{folder}: exists and is not a folder")
@@ -146,7 +195,9 @@ def file_stems(results: Sequence[Result]) -> list[str]:
 
 
 def prepare_output_file(path: Path, force: bool) -> Path:
-    """Check that the file ``path`` may be written: missing, or ``force`` given."""
+    """Check that the file ``path`` may be written: missing, or ``force`` given; and that
+    ``SOURCE_DATE_EPOCH``, if set, can be read (:func:`source_date`)."""
+    source_date()
     path = Path(path)
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give the path of the file to write")

@@ -125,17 +125,31 @@ def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = 150)
 PNG_OPTIONS = {"compress_level": 1}
 
 
+#: The salt of the ids of an SVG's elements, unless ``rcParams["svg.hashsalt"]`` sets one:
+#: Matplotlib salts them with a random value otherwise, so that no two files are alike.
+SVG_HASH_SALT = "netbenefit"
+
+
 def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     """Draw ``figure`` into ``path`` once, as ``figure.savefig(path, format=..., dpi=dpi)`` would
     (the same bytes; for a PNG, with ``pil_kwargs=PNG_OPTIONS``), without its first pass:
     ``Figure.draw`` runs the constrained layout itself, so the pass ``savefig`` makes beforehand to
-    lay the figure out is a second draw."""
+    lay the figure out is a second draw.
+
+    The same figure always gives the same bytes: an SVG's ids are salted with
+    :data:`SVG_HASH_SALT`, and an SVG or PDF records the date of
+    :func:`netbenefit.output.source_date` (``SOURCE_DATE_EPOCH``), or none."""
     if image_format == "png":
         from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
     elif image_format == "svg":
         from matplotlib.backends.backend_svg import FigureCanvasSVG as Canvas
     else:
         from matplotlib.backends.backend_pdf import FigureCanvasPdf as Canvas
+    import matplotlib
+
+    from ..output import source_date
+
+    date = source_date()  # checked before anything is drawn
     canvas, original_dpi = figure.canvas, figure.dpi
     try:
         printer = Canvas(figure)
@@ -143,8 +157,12 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
         target = path if hasattr(path, "write") else str(path)
         if image_format == "png":
             printer.print_png(target, pil_kwargs=dict(PNG_OPTIONS))  # a copy: Matplotlib may add to it
+        elif image_format == "svg":
+            salt = matplotlib.rcParams["svg.hashsalt"]
+            with matplotlib.rc_context({"svg.hashsalt": SVG_HASH_SALT if salt is None else salt}):
+                printer.print_svg(target, metadata={"Date": date})
         else:
-            getattr(printer, f"print_{image_format}")(target)
+            printer.print_pdf(target, metadata={"CreationDate": date})
     finally:
         figure.set_canvas(canvas)
         figure.set_dpi(original_dpi)
