@@ -153,10 +153,11 @@ class Component:
     """One benefit or cost stream of one phase, nominal and unweighted, in project years.
 
     ``values`` [USD, nominal], ``(1 or n, years)``, >= 0, is given as is, or as a ``base`` array
-    times ``factors`` (columns ``(1 or n, 1)`` or numbers), multiplied in order: ``((base x f1) x
-    f2) ...``. Components that share one ``base`` array (the wages, say) are then summed as
-    ``base x (sum of their signed factor products)``, without building each one's ``(n, years)``
-    values (:func:`_net_benefits`); ``values`` is built only when read (tables, charts).
+    times ``factors`` (numbers, or arrays that broadcast with ``base``: columns ``(1 or n, 1)``,
+    or a row of years), multiplied in order: ``((base x f1) x f2) ...``. Components that share
+    one ``base`` array (the wages, say) are then summed as ``base x (sum of their signed factor
+    products)``, without building each one's ``(n, years)`` values (:func:`_net_benefits`);
+    ``values`` is built only when read (tables, charts).
     """
 
     __slots__ = ("phase", "name", "source", "effect", "kind", "abated", "tax", "base", "factors", "_values")
@@ -223,12 +224,18 @@ class PhaseFlows:
     weight: np.ndarray  # (n, years)
     weight_without_extension: np.ndarray
     components: list[Component] = field(default_factory=list)
-    indirect_and_induced_jobs: np.ndarray | float = 0.0  # jobs x (employment multiplier - 1)
+    employment_multiplier: np.ndarray | float = 1.0  # (1 or n, 1); 1 without a revenue block
     net_benefits: np.ndarray | None = None  # counted streams, unweighted
     pv_benefits: np.ndarray | None = None  # (n, 1)
     pv_benefits_without_extension: np.ndarray | None = None
     pv_credits: np.ndarray | None = None
     requested_credits: np.ndarray | None = None  # nominal total
+
+    @property
+    def indirect_and_induced_jobs(self) -> np.ndarray:
+        """Jobs x (employment multiplier - 1), ``(1 or n, years)``: built when read (a table),
+        not for every variant of a Monte Carlo run."""
+        return (self.new_full_time_jobs + self.retained_full_time_jobs) * (self.employment_multiplier - 1.0)
 
 
 @dataclass
@@ -486,7 +493,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
                     years,
                 )
             )
-            flows.indirect_and_induced_jobs = jobs * (inputs.multiplier("employment_multiplier") - 1.0)
+            flows.employment_multiplier = inputs.multiplier("employment_multiplier")
         for j, stream in enumerate(phase.streams):
             values = _by_year(inputs, f"{prefix}streams.{j}.by_year", stream.by_year, phase_year)
             flows.components.append(
@@ -720,8 +727,9 @@ def _driver_components(
                 "direct",
                 "revenue",
                 False,
-                cbt * (jobs > 0),
                 tax="corporation_business_tax",
+                base=jobs > 0,  # the years with jobs in place
+                factors=(cbt,),  # (1 or n, years): no (n, years) product until the values are read
             )
         )
     return components

@@ -59,10 +59,13 @@ CLIP_HINT = (
 )
 
 
-def drawn_values(scenario: Scenario, key: str, draws: np.ndarray, out_of_range: str = "error") -> np.ndarray:
-    """:func:`check_values` of Monte Carlo draws: a draw out of range names the fix, ``--clip``."""
+def drawn_values(
+    scenario: Scenario, key: str, draws: np.ndarray, out_of_range: str = "error", checked: dict | None = None
+) -> np.ndarray:
+    """:func:`check_values` of Monte Carlo draws: a draw out of range names the fix, ``--clip``.
+    ``checked`` (one dict for the chunks of a run) is :func:`check_values`'s."""
     try:
-        return check_values(scenario, key, draws, out_of_range=out_of_range)
+        return check_values(scenario, key, draws, out_of_range=out_of_range, checked=checked)
     except OutOfRangeError as error:
         raise OutOfRangeError(error.source, error.key, error.problem + CLIP_HINT) from None
 
@@ -241,7 +244,13 @@ def _first_bad(array: np.ndarray, bad: np.ndarray) -> str:
 
 
 def check_values(
-    scenario: Scenario, key: str, values: Any, *, out_of_range: str = "error", replace: str = "extremes"
+    scenario: Scenario,
+    key: str,
+    values: Any,
+    *,
+    out_of_range: str = "error",
+    replace: str = "extremes",
+    checked: dict | None = None,
 ) -> np.ndarray:
     """Validate (or clip) the values given for one key; return them as a flat array.
 
@@ -262,6 +271,13 @@ def check_values(
         involve several keys: the smallest and largest (``extremes``) or each distinct value
         (``distinct``, used by sweeps; the extremes when there are more than
         :data:`MAX_DISTINCT_REPLACED`).
+    checked : dict, optional
+        With ``extremes``, the smallest and largest value already applied to each key of one run
+        (``key -> (low, high)``), kept up to date here: values between them are not applied again.
+        Checking only the extremes of a batch already reads a key valid at two values as valid
+        between them; a run in chunks reads its chunks the same way, and a chunk within the
+        values checked before needs no :meth:`Scenario.replace` (four keys over ten chunks: 8
+        instead of 80).
 
     Returns
     -------
@@ -296,8 +312,19 @@ def check_values(
                 raise OutOfRangeError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
     if replace == "distinct" and np.unique(array).size <= MAX_DISTINCT_REPLACED:
         probes = np.unique(array)
+    elif spec.kind == "flag":
+        probes = np.unique(array)
     else:
-        probes = np.unique([array.min(), array.max()]) if spec.kind != "flag" else np.unique(array)
+        low, high = float(array.min()), float(array.max())
+        probes = np.unique([low, high])
+        if checked is not None:
+            known = checked.get(key)
+            if known is not None:
+                probes = probes[(probes < known[0]) | (probes > known[1])]
+            for value in probes:
+                _check_with_replace(scenario, spec, value)
+            checked[key] = (low, high) if known is None else (min(low, known[0]), max(high, known[1]))
+            return array
     for value in probes:
         _check_with_replace(scenario, spec, value)
     return array

@@ -308,10 +308,13 @@ def montecarlo(
     seed_sequence = np.random.SeedSequence(seed)  # with seed None, fresh entropy, kept in the result
     generators = [np.random.default_rng(child) for child in seed_sequence.spawn(len(distributions))]
 
+    checked: dict[str, tuple[float, float]] = {}  # the values already applied to each key (check_values)
+
     def make_overrides(start: int, stop: int) -> dict[str, np.ndarray]:
         values = {}
         for (key, distribution), rng in zip(distributions.items(), generators, strict=True):
-            values[key] = drawn_values(scenario, key, distribution.draw(rng, stop - start), out_of_range)
+            draws = distribution.draw(rng, stop - start)
+            values[key] = drawn_values(scenario, key, draws, out_of_range, checked)
         return values
 
     base = compute(scenario)  # the conventions and the check ids of the summary

@@ -129,6 +129,36 @@ def test_clip_moves_values_to_the_nearest_valid_one(office):
         check_values(office, "jobs.new", [np.nan], out_of_range="clip")
 
 
+def test_values_between_those_already_checked_are_not_applied_again(monkeypatch):
+    """The chunks of one Monte Carlo run share ``checked``: a chunk inside the values already
+    applied needs no Scenario.replace; a value outside them is applied, and a bad one still raises."""
+    from netbenefit.analysis import keys
+
+    scenario = netbenefit.load_scenario(SCENARIOS / "small_business.yaml")
+    key = "business.full_time_employees_at_application"
+    applied = []
+    original = keys._check_with_replace
+
+    def counted(scenario, spec, value):
+        applied.append(float(value))
+        return original(scenario, spec, value)
+
+    monkeypatch.setattr(keys, "_check_with_replace", counted)
+    checked = {}
+    check_values(scenario, key, [10.0, 25.0, 40.0], checked=checked)
+    assert applied == [10.0, 40.0] and checked == {key: (10.0, 40.0)}
+    check_values(scenario, key, [10.0, 33.0, 40.0], checked=checked)  # within: nothing applied
+    assert applied == [10.0, 40.0]
+    check_values(scenario, key, [5.0, 20.0], checked=checked)  # below: the new low end only
+    assert applied == [10.0, 40.0, 5.0] and checked == {key: (5.0, 40.0)}
+    with pytest.raises(ScenarioError, match="full_time_employees_at_application") as error:
+        check_values(scenario, key, [0.0, 20.0], checked=checked)  # a small business needs >= 1
+    assert "the value 0.0 is not valid (required (>= 1) for a small business" in str(error.value)
+    assert checked == {key: (5.0, 40.0)}  # a failed check widens nothing
+    check_values(scenario, key, [10.0, 40.0])  # without checked: the extremes, as always
+    assert applied[-2:] == [10.0, 40.0]
+
+
 # -- sweep ------------------------------------------------------------------------------------
 
 
