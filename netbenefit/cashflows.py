@@ -525,8 +525,8 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
 
     # --- 71(a)(5): the test on the initial phase, then cumulatively on each later phase ------
     size = inputs.size
-    cumulative_benefits = np.cumsum(np.concatenate([_column(p.pv_benefits, size) for p in phases], axis=1), axis=1)
-    cumulative_credits = np.cumsum(np.concatenate([_column(p.pv_credits, size) for p in phases], axis=1), axis=1)
+    cumulative_benefits = _cumulative([_column(p.pv_benefits, size) for p in phases])
+    cumulative_credits = _cumulative([_column(p.pv_credits, size) for p in phases])
     threshold_column = _column(threshold, size)
     cumulative_ratio = _ratio(cumulative_benefits, cumulative_credits)
     cumulative_passes = net_benefit.meets_threshold(cumulative_ratio, threshold_column) & (cumulative_credits > 0)
@@ -536,12 +536,8 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     pv_without = sum(_column(p.pv_benefits_without_extension, size) for p in phases)
     requested = sum(_column(p.requested_credits, size) for p in phases)
     # 71(a)(5)(d): the incremental credit of each cumulative test, the largest; 0 without an award.
-    cumulative_without = np.cumsum(
-        np.concatenate([_column(p.pv_benefits_without_extension, size) for p in phases], axis=1), axis=1
-    )
-    cumulative_requested = np.cumsum(
-        np.concatenate([_column(p.requested_credits, size) for p in phases], axis=1), axis=1
-    )
+    cumulative_without = _cumulative([_column(p.pv_benefits_without_extension, size) for p in phases])
+    cumulative_requested = _cumulative([_column(p.requested_credits, size) for p in phases])
     incremental = np.where(
         counted_extension > 0,
         net_benefit.incremental_credit_by_test(
@@ -759,7 +755,8 @@ def _net_benefits(components: list[Component], horizon: int) -> np.ndarray:
 
 
 def _fused_net_benefits(counted: list[Component], horizon: int) -> np.ndarray:
-    """``sum over components of sign x base x product of factors``, grouped by base array."""
+    """``sum over components of sign x base x product of factors``, grouped by base array; a
+    boolean base adds its coefficient where it is true, in one pass (no product to build)."""
     groups: dict[int, list] = {}  # id(base) -> [base, summed signed coefficient]
     for component in counted:
         coefficient = 1.0 if component.kind == "revenue" else -1.0
@@ -778,12 +775,22 @@ def _fused_net_benefits(counted: list[Component], horizon: int) -> np.ndarray:
         net = np.multiply(base, coefficient)  # a new array, owned here
     scratch = None  # one buffer for the other full-size terms (no new array for each)
     for base, coefficient in pairs:
-        if np.broadcast_shapes(np.shape(base), np.shape(coefficient)) == shape:
+        if isinstance(base, np.ndarray) and base.dtype == np.bool_:  # years with jobs: added where true
+            np.add(net, coefficient, out=net, where=base)
+        elif np.broadcast_shapes(np.shape(base), np.shape(coefficient)) == shape:
             scratch = np.empty(shape) if scratch is None else scratch
             np.add(net, np.multiply(base, coefficient, out=scratch), out=net)
         else:
             np.add(net, np.multiply(base, coefficient), out=net)
     return net
+
+
+def _cumulative(columns: list[np.ndarray]) -> np.ndarray:
+    """The running sum over phases of one ``(n, 1)`` column per phase, ``(n, phases)``: a copy of
+    the one column of a project without later phases (the sum a cumulative sum gives)."""
+    if len(columns) == 1:
+        return np.array(columns[0], dtype=float)
+    return np.cumsum(np.concatenate(columns, axis=1), axis=1)
 
 
 def _sum_of_products(flows: np.ndarray, factors: np.ndarray) -> np.ndarray:

@@ -92,3 +92,24 @@ def test_a_component_is_given_by_its_values_or_by_a_base_and_factors():
     assert np.array_equal(given.values, built.values)
     with pytest.raises(ValueError):
         Component(1, "a", "explicit", "direct", "revenue", False, base, base=base)
+
+
+@pytest.mark.parametrize("coefficient_shape", [(), (1, 1), (4, 1), (1, 5)])
+@pytest.mark.parametrize("base_rows", [1, 4])
+def test_a_boolean_base_adds_its_amounts_where_true(coefficient_shape, base_rows):
+    """A boolean base (the years with jobs of the CBT) is added where true, in one pass: the sums
+    of the per-stream values, revenue and cost, whatever shapes the base and its factors have."""
+    rng = np.random.default_rng(5)
+    mask = rng.random((base_rows, 5)) < 0.6
+    factor = rng.uniform(1e5, 1e6, coefficient_shape) if coefficient_shape else 250_000.0
+    wages = rng.uniform(1e6, 2e6, (4, 5))
+    components = [
+        Component(1, "wage_tax", "operations", "direct", "revenue", False, base=wages, factors=(0.05,)),
+        Component(1, "cbt", "operations", "direct", "revenue", False, base=mask, factors=(factor,)),
+        Component(1, "fee", "operations", "direct", "cost", False, base=mask, factors=(0.1, factor)),
+    ]
+    fused = cashflows._fused_net_benefits(components, 5)
+    per_stream = components[0].values + components[1].values - components[2].values
+    assert fused.shape == (4, 5)
+    np.testing.assert_allclose(fused, np.broadcast_to(per_stream, (4, 5)), rtol=RTOL)
+    assert np.all(fused[:, ~mask.any(axis=0)] == np.broadcast_to(components[0].values, (4, 5))[:, ~mask.any(axis=0)])
