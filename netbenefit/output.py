@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import datetime as dt
 import errno
 import os
 import re
@@ -39,7 +40,7 @@ WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("wri
 NO_DATE = (1980, 1, 1)
 
 
-def source_date():
+def source_date() -> dt.datetime | None:
     """The date to record in a file's metadata, or None to record none: ``SOURCE_DATE_EPOCH``
     (whole seconds since 1970-01-01 UTC, the reproducible-builds convention) when it is set.
 
@@ -47,12 +48,10 @@ def source_date():
     writes the same bytes: an SVG or PDF has no date, and a workbook (whose format requires
     one) the date of :data:`NO_DATE`.
     """
-    import datetime as dt
-
     value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
     if not value:
         return None
-    if not value.isdigit():
+    if not re.fullmatch(r"[0-9]+", value):
         raise OutputError(
             f"SOURCE_DATE_EPOCH: must be a whole number of seconds since 1970-01-01 UTC (as `date +%s` "
             f"prints), not {value!r}"

@@ -149,7 +149,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
 
     from ..output import source_date
 
-    date = source_date()  # checked before anything is drawn
+    date = None if image_format == "png" else source_date()  # checked before anything is drawn
     canvas, original_dpi = figure.canvas, figure.dpi
     try:
         printer = Canvas(figure)

@@ -73,6 +73,7 @@ def test_source_date_epoch_is_seconds_since_1970_utc(monkeypatch, value, expecte
         ("yesterday", "must be a whole number of seconds"),
         ("-1", "must be a whole number of seconds"),
         ("1.5", "must be a whole number of seconds"),
+        ("\u00b2", "must be a whole number of seconds"),  # a superscript two: a digit to str.isdigit
         ("253402300800", "past any date"),  # 10000-01-01: one second past 9999-12-31 23:59:59
     ],
 )
