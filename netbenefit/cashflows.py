@@ -88,7 +88,7 @@ class Inputs:
         if len(sizes) > 1:
             raise ScenarioError(scenario.source, "", f"variant arrays differ in length: {sorted(sizes)}")
         self.size = sizes.pop() if sizes else 1
-        self._values: dict[str, object] = {}
+        self._values: dict[str, object] = scenario._values_at  # shared by every evaluation of the scenario
 
     def get(self, key: str):
         """The scenario's value at ``key`` (``None`` where it or a parent is not given)."""

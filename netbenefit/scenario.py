@@ -325,6 +325,9 @@ class Scenario(_Model):
     _base_dir: str = PrivateAttr(default=".")
     _written: Any = PrivateAttr(default=None)  # the mapping as given, for reports
     _multipliers: Mapping[str, Any] | None = PrivateAttr(default=None)  # the revenue.multiplier_table row
+    #: The values at dotted keys the model has read (netbenefit.cashflows.Inputs): the scenario is
+    #: immutable, so each is looked up once, whatever the number of evaluations.
+    _values_at: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     # -- construction ----------------------------------------------------------------------
 

@@ -312,3 +312,20 @@ def test_yaml_python_tags_never_run(tmp_path):
     with pytest.raises(ScenarioError):
         load_scenario(write(tmp_path, text))
     assert not marker.exists()
+
+
+def test_the_values_read_by_one_evaluation_serve_the_next_and_never_a_variant():
+    """The model looks each value of a scenario up once (the scenario is immutable); a replaced
+    copy starts afresh, and the lookups are no part of what the scenario is."""
+    scenario = load_scenario(SCENARIOS / "office_hq_default_area.yaml")
+    first = netbenefit.evaluate(scenario)
+    assert scenario._values_at["jobs.new"] == scenario.jobs.new
+    assert netbenefit.evaluate(scenario).ratio == first.ratio
+    variant = scenario.replace({"jobs.new": scenario.jobs.new * 2})
+    assert variant._values_at == {}
+    doubled = netbenefit.evaluate(variant)
+    fresh = netbenefit.evaluate(
+        load_scenario(SCENARIOS / "office_hq_default_area.yaml").replace({"jobs.new": scenario.jobs.new * 2})
+    )
+    assert doubled.ratio == fresh.ratio != first.ratio
+    assert scenario == load_scenario(SCENARIOS / "office_hq_default_area.yaml")
