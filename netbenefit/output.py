@@ -210,25 +210,29 @@ CHART_CHOICES = ("all", "summary", "none")
 
 
 #: The results whose charts the worker processes of :func:`write_charts` draw: they inherit them
-#: when forked (a Scenario cannot be pickled), and receive only an index.
+#: when forked (a Scenario cannot be pickled), and receive only an index and a chart's name.
 _CHART_JOBS: list[Result] = []
 
 
-def _forked_scenario_images(index: int, formats: Sequence[str]) -> list[tuple[str, bytes]]:
-    return _scenario_images(_CHART_JOBS[index], formats)
+def _forked_chart_images(index: int | None, chart: str, formats: Sequence[str]) -> list[tuple[str, bytes]]:
+    """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None)."""
+    return _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
 
 
-def _scenario_images(result: Result, formats: Sequence[str]) -> list[tuple[str, bytes]]:
-    """One scenario's meaningful charts drawn, each once, as ``(file name, image bytes)``; the
-    caller writes the files (in a worker process of :func:`write_charts`, nothing is written)."""
+#: The file names of charts not named after their function.
+_FILE_STEMS = {"compare_ratios": "comparison_ratios"}
+
+
+def _chart_images(results, chart: str, formats: Sequence[str]) -> list[tuple[str, bytes]]:
+    """``chart`` drawn once for ``results`` and printed in each format, as ``(file name, image
+    bytes)``; the caller writes the files (in a worker process of :func:`write_charts`, nothing
+    is written)."""
     from . import charts
     from .charts.style import figure_bytes
 
-    images = []
-    for chart in charts.meaningful_charts(result):
-        figure = charts.draw(chart, result)
-        images.extend((f"{chart}.{image_format}", figure_bytes(figure, image_format)) for image_format in formats)
-    return images
+    figure = charts.draw(chart, results)
+    stem = _FILE_STEMS.get(chart, chart)
+    return [(f"{stem}.{image_format}", figure_bytes(figure, image_format)) for image_format in formats]
 
 
 def _write_images(folder: Path, images: list[tuple[str, bytes]], progress) -> list[Path]:
@@ -244,12 +248,20 @@ def _write_images(folder: Path, images: list[tuple[str, bytes]], progress) -> li
 
 def chart_count(results: Sequence[Result], formats: Sequence[str] = ("png",), charts: str = "all") -> int:
     """How many files :func:`write_charts` writes."""
+    return len(_chart_jobs(results, charts)) * len(formats)
+
+
+def _chart_jobs(results: Sequence[Result], charts: str) -> list[tuple[int | None, str]]:
+    """The charts :func:`write_charts` draws, in the order their files are written: ``(None,
+    "compare_ratios")`` for the comparison chart, then ``(index of the result, chart)``."""
     if charts == "none":
-        return 0
+        return []
     from .charts import meaningful_charts
 
-    per_scenario = sum(len(meaningful_charts(result)) for result in results) if charts == "all" else 0
-    return (1 + per_scenario) * len(formats)
+    jobs: list[tuple[int | None, str]] = [(None, "compare_ratios")]
+    if charts == "all":
+        jobs.extend((index, chart) for index, result in enumerate(results) for chart in meaningful_charts(result))
+    return jobs
 
 
 def write_charts(
@@ -266,41 +278,34 @@ def write_charts(
     ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
     charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically, by
     this process, and each figure drawn once. ``charts="summary"`` writes the comparison chart
-    alone, ``"none"`` nothing. The scenarios' charts are drawn in up to ``workers`` processes
-    (default: one per core), which send back the images; the files are those one process writes.
+    alone, ``"none"`` nothing. The charts are drawn in up to ``workers`` processes (default: one
+    per core), each taking the next chart when it has finished one, and sent back as images; the
+    files, and the order in which they are written, are those of one process drawing them all.
     ``progress`` (an object with ``update(n)``, a progress bar) is told of each file written.
     """
     if charts not in CHART_CHOICES:
         raise ValueError(f"charts must be one of {CHART_CHOICES}, not {charts!r}")
-    if charts == "none":
-        return []
-    from . import charts as chart_module
-
     folder = Path(folder) / "charts"
-    written = []
-    figure = chart_module.draw("compare_ratios", results)
-    for image_format in formats:
-        written.append(chart_module.save_figure(figure, folder / f"comparison_ratios.{image_format}"))
-    if progress is not None:
-        progress.update(len(formats))
-    if charts == "summary":
-        return written
-    folders = [folder / stem for stem in file_stems(results)]
-    workers = min(len(results), os.cpu_count() or 1) if workers is None else min(len(results), max(1, workers))
+    stems = file_stems(results)
+    jobs = _chart_jobs(results, charts)
+    places = [folder if index is None else folder / stems[index] for index, _ in jobs]
+    workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))
     import multiprocessing
 
+    written: list[Path] = []
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for result, stem_folder in zip(results, folders, strict=True):
-            written.extend(_write_images(stem_folder, _scenario_images(result, formats), progress))
+        for (index, chart), place in zip(jobs, places, strict=True):
+            images = _chart_images(results if index is None else results[index], chart, formats)
+            written.extend(_write_images(place, images, progress))
         return written
     from concurrent.futures import ProcessPoolExecutor
 
     _CHART_JOBS[:] = results
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_forked_scenario_images, index, tuple(formats)) for index in range(len(results))]
-            for stem_folder, future in zip(folders, futures, strict=True):  # in order: the files of one process
-                written.extend(_write_images(stem_folder, future.result(), progress))
+            futures = [pool.submit(_forked_chart_images, index, chart, tuple(formats)) for index, chart in jobs]
+            for place, future in zip(places, futures, strict=True):  # in order: the files of one process
+                written.extend(_write_images(place, future.result(), progress))
     finally:
         _CHART_JOBS.clear()
     return written
