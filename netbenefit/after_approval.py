@@ -40,6 +40,7 @@ Every bound comes from the cited parameters file ``after_approval.yaml``.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ from .result import Result
 from .rules import repayment_schedule
 from .rules.clawback import extended_years_maintained, recapture
 from .rules.clawback import extension_repayment as _repay_incremental
-from .scenario import Scenario, _scenario_error, load_scenario, read_yaml
+from .scenario import Scenario, _scenario_error, csv_path_inside, load_scenario, read_text_file, read_yaml
 
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]
@@ -125,15 +126,11 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
     """Rows of a CSV of actual results (header: ``year,new_jobs,statewide_workforce`` and any of
     ``retained_jobs,median_salary,nj_withholding_share``), as mappings. Raises ScenarioError."""
     key = "years_from_csv"
-    if not isinstance(name, str) or not name.strip():
-        raise ScenarioError(source, key, "must be the path of a CSV file")
-    path = Path(name) if Path(name).is_absolute() else base / name
+    path = csv_path_inside(name, base, source, key, "the actual results file's folder")
+    text = read_text_file(path, source, key, "CSV file")  # a regular file of UTF-8 text, not too large
     try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            rows = [row for row in csv.reader(handle) if any(cell.strip() for cell in row)]
-    except FileNotFoundError:
-        raise ScenarioError(source, key, f"CSV file not found: {path}") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
+    except csv.Error as error:
         raise ScenarioError(source, key, f"cannot read CSV file {path}: {error}") from None
     if not rows:
         raise ScenarioError(source, key, f"{path}: the CSV file is empty")

@@ -737,20 +737,26 @@ def _csv_stream_list(streams: Any, key: str, source: str, base: Path) -> Any:
     return resolved
 
 
-def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, float]:
-    """Read a stream CSV (header ``year,amount``) into ``{year: amount}``. Raises ScenarioError."""
+def csv_path_inside(name: Any, base: Path, source: str, key: str, folder: str) -> Path:
+    """The path of the CSV file ``name``, relative to ``base`` (the folder of the YAML file that
+    names it, ``folder`` in words) and inside it. Raises ScenarioError.
+
+    Symbolic links are resolved before anything is opened: a link in the folder to a file outside
+    it (or a linked folder leading out) is refused, and the file outside is never opened."""
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(source, key, "must be the path of a CSV file")
     relative = os.path.normpath(name)
     if os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
-        raise ScenarioError(source, key, f"must be a path inside the scenario file's folder, got {name!r}")
+        raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r}")
     path = base / relative
-    # Symbolic links resolved before anything is opened: a link in the folder to a file outside it
-    # (or a linked folder leading out) is refused, and the file outside is never opened.
     if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(base)):
-        raise ScenarioError(
-            source, key, f"must be a path inside the scenario file's folder, got {name!r} (a link leading outside it)"
-        )
+        raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r} (a link leading outside it)")
+    return path
+
+
+def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, float]:
+    """Read a stream CSV (header ``year,amount``) into ``{year: amount}``. Raises ScenarioError."""
+    path = csv_path_inside(name, base, source, key, "the scenario file's folder")
     text = read_text_file(path, source, key, "CSV file")
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))

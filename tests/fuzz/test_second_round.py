@@ -1,6 +1,7 @@
-"""Hostile inputs of the second round: a stream CSV reached through a symbolic link that leaves the
-scenario's folder, an overflow that must be blamed on the stream that causes it, a ``!!set`` given
-where a list is expected, and YAML merge keys (an override is legal YAML 1.1, a duplicate is not)."""
+"""Hostile inputs of the second round: a stream CSV (or an actual results CSV) reached through a
+symbolic link that leaves the scenario's folder, an overflow that must be blamed on the stream that
+causes it, a ``!!set`` given where a list is expected, and YAML merge keys (an override is legal
+YAML 1.1, a duplicate is not)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from support import base_scenario_dict, with_changes
 
 import netbenefit
 from netbenefit import ScenarioError, load_scenario
+from netbenefit.after_approval import load_actuals
 
 CSV = "year,amount\n1,1000000\n2,1000000\n"
 
@@ -108,6 +110,69 @@ def test_a_scenario_folder_reached_through_a_link_still_reads_its_own_files(tmp_
     csv_scenario(real, "taxes.csv")
     (tmp_path / "alias").symlink_to(real, target_is_directory=True)
     assert load_scenario(tmp_path / "alias" / "scenario.yaml").streams[0].by_year[2] == 1000000.0
+
+
+# ----------------------------------------------------------------------------------------------
+# actuals' years_from_csv: the same rule as from_csv (inside the actual results file's folder)
+# ----------------------------------------------------------------------------------------------
+
+ACTUALS_CSV = "year,new_jobs,statewide_workforce\n1,30,1030\n2,35,1035\n"
+
+
+def actuals_file(folder: Path, years_from_csv: str) -> Path:
+    return write_yaml(folder / "actuals.yaml", {"workforce_before_approval": 1000, "years_from_csv": years_from_csv})
+
+
+def actuals_error(path: Path) -> ScenarioError:
+    with pytest.raises(ScenarioError) as caught:
+        load_actuals(path)
+    assert caught.value.key == "years_from_csv" and "\n" not in str(caught.value)
+    return caught.value
+
+
+@pytest.fixture
+def actuals_layout(tmp_path):
+    """``project/`` (the actual results file's folder) and ``outside/secret.csv``, a valid CSV."""
+    project, outside = tmp_path / "project", tmp_path / "outside"
+    project.mkdir()
+    outside.mkdir()
+    (outside / "secret.csv").write_text(ACTUALS_CSV, encoding="utf-8")
+    return project, outside / "secret.csv"
+
+
+@pytest.mark.parametrize("how", ["link to the file", "linked folder", "absolute path", "parent folder"])
+def test_actuals_csv_outside_the_folder_is_refused_unopened(actuals_layout, opened, how):
+    # Was: an absolute path or a link leading out was followed and the file outside read.
+    project, secret = actuals_layout
+    if how == "link to the file":
+        (project / "years.csv").symlink_to(secret)
+        name = "years.csv"
+    elif how == "linked folder":
+        (project / "data").symlink_to(secret.parent, target_is_directory=True)
+        name = "data/secret.csv"
+    else:
+        name = str(secret) if how == "absolute path" else "../outside/secret.csv"
+    error = actuals_error(actuals_file(project, name))
+    assert "inside the actual results file's folder" in error.problem
+    assert not [path for path in opened if Path(path).resolve() == secret.resolve()], "the outside file was opened"
+
+
+def test_actuals_csv_inside_the_folder_through_a_link_is_read(actuals_layout):
+    project, _ = actuals_layout
+    (project / "data").mkdir()
+    (project / "data" / "years.csv").write_text(ACTUALS_CSV, encoding="utf-8")
+    (project / "years.csv").symlink_to("data/years.csv")
+    actuals = load_actuals(actuals_file(project, "years.csv"))
+    assert [(row.year, row.new_jobs) for row in actuals.years] == [(1, 30), (2, 35)]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes need a POSIX system")
+def test_actuals_csv_that_is_a_pipe_or_a_folder_is_refused_without_waiting(tmp_path):
+    # Was: a named pipe was opened and read, and the command waited for a writer for ever.
+    os.mkfifo(tmp_path / "pipe.csv")
+    (tmp_path / "folder.csv").mkdir()
+    assert "not a regular file" in actuals_error(actuals_file(tmp_path, "pipe.csv")).problem
+    assert "is a folder" in actuals_error(actuals_file(tmp_path, "folder.csv")).problem
 
 
 # ----------------------------------------------------------------------------------------------
