@@ -19,10 +19,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from .errors import _printable
-from .parameters import parameter
+from .parameters import parameter, parse_data_yaml
 from .scenario import Scenario
 
 RANGES_FILE = "ranges/plausibility.yaml"
@@ -90,7 +88,7 @@ class PlausibleRange:
 
 def _load_ranges() -> tuple[PlausibleRange, ...]:
     text = resources.files("netbenefit.parameters").joinpath(RANGES_FILE).read_text(encoding="utf-8")
-    raw = yaml.safe_load(text)
+    raw = parse_data_yaml(text)  # libyaml's parser where installed; no name given twice
     ranges = []
     for name, entry in raw.items():
         unknown = set(entry) - _FIELDS

@@ -53,11 +53,17 @@ def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, 
     keys = [loader.construct_object(key_node, deep=True) for key_node, _ in node.value]
     repeated = sorted({str(key) for key in keys if keys.count(key) > 1})
     if repeated:
-        raise RuntimeError(f"parameter names given twice in one file: {', '.join(repeated)}")
+        raise RuntimeError(f"names given twice in one file: {', '.join(repeated)}")
     return _SAFE_LOADER.construct_mapping(loader, node, deep=deep)
 
 
 _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
+
+
+def parse_data_yaml(text: str) -> Any:
+    """A YAML data file of the package (parameters, plausible ranges), read with the safe loader
+    (libyaml's where installed); a name given twice in one mapping is a RuntimeError."""
+    return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 def parse_parameter_files(files) -> dict[str, Parameter]:
@@ -71,7 +77,7 @@ def parse_parameter_files(files) -> dict[str, Parameter]:
     """
     loaded: dict[str, Parameter] = {}
     for file_name, text in files:
-        raw = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        raw = parse_data_yaml(text)
         for name, entry in (raw or {}).items():
             if name in loaded:
                 raise RuntimeError(f"parameter {name} of {file_name} is already defined in another parameters file")

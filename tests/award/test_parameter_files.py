@@ -60,3 +60,12 @@ def test_an_entry_without_every_field_is_an_error():
 def test_distinct_names_in_two_files_load():
     loaded = parse_parameter_files([("a.yaml", ENTRY.format(name="x")), ("b.yaml", ENTRY.format(name="y"))])
     assert sorted(loaded) == ["x", "y"]
+
+
+def test_the_data_files_reader_refuses_a_name_twice_at_any_depth():
+    # The plausible ranges are read with it too (netbenefit.plausibility).
+    from netbenefit.parameters import parse_data_yaml
+
+    assert parse_data_yaml("a:\n  low: 1\nb: 2\n") == {"a": {"low": 1}, "b": 2}
+    with pytest.raises(RuntimeError, match="names given twice in one file: low"):
+        parse_data_yaml("a:\n  low: 1\n  low: 2\n")
