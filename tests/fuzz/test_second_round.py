@@ -54,14 +54,26 @@ def opened():
     _OPENED = None
 
 
-@pytest.fixture
-def layout(tmp_path):
-    """``project/`` (the scenario's folder) and ``outside/secret.csv``, a valid stream CSV."""
+def project_and_secret(tmp_path: Path, text: str) -> tuple[Path, Path]:
+    """``project/`` (the folder of the YAML file) and ``outside/secret.csv`` holding ``text``."""
     project, outside = tmp_path / "project", tmp_path / "outside"
     project.mkdir()
     outside.mkdir()
-    (outside / "secret.csv").write_text(CSV, encoding="utf-8")
+    (outside / "secret.csv").write_text(text, encoding="utf-8")
     return project, outside / "secret.csv"
+
+
+def link_inside(project: Path, name: str, text: str) -> None:
+    """``project/<name>``: a symbolic link to ``project/data/<name>``, which holds ``text``."""
+    (project / "data").mkdir()
+    (project / "data" / name).write_text(text, encoding="utf-8")
+    (project / name).symlink_to(f"data/{name}")
+
+
+@pytest.fixture
+def layout(tmp_path):
+    """The scenario's folder and a valid stream CSV outside it."""
+    return project_and_secret(tmp_path, CSV)
 
 
 def assert_refused_without_opening(scenario: Path, secret: Path, opened: list[str]) -> None:
@@ -96,9 +108,7 @@ def test_a_chain_of_links_ending_outside_is_refused_unopened(layout, opened):
 
 def test_a_link_that_stays_inside_the_folder_is_read(layout):
     project, _ = layout
-    (project / "data").mkdir()
-    (project / "data" / "taxes.csv").write_text(CSV, encoding="utf-8")
-    (project / "taxes.csv").symlink_to("data/taxes.csv")
+    link_inside(project, "taxes.csv", CSV)
     scenario = load_scenario(csv_scenario(project, "taxes.csv"))
     assert dict(scenario.streams[0].by_year) == {1: 1000000.0, 2: 1000000.0}
 
@@ -132,12 +142,8 @@ def actuals_error(path: Path) -> ScenarioError:
 
 @pytest.fixture
 def actuals_layout(tmp_path):
-    """``project/`` (the actual results file's folder) and ``outside/secret.csv``, a valid CSV."""
-    project, outside = tmp_path / "project", tmp_path / "outside"
-    project.mkdir()
-    outside.mkdir()
-    (outside / "secret.csv").write_text(ACTUALS_CSV, encoding="utf-8")
-    return project, outside / "secret.csv"
+    """The actual results file's folder and a valid CSV of actual years outside it."""
+    return project_and_secret(tmp_path, ACTUALS_CSV)
 
 
 @pytest.mark.parametrize("how", ["link to the file", "linked folder", "absolute path", "parent folder"])
@@ -159,9 +165,7 @@ def test_actuals_csv_outside_the_folder_is_refused_unopened(actuals_layout, open
 
 def test_actuals_csv_inside_the_folder_through_a_link_is_read(actuals_layout):
     project, _ = actuals_layout
-    (project / "data").mkdir()
-    (project / "data" / "years.csv").write_text(ACTUALS_CSV, encoding="utf-8")
-    (project / "years.csv").symlink_to("data/years.csv")
+    link_inside(project, "years.csv", ACTUALS_CSV)
     actuals = load_actuals(actuals_file(project, "years.csv"))
     assert [(row.year, row.new_jobs) for row in actuals.years] == [(1, 30), (2, 35)]
 
