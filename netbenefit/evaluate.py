@@ -198,6 +198,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         warnings=explain.commitment_period_warnings(scenario),
         benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),
+        computation=c,
     )
 
 

@@ -14,6 +14,8 @@ from .scenario import Scenario
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .cashflows import Computation
+
 
 class OnDemand:
     """A table of a :class:`Result` not built yet: ``build(*args)`` builds it when first read.
@@ -148,6 +150,9 @@ class Result:
     warnings: tuple[str, ...] = ()
     #: Conventions the model applied that the scenario did not state (a tax year outside a schedule's dates).
     conventions: tuple[str, ...] = ()
+    #: The model's arrays the tables are built from (:class:`netbenefit.cashflows.Computation`), kept
+    #: so that the workbook reads its streams without running the model again; None when not kept.
+    computation: Computation | None = field(default=None, repr=False, compare=False)
 
     #: Cash-flow columns in dollars (the others are counts, weights and factors).
     MONEY_COLUMNS = (

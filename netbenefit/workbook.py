@@ -318,8 +318,10 @@ def _model(result: Result) -> _Model:
     from .cashflows import compute
 
     scenario = result.scenario
-    with np.errstate(all="ignore"):
-        computation = compute(scenario)
+    computation = result.computation
+    if computation is None:  # a Result made without its model's arrays
+        with np.errstate(all="ignore"):
+            computation = compute(scenario)
     n_years = len(computation.years)
     extension = float(result.extended_years) if result.extension_counted else 0.0
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
@@ -358,6 +360,7 @@ def _model(result: Result) -> _Model:
 # ----------------------------------------------------------------------------------------------
 
 
+@functools.cache
 def column_letter(index: int) -> str:
     """Excel's letters of the 1-based column ``index`` (1 -> A, 27 -> AA)."""
     from xlsxwriter.utility import xl_col_to_name
