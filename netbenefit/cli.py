@@ -82,7 +82,27 @@ class _Stopped(BaseException):
         self.number = number
 
 
+#: The signals that asked this command to stop, in order. The exception a handler raises can be
+#: lost: Python drops an exception raised in a finalizer or a weakref callback (where a handler
+#: may happen to run), and the command then goes on to its end; main reports the stop all the same.
+_RECEIVED: list[int] = []
+
+#: The word of the one-line message for each signal that stops a command.
+_STOP_WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+
+
+class _Interrupted(KeyboardInterrupt):
+    """Raised in the main thread by SIGINT in place of a KeyboardInterrupt, of which it is a kind
+    (code that catches KeyboardInterrupt still does). CPython 3.11 ends the process by SIGINT,
+    whatever status the command returns, once a KeyboardInterrupt itself (its exact type) has left
+    an ``exec`` of a string, as happens when Ctrl-C lands while a module defining dataclasses is
+    imported; a subclass leaves the exit status alone (130)."""
+
+
 def _stop(number: int, frame) -> None:
+    _RECEIVED.append(number)
+    if number == signal.SIGINT:
+        raise _Interrupted
     raise _Stopped(number)
 
 
@@ -99,24 +119,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from .plausibility import PlausibilityWarning
 
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGTERM, _stop) if in_main_thread else None
+    previous = {}
+    if threading.current_thread() is threading.main_thread():  # a signal ignored (SIG_IGN) stays ignored
+        previous = {n: signal.signal(n, _stop) for n in _STOP_WORDS if signal.getsignal(n) is not signal.SIG_IGN}
+    _RECEIVED.clear()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error" if getattr(args, "strict", False) else "always", PlausibilityWarning)
             warnings.showwarning = _show_warning
-            return _run(args)
+            code = _run(args)
+        return _stopped(_RECEIVED[0]) if _RECEIVED else code  # a stop whose exception Python dropped
     except KeyboardInterrupt:
-        return _stopped(signal.SIGINT, "interrupted")
+        return _stopped(signal.SIGINT)
     except _Stopped as stopped:
-        return _stopped(signal.Signals(stopped.number), "terminated")
+        return _stopped(stopped.number)
     finally:
-        if in_main_thread:
-            signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
 
 
-def _stopped(number: signal.Signals, word: str) -> int:
-    print(f"netbenefit: {word} (signal {number.name}); files written so far are complete", file=sys.stderr)
+def _stopped(number: int) -> int:
+    number = signal.Signals(number)
+    print(
+        f"netbenefit: {_STOP_WORDS[number]} (signal {number.name}); files written so far are complete", file=sys.stderr
+    )
     return 128 + int(number)
 
 

@@ -14,6 +14,7 @@ import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import safe_text
 from .result import Result
@@ -127,19 +128,42 @@ def _signals_held():
         yield
         return
     received: list[int] = []
-    held = (signal.SIGINT, signal.SIGTERM)
-    previous = {number: signal.signal(number, lambda number, frame: received.append(number)) for number in held}
+
+    def hold(number: int, frame) -> None:
+        received.append(number)
+
+    previous: dict[int, Any] = {}
     try:
+        for number in (signal.SIGINT, signal.SIGTERM):
+            previous[number] = signal.signal(number, hold)
         yield
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        _put_back(previous)
         for number in dict.fromkeys(received):  # each signal once, in the order received
             handler = previous[number]
             if callable(handler):
                 handler(number, None)  # e.g. KeyboardInterrupt, or the command line's stop
             elif handler == signal.SIG_DFL:
                 signal.raise_signal(number)
+
+
+def _put_back(handlers: dict[int, Any]) -> None:
+    """Set each signal's handler back to ``handlers[signal]``, every one of them even when a
+    handler raises meanwhile (then raise its exception after).
+
+    ``signal.signal`` runs the handlers of the signals already received before it sets a new
+    one: a signal arriving once SIGINT's handler is back is acted on while SIGTERM's is put back,
+    and its exception (a KeyboardInterrupt) must not leave SIGTERM held for ever."""
+    raised: BaseException | None = None
+    for number, handler in handlers.items():
+        while True:
+            try:
+                signal.signal(number, handler)
+                break
+            except BaseException as error:  # a received signal's handler raised; set this one again
+                raised = raised or error
+    if raised is not None:
+        raise raised
 
 
 def atomic_write_text(path: Path, text: str) -> None:
