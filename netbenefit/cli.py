@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _Stopped(BaseException):
-    """Raised in the main thread by SIGTERM (as KeyboardInterrupt is by SIGINT), so that every
+    """Raised in the main thread by SIGTERM (as :class:`_Interrupted` is by SIGINT), so that every
     ``finally`` and ``except BaseException`` runs: temporary files are removed, locks released."""
 
     def __init__(self, number: int) -> None:
