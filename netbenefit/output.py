@@ -312,6 +312,8 @@ def write_charts(
     folder = Path(folder) / "charts"
     stems = file_stems(results)
     jobs = _chart_jobs(results, charts)
+    if not jobs:
+        return []
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
     workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))
     import multiprocessing
