@@ -134,8 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Stopped as stopped:
         return _stopped(stopped.number)
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
+        from .output import put_back_handlers
+
+        put_back_handlers(previous)
 
 
 def _stopped(number: int) -> int:

@@ -138,7 +138,7 @@ def _signals_held():
             previous[number] = signal.signal(number, hold)
         yield
     finally:
-        _put_back(previous)
+        put_back_handlers(previous)
         for number in dict.fromkeys(received):  # each signal once, in the order received
             handler = previous[number]
             if callable(handler):
@@ -147,9 +147,10 @@ def _signals_held():
                 signal.raise_signal(number)
 
 
-def _put_back(handlers: dict[int, Any]) -> None:
-    """Set each signal's handler back to ``handlers[signal]``, every one of them even when a
-    handler raises meanwhile (then raise its exception after).
+def put_back_handlers(handlers: dict[int, Any]) -> None:
+    """Set each signal's handler back to ``handlers[signal]`` (None, a handler not set from
+    Python, is put back as ``SIG_DFL``), every one of them even when a handler raises meanwhile
+    (then raise its exception after).
 
     ``signal.signal`` runs the handlers of the signals already received before it sets a new
     one: a signal arriving once SIGINT's handler is back is acted on while SIGTERM's is put back,
@@ -158,7 +159,7 @@ def _put_back(handlers: dict[int, Any]) -> None:
     for number, handler in handlers.items():
         while True:
             try:
-                signal.signal(number, handler)
+                signal.signal(number, signal.SIG_DFL if handler is None else handler)
                 break
             except BaseException as error:  # a received signal's handler raised; set this one again
                 raised = raised or error
@@ -310,10 +311,10 @@ def write_charts(
     if charts not in CHART_CHOICES:
         raise ValueError(f"charts must be one of {CHART_CHOICES}, not {charts!r}")
     folder = Path(folder) / "charts"
-    stems = file_stems(results)
     jobs = _chart_jobs(results, charts)
     if not jobs:
         return []
+    stems = file_stems(results)
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
     workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))
     import multiprocessing

@@ -140,6 +140,9 @@ class Result:
     commitment_period_years: float  # initial phase
     cashflows: pd.DataFrame = field(repr=False)
     streams: pd.DataFrame = field(repr=False)
+    #: The model's arrays the tables are built from (:class:`netbenefit.cashflows.Computation`), kept
+    #: so that the workbook reads its streams without running the model again.
+    computation: Computation = field(repr=False, compare=False)
     award_calculation: pd.DataFrame | None = field(default=None, repr=False)  # section 75, netbenefit.award
     #: Counted benefits by tax: columns ``tax``, ``nominal``, ``pv`` [USD]; pv adds up to pv_benefits.
     benefits_by_tax: pd.DataFrame | None = field(default=None, repr=False)
@@ -150,9 +153,6 @@ class Result:
     warnings: tuple[str, ...] = ()
     #: Conventions the model applied that the scenario did not state (a tax year outside a schedule's dates).
     conventions: tuple[str, ...] = ()
-    #: The model's arrays the tables are built from (:class:`netbenefit.cashflows.Computation`), kept
-    #: so that the workbook reads its streams without running the model again; None when not kept.
-    computation: Computation | None = field(default=None, repr=False, compare=False)
 
     #: Cash-flow columns in dollars (the others are counts, weights and factors).
     MONEY_COLUMNS = (

@@ -315,13 +315,7 @@ class _Model:
 def _model(result: Result) -> _Model:
     """The years, the context columns and each phase's streams, credits and benefit window, from
     the model (:mod:`netbenefit.cashflows`)."""
-    from .cashflows import compute
-
-    scenario = result.scenario
-    computation = result.computation
-    if computation is None:  # a Result made without its model's arrays
-        with np.errstate(all="ignore"):
-            computation = compute(scenario)
+    scenario, computation = result.scenario, result.computation
     n_years = len(computation.years)
     extension = float(result.extended_years) if result.extension_counted else 0.0
     awards = [scenario.award] + [phase.award for phase in scenario.phases]

@@ -310,23 +310,20 @@ def check_values(
                 bad |= array != np.round(array)
             if bad.any():
                 raise OutOfRangeError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
-    if replace == "distinct" and np.unique(array).size <= MAX_DISTINCT_REPLACED:
-        probes = np.unique(array)
-    elif spec.kind == "flag":
+    bounds = None  # the smallest and largest value applied, when only the extremes are
+    if (replace == "distinct" and np.unique(array).size <= MAX_DISTINCT_REPLACED) or spec.kind == "flag":
         probes = np.unique(array)
     else:
-        low, high = float(array.min()), float(array.max())
-        probes = np.unique([low, high])
-        if checked is not None:
-            known = checked.get(key)
-            if known is not None:
-                probes = probes[(probes < known[0]) | (probes > known[1])]
-            for value in probes:
-                _check_with_replace(scenario, spec, value)
-            checked[key] = (low, high) if known is None else (min(low, known[0]), max(high, known[1]))
-            return array
+        bounds = float(array.min()), float(array.max())
+        probes = np.unique(bounds)
+        known = checked.get(key) if checked is not None else None
+        if known is not None:
+            probes = probes[(probes < known[0]) | (probes > known[1])]
+            bounds = min(bounds[0], known[0]), max(bounds[1], known[1])
     for value in probes:
         _check_with_replace(scenario, spec, value)
+    if checked is not None and bounds is not None:
+        checked[key] = bounds
     return array
 
 

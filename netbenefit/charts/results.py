@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ from .style import (
     PASS_COLOUR,
     THRESHOLD_COLOUR,
     _axes,
+    _cut,
     _label,
     _money,
     _money_axis,
@@ -360,7 +360,7 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
             alpha=0.25 if check.passed else 0.45,
         )
         ax.text(0.01, row, "PASS" if check.passed else "FAIL", va="center", fontsize=9, fontweight="bold")
-        message = _text("\n".join(textwrap.wrap(check.message, width=125, max_lines=3, placeholder=" ...")))
+        message = _text("\n".join(_cut(check.message, 125, 3, " ...")))
         ax.text(0.08, row, message, va="center", fontsize=7.5)
     ax.set_yticks(rows, list(checks["id"]))
     ax.set_ylim(-0.6, len(checks) - 0.4)

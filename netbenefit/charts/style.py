@@ -206,6 +206,12 @@ def _text(text: str) -> str:
     return text.replace("$", r"\$")
 
 
+def _cut(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
+    """``text`` wrapped at ``width`` on at most ``lines`` lines, the last ending in ``ellipsis``
+    when the text is cut short (the string textwrap calls its placeholder)."""
+    return textwrap.wrap(text, width=width, max_lines=lines, placeholder=ellipsis)
+
+
 def _label(name: str, width: int = 30, lines: int = 2) -> str:
     """A scenario name on at most ``lines`` lines of about ``width`` characters.
 
@@ -214,7 +220,7 @@ def _label(name: str, width: int = 30, lines: int = 2) -> str:
     """
     wrapped = textwrap.wrap(name, width=width)
     if len(wrapped) > lines:
-        head = textwrap.wrap(name, width=width, max_lines=lines - 1, placeholder="...")
+        head = _cut(name, width, lines - 1, "...")
         start = len(name) - (width - 3)
         tail = name[start:]
         if name[start - 1] != " " and " " in tail:  # begin the tail at a word

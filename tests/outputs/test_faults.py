@@ -174,7 +174,7 @@ def test_handlers_are_all_put_back_when_a_signal_arrives_between_two_of_them(mon
     monkeypatch.setattr(output.signal, "signal", signal_with_one_arrival)
     try:
         with pytest.raises(KeyboardInterrupt):
-            output._put_back(held)
+            output.put_back_handlers(held)
         assert calls == [signal.SIGINT, signal.SIGTERM, signal.SIGTERM]
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     finally:
