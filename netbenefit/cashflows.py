@@ -711,7 +711,7 @@ def _driver_components(
     if phase_number == 1:  # the business's CBT, in each initial-phase year with jobs in place
         if revenue.allocated_taxable_net_income is not None:  # N.J.S.A. 54:10A-5, 54:10A-5.41, by tax year
             base = number("revenue.allocated_taxable_net_income") * growth
-            tax_years = taxes.tax_years(inputs.scenario.application_date, years)[None, :]
+            tax_years = taxes.tax_years(inputs.scenario.approval, years)[None, :]
             cbt = taxes.corporation_business_tax(base, tax_years)
         else:  # a flat year-1 amount, growing with inflation
             cbt = number("revenue.corporate_business_tax") * growth

@@ -257,7 +257,7 @@ def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
         names.append("sales_and_use_tax_rate")
     if revenue.allocated_taxable_net_income is not None:
         names.append("corporation_business_tax_rates")
-    first, last = (int(y) for y in taxes.tax_years(scenario.application_date, c.years[[0, -1]]))
+    first, last = (int(y) for y in taxes.tax_years(scenario.approval, c.years[[0, -1]]))
     return taxes.schedule_conventions(first, last, names)
 
 

@@ -24,6 +24,7 @@ SCENARIO_LABELS: dict[str, str] = {
     "name": "Scenario name",
     "description": "Description",
     "application_date": "Application date, 71(f)",
+    "approval_date": "Approval date (project year 1)",
     "discount_rate": "Discount rate [share/year]",
     "timing": "Discounting timing",
     "threshold_override": "Threshold override, 71(a)(5)(f) [ratio]",

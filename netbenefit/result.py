@@ -172,8 +172,8 @@ class Result:
 
     @property
     def approval_year(self) -> int:
-        """The calendar year of approval (the application date's year); project year 1 starts in it."""
-        return self.scenario.application_date.year
+        """The calendar year of approval (``approval_date``, else the application date); project year 1 starts in it."""
+        return self.scenario.approval.year
 
     @property
     def currency(self) -> str:

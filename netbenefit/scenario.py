@@ -304,6 +304,9 @@ class Scenario(_Model):
     name: Name
     description: Text = ""
     application_date: dt.date  # 71(f)
+    #: The date the authority approved the application; project year 1 is its calendar year (tax
+    #: years, real dollars, calendar and fiscal years). None: the application date.
+    approval_date: dt.date | None = None
     discount_rate: Annotated[float, Strict(), Field(gt=-1)]  # nominal, 71(a)(5)(c)
     timing: Literal["end_of_year", "mid_year"] = "end_of_year"
     inflation: Annotated[float, Strict(), Field(gt=-1, le=1)] = 0.0  # yearly, for flat amounts and real values
@@ -320,6 +323,11 @@ class Scenario(_Model):
     attestations: Attestations = Attestations()
     phases: Annotated[tuple[Phase, ...], Items] = ()
     readings: Readings = Readings()
+
+    @property
+    def approval(self) -> dt.date:
+        """The approval date: ``approval_date``, or the application date where none is given."""
+        return self.approval_date or self.application_date
 
     _source: str = PrivateAttr(default="<dict>")
     _base_dir: str = PrivateAttr(default=".")
@@ -977,6 +985,13 @@ def _check_consistency(scenario: Scenario, source: str) -> None:
     all_streams = [("streams", scenario.streams)] + [
         (f"phases.{i}.streams", phase.streams) for i, phase in enumerate(scenario.phases)
     ]
+    if scenario.approval_date is not None and scenario.approval_date < scenario.application_date:
+        raise ScenarioError(
+            source,
+            "approval_date",
+            f"{scenario.approval_date.isoformat()} is before application_date "
+            f"{scenario.application_date.isoformat()}; an application is approved after it is made",
+        )
     if scenario.business.small_business and scenario.business.full_time_employees_at_application < 1:
         raise ScenarioError(
             source,

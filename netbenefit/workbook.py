@@ -101,6 +101,7 @@ INPUT_LABELS: dict[str, tuple[str, str, str]] = {
     "name": ("Name", "", NUMBER_FORMAT),
     "description": ("Description", "", NUMBER_FORMAT),
     "application_date": ("Application date, 71(f)", "date", DATE_FORMAT),
+    "approval_date": ("Approval date (project year 1)", "date", DATE_FORMAT),
     "discount_rate": ("Discount rate, 71(a)(5)(c)", "decimal per year", RATE_FORMAT),
     "timing": ("Discount timing", "end_of_year or mid_year", NUMBER_FORMAT),
     "threshold_override": ("Threshold override, 71(a)(5)(f)", "multiple of PV of credits", NUMBER_FORMAT),
