@@ -214,7 +214,7 @@ class PhaseFlows:
     name: str
     start_year: np.ndarray  # (n, 1)
     new_full_time_jobs: np.ndarray  # (n, years), ramped
-    retained_full_time_jobs: np.ndarray  # counted only when 71(c) makes them eligible
+    retained_full_time_jobs: np.ndarray  # in the benefits (readings.retained_benefits)
     wages: np.ndarray
     capital_investment: np.ndarray
     construction_wages: np.ndarray
@@ -330,6 +330,16 @@ def _ramp(inputs: Inputs, prefix: str, ramp_length: int, phase_year: np.ndarray)
     return np.take_along_axis(matrix, index, axis=1)
 
 
+def _mean_wage(inputs: Inputs, salary: np.ndarray) -> np.ndarray:
+    """The average wage of the jobs whose median is ``salary``: with a lognormal law of wages whose
+    log standard deviation is ``revenue.income_tax.wage_dispersion`` (brackets only), the mean
+    (:func:`netbenefit.taxes.mean_wage`); the median itself otherwise."""
+    income_tax = inputs.scenario.revenue.income_tax if inputs.scenario.revenue else None
+    if getattr(income_tax, "method", None) != "brackets":
+        return salary
+    return taxes.mean_wage(salary, inputs.number("revenue.income_tax.wage_dispersion"))
+
+
 def _jobs_created(inputs: Inputs) -> np.ndarray:
     """New full-time jobs of the initial phase the ramp puts in place within the eligibility period,
     71(c): ``jobs.new`` x the largest ramp share of the phase years through its last credit year."""
@@ -416,9 +426,13 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         phase_year = years[None, :] - start.astype(int)  # (1 or n, years)
         active = phase_year >= 1
 
-        # Jobs: jobs_t = new x ramp_t + retained (the retained ones when 71(c) counts them).
+        # Jobs: jobs_t = new x ramp_t + retained. 71(a)(5) counts "the resultant creation and
+        # retention of new and retained full-time jobs": every retained job the scenario states
+        # (readings.retained_benefits: all_retained), or only those 71(c) makes eligible for credits.
         new_jobs = number(prefix + "jobs.new") * (_ramp(inputs, prefix, len(phase.jobs.ramp), phase_year) * active)
-        retained = np.where(retained_eligible, number(prefix + "jobs.retained"), 0.0)
+        retained = number(prefix + "jobs.retained")
+        if readings.retained_benefits == "credit_eligible_only":
+            retained = np.where(retained_eligible, retained, 0.0)
         if np.any(retained):
             retained_jobs = retained * active
             jobs = new_jobs + retained_jobs
@@ -428,7 +442,9 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         salary = number(prefix + "jobs.median_salary") * (1.0 + number(prefix + "jobs.salary_growth")) ** (
             np.maximum(phase_year, 1) - 1
         )
-        wages = jobs * salary
+        # One payroll: with a lognormal wage dispersion sigma the average wage is the median x
+        # exp(sigma^2/2), and every wage-based stream reads that mean (readings.payroll).
+        wages = jobs * (_mean_wage(inputs, salary) if readings.payroll == "mean" else salary)
         capital = _by_year(inputs, prefix + "capital_investment", phase.capital_investment, phase_year)
 
         # Credits: the annual credit in each year of the eligibility period (never weighted).

@@ -111,6 +111,8 @@ SCENARIO_LABELS: dict[str, str] = {
     "streams.grows_with_inflation": "Stream grows with inflation [yes/no]",
     "readings.several_locations": "Threshold where several locations apply",
     "readings.capital_shortfall": "A capital investment shortfall, 71(b)(2), is",
+    "readings.retained_benefits": "Retained jobs in the benefits, 71(a)(5)",
+    "readings.payroll": "Wages of the benefit streams (mean or median)",
     # keys of a later phase that the initial phase has not (the others share the top level's labels)
     "phases.name": "Phase name",
     "phases.start_year": "Phase start [project year]",

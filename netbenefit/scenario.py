@@ -208,6 +208,13 @@ class Readings(_Model):
     several_locations: Literal["lowest", "highest"] = "lowest"
     #: A capital investment below the 71(b)(1) minimum: a donation under 71(b)(2) (default) or ineligibility.
     capital_shortfall: Literal["donation", "ineligible"] = "donation"
+    #: Retained full-time jobs in the benefits, 71(a)(5) ("the resultant creation and retention of new
+    #: and retained full-time jobs"): every retained job the scenario states (default, the authority's
+    #: stated practice) or only those 71(c)(1)(d)-(f) makes eligible for credits (netbenefit before 0.2).
+    retained_benefits: Literal["all_retained", "credit_eligible_only"] = "all_retained"
+    #: The wages of a workforce with a wage dispersion sigma: the mean, median x exp(sigma^2/2), for
+    #: every wage-based stream (default), or the median (netbenefit before 0.2, for the spending streams).
+    payroll: Literal["mean", "median"] = "mean"
 
 
 class FilingStatus(_Model):

@@ -99,6 +99,13 @@ def gross_income_tax(taxable_income, filing_status: str = "single"):
     return bracket_tax(taxable_income, lower, rates)
 
 
+def mean_wage(median, sigma):
+    """The mean of a lognormal wage with median ``median`` and log standard deviation ``sigma``:
+    ``median x exp(sigma^2 / 2)``, the one payroll of the wage-based streams. [USD]"""
+    sigma = np.asarray(sigma, dtype=float)
+    return median * np.exp(0.5 * sigma * sigma)
+
+
 def expected_bracket_tax(median, sigma, lower, rates, deduction=0.0):
     """Expected tax of a schedule on ``max(W - deduction, 0)``, W lognormal(median, sigma). [USD]
 

@@ -83,12 +83,15 @@ def test_job_minimum(facts, new, retained, workforce, met, clause, retained_coun
     assert result.to_dict()["jobs_clause"] == clause
 
 
-def test_retained_jobs_count_toward_the_benefits_only_when_eligible():
-    """Retained jobs enter the jobs of each year only when 71(c) makes them eligible."""
-    counted = evaluate(jobs__new=35, jobs__retained=500)
-    not_counted = evaluate(jobs__new=35, jobs__retained=499)
+def test_retained_jobs_count_toward_the_benefits_only_when_eligible_under_credit_eligible_only():
+    """Under ``readings.retained_benefits: credit_eligible_only`` retained jobs enter the jobs of each
+    year only when 71(c) makes them eligible; by default (71(a)(5), all_retained) they always do."""
+    reading = {"readings__retained_benefits": "credit_eligible_only"}
+    counted = evaluate(jobs__new=35, jobs__retained=500, **reading)
+    not_counted = evaluate(jobs__new=35, jobs__retained=499, **reading)
     assert counted.cashflows["retained_full_time_jobs"].iloc[0] == 500
     assert not_counted.cashflows["retained_full_time_jobs"].iloc[0] == 0
+    assert evaluate(jobs__new=35, jobs__retained=499).cashflows["retained_full_time_jobs"].iloc[0] == 499
 
 
 def test_per_retained_job_credit_only_when_retained_jobs_are_eligible():
