@@ -127,7 +127,9 @@ def _hex(colour) -> str:
 
 def test_economist_view_names_the_but_for_share_hatches_and_writes_values(calculator, ax):
     # The 400 retained jobs left out of the benefits (credit_eligible_only), so that one view fails.
-    new_jobs_only = netbenefit.evaluate(calculator.scenario.replace({"readings.retained_benefits": "credit_eligible_only"}))
+    new_jobs_only = netbenefit.evaluate(
+        calculator.scenario.replace({"readings.retained_benefits": "credit_eligible_only"})
+    )
     table = economist_view_of(new_jobs_only, but_for_share=0.25, cost_per_new_job=1500)
     charts.economist_view_chart(table, ax=ax)
     assert_house_style(ax)

@@ -66,7 +66,9 @@ def test_one_payroll_the_sales_tax_on_spending_scales_by_exp_sigma_squared_over_
     varied, result = spending_tax(sigma)
     assert varied == pytest.approx(base * math.exp(sigma**2 / 2), rel=1e-12)
     assert result.cashflows["wages"].iloc[0] == pytest.approx(373 * 90000 * math.exp(sigma**2 / 2), rel=1e-12)
-    median = netbenefit.evaluate(_drivers(**{"revenue.income_tax.wage_dispersion": sigma, "readings.payroll": "median"}))
+    median = netbenefit.evaluate(
+        _drivers(**{"revenue.income_tax.wage_dispersion": sigma, "readings.payroll": "median"})
+    )
     assert median.streams.query("stream == 'spending_sales_tax'")["amount"].sum() == pytest.approx(base, rel=1e-12)
 
 
