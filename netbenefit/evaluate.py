@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import award, explain, finance, taxes
+from . import award, disclosures, explain, finance, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .parameters import parameter
@@ -258,7 +258,7 @@ def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
     if revenue.allocated_taxable_net_income is not None:
         names.append("corporation_business_tax_rates")
     first, last = (int(y) for y in taxes.tax_years(scenario.approval, c.years[[0, -1]]))
-    return taxes.schedule_conventions(first, last, names)
+    return taxes.schedule_conventions(first, last, names) + disclosures.notes(scenario)
 
 
 def _row(array, years: int) -> np.ndarray:

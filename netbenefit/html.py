@@ -510,6 +510,9 @@ def conventions_html(result: Result) -> str:
             f"71(a)(5)(e): {excluded}",
         ),
     ]
+    for note in result.conventions:  # the model's own notes: multipliers, payroll, taxes left out
+        label, _, text = note.partition(": ")
+        rows.append((escape(label[:1].upper() + label[1:]), escape(text)))
     body = "".join(f"<tr><th>{name}</th><td>{text}</td></tr>" for name, text in rows)
     return f"<table><tbody>{body}</tbody></table>"
 

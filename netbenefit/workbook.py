@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import safe_text
+from .disclosures import applied_multipliers
 
 if TYPE_CHECKING:
     from .result import Result
@@ -144,6 +145,8 @@ INPUT_LABELS: dict[str, tuple[str, str, str]] = {
     "construction_labor_share": ("Labor share of capital investment", "decimal share", RATE_FORMAT),
     "construction_income_tax_rate": ("Construction income tax rate", "decimal", RATE_FORMAT),
     "earnings_multiplier": ("Earnings multiplier", "total / direct", NUMBER_FORMAT),
+    "construction_earnings_multiplier": ("Construction earnings multiplier", "total / direct", NUMBER_FORMAT),
+    "employment_multiplier": ("Employment multiplier", "total / direct jobs", NUMBER_FORMAT),
     "corporate_business_tax": ("Corporation business tax", "USD per year", MONEY_FORMAT),
     "sales_and_use_tax_rate": ("Sales and use tax rate", "decimal", RATE_FORMAT),
     "kind": ("Stream kind", "revenue or cost", NUMBER_FORMAT),
@@ -694,6 +697,9 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
 def _inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cells], comparison: bool) -> None:
     sheet = workbook.create_sheet(INPUTS_SHEET)
     per_scenario = [{key: (value, given) for key, value, given in input_rows(r.scenario)} for r in results]
+    # The multipliers as applied (a table row, or the earnings multiplier standing for the
+    # construction one), not the scenario's unused defaults (netbenefit.disclosures).
+    applied = [{f"revenue.{m.name}": m for m in applied_multipliers(r.scenario)} for r in results]
     keys = list(dict.fromkeys(key for rows in per_scenario for key in rows))
     value_headers = [r.name for r in results] if comparison else ["Value"]
     extra = [] if comparison else ["Given in the scenario"]
@@ -708,9 +714,13 @@ def _inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cells], 
         for k, rows in enumerate(per_scenario):
             if key in rows:
                 value, given = rows[key]
-                _put(sheet, row, first_value + k, value, number_format)
+                multiplier = applied[k].get(key)
+                derived = multiplier is not None and not multiplier.is_the_key
+                _put(sheet, row, first_value + k, multiplier.value if derived else value, number_format)
                 if not comparison:
-                    _put(sheet, row, first_value + 1, "yes" if given else "default")
+                    _put(sheet, row, first_value + 1, "applied" if derived else "yes" if given else "default")
+                if derived:
+                    _put(sheet, row, note_column, f"Applied: {multiplier.value:g} from {multiplier.source}")
         if key in ("discount_rate", "timing"):
             for k, cell in enumerate(cells):
                 coordinate = f"{column_letter(first_value + k)}{row}"

@@ -342,9 +342,9 @@ def test_a_tax_year_before_the_schedules_is_noted_in_the_result():
     data = drivers(income_tax={"method": "brackets"}, taxable_spending_share=0.3)
     data["application_date"] = "2017-06-01"  # tax years 2017 ... (the schedules held: GIT 2020, SUT 2018)
     result = evaluate(data)
-    notes = result.to_dict()["conventions"]
+    notes = [n for n in result.to_dict()["conventions"] if "tax years" in n]
     assert any(n.startswith("gross income tax, single filers: tax years 2017-2019") for n in notes)
     assert any(n.startswith("sales and use tax rate: tax years 2017-2017") for n in notes)
     assert all("[convention]" in n for n in notes) and "convention: gross income tax" in result.summary()
     data["application_date"] = "2021-06-01"
-    assert evaluate(data).conventions == ()
+    assert not [n for n in evaluate(data).conventions if "tax years" in n]
