@@ -65,3 +65,32 @@ def test_bundled_scenario_reproduces_the_published_ratio():
     assert (result.threshold, result.threshold_clause, result.passes, result.eligible) == (4.0, "71(a)(5)", True, True)
     assert result.jobs_clause == "71(c)(1)(c)"
     assert result.requested_credits == 9_996_000
+
+
+ESTIMATE = SCENARIO.parent / "party_city_estimate.yaml"
+
+
+def test_estimate_from_public_drivers_is_within_15_percent_of_the_published_481_percent():
+    """The estimate from the published drivers (357 new and 338 at-risk retained jobs, $32 million,
+    $1,428,000 a year for 7 years) under the default conventions, with the one unpublished driver,
+    the median salary, stated in the file ($90,000 [convention]; the comparable Fiserv jobs of the
+    same program and month "will average $100,000 a year"). Relative error within 15%: 409% to
+    553%. A miss is reported, not tuned away: the notebook's calibration table says what closes it.
+    """
+    scenario = load_scenario(ESTIMATE)
+    assert scenario.jobs.retained == 338 and scenario.jobs.median_salary == 90000
+    assert scenario.readings.retained_benefits == "all_retained" and scenario.readings.payroll == "mean"
+    result = evaluate(scenario)
+    error = result.ratio / PUBLISHED_RATIO - 1
+    assert abs(error) <= 0.15, f"estimate {result.ratio:.1%} vs published {PUBLISHED_RATIO:.0%}: error {error:+.1%}"
+    # The credit side is the published award: PV credits within 1% of "$7.4 million".
+    assert result.pv_credits == pytest.approx(7.4e6, rel=0.01)
+    # The 338 retained jobs earn no credit (71(c)(1)(d) asks 500 here) but count in the benefits.
+    assert not result.retained_jobs_eligible and result.requested_credits == 9_996_000
+
+
+def test_estimate_without_the_retained_jobs_misses_by_more_than_half():
+    """The previous convention (retained jobs only where 71(c) makes them eligible for credits)
+    gives about half the published ratio: the retained jobs are the larger part of the gap."""
+    scenario = load_scenario(ESTIMATE).replace({"readings.retained_benefits": "credit_eligible_only"})
+    assert evaluate(scenario).ratio / PUBLISHED_RATIO - 1 < -0.5
