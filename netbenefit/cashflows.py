@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import award, finance, taxes
+from . import award, finance, methods, taxes
 from .errors import ScenarioError
 from .parameters import parameter
 from .rules import eligibility, net_benefit
@@ -664,12 +664,24 @@ def _driver_components(
             if income_tax.filing_status is None
             else {status: number(key + status) for status in taxes.FILING_STATUSES}
         )
+        sigma = number("revenue.income_tax.wage_dispersion")
+        index = np.where(inputs.flag("revenue.index_brackets"), growth, 1.0)
         per_job = taxes.expected_gross_income_tax(
             salary,
-            number("revenue.income_tax.wage_dispersion"),
+            sigma,
             shares,
-            index=np.where(inputs.flag("revenue.index_brackets"), growth, 1.0),
+            index=index,
+            dependents=number("revenue.income_tax.dependents_per_return"),
+            property_tax=number("revenue.income_tax.property_tax_deduction"),
         )
+        if methods.earned_income_credit_netted(inputs.scenario):  # N.J.S.A. 54A:4-7, refundable
+            key = "revenue.income_tax.qualifying_children."
+            children = (
+                {"none": 1.0}  # not given: no qualifying child, the smallest credit
+                if income_tax.qualifying_children is None
+                else {row: number(key + row) for row in taxes.QUALIFYING_CHILDREN}
+            )
+            per_job = per_job - taxes.expected_nj_earned_income_credit(salary, sigma, shares, children, index=index)
         operations_income_tax = (jobs * per_job, (withholding,))
     elif income_tax is not None:  # method: effective_rate
         operations_income_tax = (wages, (number("revenue.income_tax.rate") * withholding,))

@@ -39,6 +39,8 @@ class Conventions:
         Whether the extended years count in the benefit window.
     varied : tuple of str
         Keys an analysis varied (their values differ from row to row).
+    method : str
+        The set of conventions, ``netbenefit`` or ``authority`` (:mod:`netbenefit.methods`).
     """
 
     discount_rate: float
@@ -48,6 +50,7 @@ class Conventions:
     extended_years: int
     extension_counted: bool
     varied: tuple[str, ...] = ()
+    method: str = "netbenefit"
 
     @classmethod
     def of_result(cls, result: Result) -> Conventions:
@@ -59,6 +62,7 @@ class Conventions:
             commitment_period_years=float(result.commitment_period_years),
             extended_years=int(result.extended_years),
             extension_counted=bool(result.extension_counted),
+            method=result.scenario.method,
         )
 
     @classmethod
@@ -74,6 +78,7 @@ class Conventions:
             extended_years=extended,
             extension_counted=counted,
             varied=tuple(varied),
+            method=scenario.method,
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import methods
 from .scenario import Scenario
-from .taxes import mean_wage
+from .taxes import QUALIFYING_CHILDREN, mean_wage
 
 #: The multipliers of the revenue drivers, total / direct (README, "Benefit streams").
 MULTIPLIERS = ("earnings_multiplier", "construction_earnings_multiplier", "employment_multiplier")
@@ -120,17 +121,17 @@ def retained_jobs_notes(scenario: Scenario) -> tuple[str, ...]:
     )
 
 
-#: Parts of the Gross Income Tax the model leaves out, each with the direction it moves the
-#: benefits (docs/taxes.md gives the size of each in a worked example).
-GROSS_INCOME_TAX_OMISSIONS = (
-    "the New Jersey earned income tax credit, N.J.S.A. 54A:4-7 (a share of the federal credit): "
-    "lowers the tax of low-wage workers with children",
-    "the property tax deduction or credit, N.J.S.A. 54A:3A-17 and -20: lowers the tax of homeowners and tenants",
-    "exemptions for dependants, N.J.S.A. 54A:3-1(b): lowers the tax",
-    "the filing thresholds below which no tax is due, N.J.S.A. 54A:2-4: lowers the tax of the lowest wages",
-    "other income of the worker's household than the job's wage: raises the marginal rate (the tax) "
-    "of married filers whose spouse earns",
-)
+#: Parts of the Gross Income Tax the model may leave out, each with the direction it moves the
+#: benefits (docs/taxes.md gives the size of each in a worked example), by the option that models it.
+GROSS_INCOME_TAX_OMISSIONS = {
+    "earned_income_tax_credit": "the New Jersey earned income tax credit, N.J.S.A. 54A:4-7 (a share of the "
+    "federal credit): lowers the tax of low-wage workers, most with children",
+    "property_tax_deduction": "the property tax deduction or credit, N.J.S.A. 54A:3A-17 and -20: lowers the tax "
+    "of homeowners and tenants",
+    "dependents_per_return": "exemptions for dependants, N.J.S.A. 54A:3-1(b)(2): lowers the tax",
+    "": "the filing thresholds below which no tax is due, N.J.S.A. 54A:2-4: lowers the tax of the lowest wages; "
+    "other household income than the job's wage: raises the tax of married filers whose spouse earns",
+}
 
 
 def gross_income_tax_notes(scenario: Scenario) -> tuple[str, ...]:
@@ -139,11 +140,14 @@ def gross_income_tax_notes(scenario: Scenario) -> tuple[str, ...]:
     income_tax = revenue.income_tax if revenue is not None else None
     if income_tax is None or getattr(income_tax, "method", None) == "effective_rate":
         return ()
-    lines = [
-        "Gross Income Tax by the brackets leaves out (docs/taxes.md): "
-        + "; ".join(GROSS_INCOME_TAX_OMISSIONS)
-        + " [convention]"
-    ]
+    modelled = {
+        "earned_income_tax_credit": methods.earned_income_credit_netted(scenario),
+        "property_tax_deduction": getattr(income_tax, "property_tax_deduction", 0) > 0,
+        "dependents_per_return": getattr(income_tax, "dependents_per_return", 0) > 0,
+        "": False,
+    }
+    left_out = [text for option, text in GROSS_INCOME_TAX_OMISSIONS.items() if not modelled[option]]
+    lines = [f"Gross Income Tax by the brackets leaves out (docs/taxes.md): {'; '.join(left_out)} [convention]"]
     if revenue.index_brackets:
         lines.append(
             "revenue.index_brackets: a what-if, not New Jersey law: the brackets and exemptions of "
@@ -152,14 +156,34 @@ def gross_income_tax_notes(scenario: Scenario) -> tuple[str, ...]:
     return tuple(lines)
 
 
+def earned_income_credit_notes(scenario: Scenario) -> tuple[str, ...]:
+    """The New Jersey earned income tax credit, where it is netted from the tax."""
+    if not methods.earned_income_credit_netted(scenario):
+        return ()
+    children = scenario.revenue.income_tax.qualifying_children
+    rows = (
+        "every return without a qualifying child (not given: the smallest credit)"
+        if children is None
+        else ", ".join(f"{getattr(children, row):g} {row.replace('_', ' ')}" for row in QUALIFYING_CHILDREN)
+    )
+    return (
+        "earned income tax credit: New Jersey's share of the federal credit of each job's filer netted "
+        f"from the Gross Income Tax, N.J.S.A. 54A:4-7 [secondary]; returns by qualifying children: {rows}; "
+        "the federal amounts of tax year 2024 for every tax year (not indexed) [convention]",
+    )
+
+
 def notes(scenario: Scenario) -> tuple[str, ...]:
     """Every disclosure line of ``scenario``, in the order the result lists them (none without
     revenue drivers: explicit streams carry their own assumptions)."""
     if scenario.revenue is None:
         return ()
+    all_one = all(m.value == 1 for m in applied_multipliers(scenario))
     return (
-        retained_jobs_notes(scenario)
+        methods.notes(scenario, all_one)
+        + retained_jobs_notes(scenario)
         + payroll_notes(scenario)
         + multiplier_notes(scenario)
+        + earned_income_credit_notes(scenario)
         + gross_income_tax_notes(scenario)
     )

@@ -510,6 +510,7 @@ def conventions_html(result: Result) -> str:
             f"71(a)(5)(e): {excluded}",
         ),
     ]
+    rows.append(("Method", f"{escape(scenario.method)} (the set of conventions, netbenefit.methods)"))
     for note in result.conventions:  # the model's own notes: multipliers, payroll, taxes left out
         label, _, text = note.partition(": ")
         rows.append((escape(label[:1].upper() + label[1:]), escape(text)))

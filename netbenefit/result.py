@@ -271,6 +271,7 @@ class Result:
                 for row in self._rows("benefits_by_tax")
             ],
             "conventions": list(self.conventions),
+            "method": self.scenario.method,
             "warnings": list(self.warnings),
         }
 
@@ -295,6 +296,7 @@ class Result:
             lines.append(
                 f"  jobs at their peak: {direct:,.0f} direct, {peak:,.0f} indirect and induced (employment multiplier)"
             )
+        lines.append(f"  method: {self.scenario.method} (netbenefit.methods)")
         for note in self.conventions:
             lines.append(f"  convention: {note}")
         phase_rows = self._rows("phase_tests")

@@ -224,6 +224,16 @@ class FilingStatus(_Model):
     married_joint: Share = 0.0
 
 
+class QualifyingChildren(_Model):
+    """Shares of the jobs' returns by qualifying children of the federal earned income credit,
+    26 U.S.C. 32 (the rows of its table); they sum to 1."""
+
+    none: Share = 0.0
+    one: Share = 0.0
+    two: Share = 0.0
+    three_or_more: Share = 0.0
+
+
 class IncomeTax(_Model):
     """The Gross Income Tax on the jobs' wages (README, "Benefit streams").
 
@@ -236,6 +246,15 @@ class IncomeTax(_Model):
     rate: Share | None = None  # effective_rate only
     filing_status: FilingStatus | None = None  # brackets only; None: every job a single filer
     wage_dispersion: Annotated[float, Strict(), Field(ge=0, le=3)] = 0.0  # brackets only
+    #: Dependants per return, N.J.S.A. 54A:3-1(b)(2) (brackets only); 0: none, an omission that raises the tax.
+    dependents_per_return: Annotated[float, Strict(), Field(ge=0, le=20)] = 0.0  # not a statutory number: a bound
+    #: Property taxes (or 18% of the rent) deducted per return, N.J.S.A. 54A:3A-17, capped (brackets only). [USD]
+    property_tax_deduction: Money = 0.0
+    #: Net the New Jersey earned income tax credit, N.J.S.A. 54A:4-7, from the tax (brackets only);
+    #: None: as the scenario's method says (netbenefit: no; authority: yes).
+    earned_income_tax_credit: Flag | None = None
+    #: Returns by qualifying children for the credit; None: every return without one (the smallest credit).
+    qualifying_children: QualifyingChildren | None = None
 
 
 class Revenue(_Model):
@@ -330,6 +349,9 @@ class Scenario(_Model):
     attestations: Attestations = Attestations()
     phases: Annotated[tuple[Phase, ...], Items] = ()
     readings: Readings = Readings()
+    #: The set of conventions (netbenefit/parameters/methods.yaml): this project's, or the authority's
+    #: published choices where they are known.
+    method: Literal["netbenefit", "authority"] = "netbenefit"
 
     @property
     def approval(self) -> dt.date:
@@ -1060,7 +1082,15 @@ def _check_revenue(scenario: Scenario, source: str) -> None:
         if income_tax.method == "effective_rate":
             if income_tax.rate is None:
                 raise ScenarioError(source, f"{key}.rate", "required when method is effective_rate (e.g. rate: 0.05)")
-            for name, unset in (("filing_status", None), ("wage_dispersion", 0.0)):
+            brackets_only = (
+                ("filing_status", None),
+                ("wage_dispersion", 0.0),
+                ("dependents_per_return", 0.0),
+                ("property_tax_deduction", 0.0),
+                ("earned_income_tax_credit", None),
+                ("qualifying_children", None),
+            )
+            for name, unset in brackets_only:
                 if getattr(income_tax, name) != unset:
                     raise ScenarioError(source, f"{key}.{name}", "applies to method: brackets only")
         else:
@@ -1072,6 +1102,19 @@ def _check_revenue(scenario: Scenario, source: str) -> None:
                 if abs(total - 1.0) > _SHARE_SUM_TOLERANCE:
                     raise ScenarioError(
                         source, f"{key}.filing_status", f"the shares of the jobs must sum to 1, got {total:.10g}"
+                    )
+            children = income_tax.qualifying_children
+            if children is not None:
+                total = children.none + children.one + children.two + children.three_or_more
+                if abs(total - 1.0) > _SHARE_SUM_TOLERANCE:
+                    raise ScenarioError(
+                        source,
+                        f"{key}.qualifying_children",
+                        f"the shares of the returns must sum to 1, got {total:.10g}",
+                    )
+                if income_tax.earned_income_tax_credit is False:
+                    raise ScenarioError(
+                        source, f"{key}.qualifying_children", "goes with earned_income_tax_credit, which is false"
                     )
     if revenue.multiplier_table is not None:
         if scenario.business.naics is None:

@@ -133,16 +133,16 @@ def expected_bracket_tax(median, sigma, lower, rates, deduction=0.0):
         total = np.zeros(median.shape)
         previous = 0.0
         for threshold, rate in zip(lower, rates, strict=True):
-            strike = deduction + float(threshold)
+            strike = deduction + float(threshold)  # a number, or an array where the deduction varies
             if not positive.any():  # every wage at the median: no normal CDF to compute
                 ramp = np.maximum(median - strike, 0.0)
-            elif strike > 0:
+            elif np.any(np.asarray(strike) > 0):
                 from scipy.special import ndtr  # the normal CDF; imported here, where needed, not at start-up
 
-                d2 = (log_median - np.log(strike)) / safe_sigma
-                ramp = np.where(
-                    positive, mean * ndtr(d2 + safe_sigma) - strike * ndtr(d2), np.maximum(median - strike, 0.0)
-                )
+                above = np.asarray(strike) > 0
+                d2 = (log_median - np.log(np.where(above, strike, 1.0))) / safe_sigma
+                call = np.where(above, mean * ndtr(d2 + safe_sigma) - strike * ndtr(d2), mean - strike)
+                ramp = np.where(positive, call, np.maximum(median - strike, 0.0))
             else:  # no threshold below the wage: the ramp is the wage itself
                 ramp = np.where(positive, mean, median)
             total = total + (rate - previous) * ramp
@@ -150,7 +150,9 @@ def expected_bracket_tax(median, sigma, lower, rates, deduction=0.0):
     return total
 
 
-def expected_gross_income_tax(median, sigma, shares, *, exemptions: bool = True, index=1.0):
+def expected_gross_income_tax(
+    median, sigma, shares, *, exemptions: bool = True, index=1.0, dependents=0.0, property_tax=0.0
+):
     """Expected New Jersey Gross Income Tax per job, by filing status shares. [USD/job/year]
 
     Each job's wage is its filer's whole income (no other household income); a share ``shares[s]``
@@ -168,6 +170,11 @@ def expected_gross_income_tax(median, sigma, shares, *, exemptions: bool = True,
         Factor applied to every bracket threshold and exemption (1: the brackets as enacted;
         ``(1 + inflation)^(t - 1)`` when a scenario indexes them). Since tax(w; thresholds x f)
         = f x tax(w / f; thresholds), the expectation is ``f x E[tax](median / f)``.
+    dependents : float or array
+        Dependants per return: ``dependents`` x the exemption of N.J.S.A. 54A:3-1(b)(2) deducted.
+    property_tax : float or array
+        Property taxes (or 18% of the rent) deducted per return, N.J.S.A. 54A:3A-17, at most the
+        maximum deduction. [USD]
 
     >>> round(float(expected_gross_income_tax(50000, 0.0, {"single": 1.0}, exemptions=False)), 2)
     1270.0
@@ -180,8 +187,76 @@ def expected_gross_income_tax(median, sigma, shares, *, exemptions: bool = True,
             continue
         lower, rates = schedule(status)
         deduction = personal_exemption(status) if exemptions else 0.0
+        deduction = deduction + other_deductions(dependents, property_tax) / index
         total = total + share * expected_bracket_tax(scaled, sigma, lower, rates, deduction)
     return index * total
+
+
+def other_deductions(dependents=0.0, property_tax=0.0):
+    """Deductions from gross income beyond the personal exemptions: the dependants' exemptions,
+    N.J.S.A. 54A:3-1(b)(2), and the property tax deduction, 54A:3A-17, capped. [USD per return]"""
+    dependents = np.asarray(dependents, dtype=float)
+    property_tax = np.minimum(np.asarray(property_tax, dtype=float), float(parameter("property_tax_deduction_maximum")))
+    deduction = dependents * float(parameter("gross_income_tax_dependent_exemption")) + property_tax
+    return float(deduction) if deduction.ndim == 0 else deduction
+
+
+def tax_forgiven_below_filing_threshold(median, sigma, filing_status: str = "single") -> float:
+    """At most how much Gross Income Tax per job the filing threshold of N.J.S.A. 54A:2-4 forgives
+    and the model counts: the share of wages at or below the threshold times the tax at the
+    threshold (the tax of every such wage is at most that). [USD/job/year]
+
+    >>> tax_forgiven_below_filing_threshold(90000, 0.0)  # no wage at or below $10,000
+    0.0
+    """
+    threshold = float(parameter("gross_income_tax_filing_threshold")[filing_status])
+    lower, rates = schedule(filing_status)
+    tax_at_threshold = float(bracket_tax(threshold - personal_exemption(filing_status), lower, rates))
+    if sigma <= 0:
+        return tax_at_threshold if median <= threshold else 0.0
+    from scipy.special import ndtr
+
+    return float(ndtr(np.log(threshold / median) / sigma)) * tax_at_threshold
+
+
+#: Returns by number of qualifying children of the federal earned income credit, in the rows of
+#: its table (``federal_earned_income_credit``).
+QUALIFYING_CHILDREN = ("none", "one", "two", "three_or_more")
+
+
+def federal_earned_income_credit_schedule(filing_status: str, children: str) -> tuple[list[float], list[float]]:
+    """The federal earned income credit of 26 U.S.C. 32 as a schedule of ramps, (thresholds,
+    marginal rates): the credit percentage up to the earned income amount, nothing to the phaseout
+    start, minus the phaseout percentage to the end of the phaseout, nothing above. [USD, share]"""
+    rate, amount, phaseout, start_other, start_joint = parameter("federal_earned_income_credit")[
+        QUALIFYING_CHILDREN.index(children)
+    ]
+    start = float(start_joint if filing_status == "married_joint" else start_other)
+    end = start + float(rate) * float(amount) / float(phaseout)  # the credit reaches 0
+    return [0.0, float(amount), start, end], [float(rate), 0.0, -float(phaseout), 0.0]
+
+
+def expected_nj_earned_income_credit(median, sigma, shares, children, *, index=1.0):
+    """Expected New Jersey earned income tax credit per job, N.J.S.A. 54A:4-7: the State's share of
+    the federal credit of the job's filer, whose whole earned income is the job's wage (lognormal
+    with this median and sigma), by filing status ``shares`` and shares of returns by qualifying
+    children ``children`` (keys of :data:`QUALIFYING_CHILDREN`). [USD/job/year]
+
+    A refundable credit: it lowers the Gross Income Tax the job yields and may exceed it.
+
+    >>> round(float(expected_nj_earned_income_credit(8260, 0.0, {"single": 1.0}, {"none": 1.0})), 2)  # 40% of $632
+    252.76
+    """
+    index = np.asarray(index, dtype=float)
+    scaled = np.asarray(median, dtype=float) / index
+    total = 0.0
+    for status, share in shares.items():
+        for row, child_share in children.items():
+            if not np.any(share) or not np.any(child_share):
+                continue
+            lower, rates = federal_earned_income_credit_schedule(status, row)
+            total = total + share * child_share * expected_bracket_tax(scaled, sigma, lower, rates)
+    return float(parameter("nj_earned_income_tax_credit_share")) * index * total
 
 
 def _in_force(name: str, tax_year):

@@ -327,6 +327,7 @@ def conventions_text(result_or_results: Any) -> str:
     )
     if varied:
         text += " Varied: " + ", ".join(labels.short_label(key) for key in varied) + "."
+    text += f" Method: {_joined([c.method for c in found])}."
     return text
 
 

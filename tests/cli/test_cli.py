@@ -30,6 +30,7 @@ CONTRACT_KEYS = {
     "clawback_schedule",
     "benefits_by_tax",
     "conventions",
+    "method",
     "warnings",
 }
 

@@ -29,7 +29,7 @@ RESULT_KEYS = {
     "name", "eligible", "net_benefit", "checks", "capital_investment_minimum", "infrastructure_fund_donation",
     "jobs_clause", "retained_jobs_eligible", "phases", "extended_commitment", "max_credit_pv", "excluded_streams",
     "clawback_schedule",
-    "benefits_by_tax", "conventions",
+    "benefits_by_tax", "conventions", "method",
     "warnings",
 }  # fmt: skip
 NET_BENEFIT_KEYS = {"pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate"}

@@ -12,7 +12,7 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def test_approval_date_defaults_to_the_application_date():
-    scenario = netbenefit.load_scenario(SCENARIOS / "party_city_estimate.yaml")
+    scenario = netbenefit.load_scenario(SCENARIOS / "office_hq_default_area.yaml")
     assert scenario.approval_date is None
     assert scenario.approval == scenario.application_date
     assert netbenefit.evaluate(scenario).approval_year == scenario.application_date.year
