@@ -33,6 +33,7 @@ SUMMARY_COLUMNS = (
     "extended_years",
     "incremental_credit",
     "failed_checks",
+    "method",
 )
 
 
@@ -59,15 +60,35 @@ def summary_row(result: Result) -> dict:
         "extended_years": result.extended_years,
         "incremental_credit": result.incremental_credit,
         "failed_checks": " ".join(failed),
+        "method": result.scenario.method,
     }
 
 
-def compare(items: Iterable[Result | Scenario | str | Path]) -> pd.DataFrame:
-    """A summary table, one row per scenario (results, scenarios or scenario files).
+def under_methods(scenario: Scenario, methods: Iterable[str]) -> list[Scenario]:
+    """``scenario`` under each set of conventions of ``methods`` (:mod:`netbenefit.methods`), in
+    that order; with more than one, each variant's name says its method, so that the outputs of a
+    comparison stay apart."""
+    methods = list(dict.fromkeys(methods))
+    if len(methods) == 1:
+        return [scenario.replace({"method": methods[0]})]
+    return [scenario.replace({"method": m, "name": f"{scenario.name} (method {m})"}) for m in methods]
+
+
+def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterable[str] | None = None) -> pd.DataFrame:
+    """A summary table, one row per scenario (results, scenarios or scenario files), or one row per
+    scenario and method with ``methods`` (e.g. ``("netbenefit", "authority")``).
 
     >>> table = compare(["scenarios/party_city.yaml", "scenarios/mega_project.yaml"])  # doctest: +SKIP
     """
     import pandas as pd
 
-    results = [item if isinstance(item, Result) else evaluate(item) for item in items]
+    from .scenario import load_scenario
+
+    results = []
+    for item in items:
+        if methods is None or isinstance(item, Result):
+            results.append(item if isinstance(item, Result) else evaluate(item))
+            continue
+        scenario = item if isinstance(item, Scenario) else load_scenario(item)
+        results.extend(evaluate(variant) for variant in under_methods(scenario, methods))
     return pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS))

@@ -31,7 +31,27 @@ def register(subparsers) -> None:
         default="all",
         help="every chart (default), the comparison chart alone, or none",
     )
+    parser.add_argument(
+        "--method",
+        type=_methods,
+        default=None,
+        metavar="M[,M]",
+        help="evaluate each file under these sets of conventions, side by side: netbenefit, authority "
+        "(default: each file's own method)",
+    )
     parser.set_defaults(handler=run)
+
+
+def _methods(text: str) -> tuple[str, ...]:
+    from ..methods import METHODS
+
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in METHODS]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(unknown) or repr(text)}: not a method; choose from {', '.join(METHODS)}"
+        )
+    return names
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,17 +64,22 @@ def run(args: argparse.Namespace) -> int:
 
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
     check_unlocked(args.out)  # nor one another run is writing
+    from ..compare import under_methods
+    from ..scenario import load_scenario
+
     results = []
     for path in args.files:  # every scenario first: nothing written on error; each line as it is known
-        result = evaluate(path)
-        results.append(result)
-        print(
-            terminal(
-                f"{result.name}: ratio {result.ratio:.1%} vs {result.threshold:.0%} ({result.threshold_clause}) "
-                f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
-            ),
-            flush=True,
-        )
+        variants = [path] if args.method is None else under_methods(load_scenario(path), args.method)
+        for variant in variants:
+            result = evaluate(variant)
+            results.append(result)
+            print(
+                terminal(
+                    f"{result.name}: ratio {result.ratio:.1%} vs {result.threshold:.0%} ({result.threshold_clause}) "
+                    f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
+                ),
+                flush=True,
+            )
     folder = prepare_output_folder(args.out, args.force)
     formats = ("png", "svg") if args.svg else ("png",)
     bar = None

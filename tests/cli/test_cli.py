@@ -185,3 +185,32 @@ def test_a_write_failure_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
     assert main(["compare", str(PARTY_CITY), "--out", str(tmp_path / "results")]) == 1
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "No space left on device" in err and "summary.csv" in err
+
+
+def test_compare_shows_one_scenario_under_both_methods_side_by_side(tmp_path, capsys):
+    estimate = PARTY_CITY.parent / "party_city_estimate.yaml"
+    assert (
+        main(
+            [
+                "compare",
+                str(estimate),
+                "--method",
+                "netbenefit,authority",
+                "--out",
+                str(tmp_path / "o"),
+                "--charts",
+                "none",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "(method netbenefit): ratio" in out and "(method authority): ratio" in out
+    summary = (tmp_path / "o" / "summary.csv").read_text(encoding="utf-8").splitlines()
+    assert summary[0].endswith(",method") and summary[1].endswith(",netbenefit") and summary[2].endswith(",authority")
+
+
+def test_compare_refuses_an_unknown_method(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["compare", str(PARTY_CITY), "--method", "netbenefit,state", "--out", str(tmp_path / "o")])
+    assert stop.value.code == 2 and "state: not a method; choose from netbenefit, authority" in capsys.readouterr().err
