@@ -13,6 +13,7 @@ from workbook_engines import Recomputed, set_named_cell
 
 import netbenefit
 from netbenefit.cli import EXIT_OK, main
+from netbenefit.disclosures import applied_multipliers
 from netbenefit.html import Comparison
 from netbenefit.workbook import _cell_text, input_rows
 
@@ -178,8 +179,15 @@ def test_the_inputs_sheet_holds_every_input(results, workbooks):
     rows = {row[1].value: row for row in sheet.iter_rows(min_row=2)}
     expected = input_rows(result.scenario)
     assert len(expected) > 60 and set(rows) == {key for key, _, _ in expected}
+    # A multiplier another value stands for (a table row, the earnings multiplier for the
+    # construction one) shows the value applied, marked "applied" (netbenefit.disclosures).
+    applied = {f"revenue.{m.name}": m for m in applied_multipliers(result.scenario) if not m.is_the_key}
+    assert set(applied) == {"revenue.construction_earnings_multiplier"}
     for key, value, given in expected:
         cell = rows[key][3].value
+        if key in applied:
+            assert (cell, rows[key][4].value) == (applied[key].value, "applied"), key
+            continue
         if isinstance(value, float | int) and not isinstance(value, bool):
             assert cell == value, key
         assert rows[key][4].value == ("yes" if given else "default"), key
