@@ -15,7 +15,7 @@ from .parameters import parameter
 from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
-from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule
+from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares
 from .scenario import Scenario, load_scenario
 
 
@@ -195,6 +195,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         streams=streams,
         award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
         clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
+        clawback_note=explain.clawback_note(bool(_scalar(c.eligible))),
         warnings=explain.commitment_period_warnings(scenario),
         benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),
@@ -204,19 +205,31 @@ def _result(scenario: Scenario, c: Computation) -> Result:
 
 def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) -> dict[str, np.ndarray]:
     """The amount at risk by years maintained (:func:`netbenefit.rules.clawback.clawback_schedule`),
-    as columns."""
+    as columns; empty for a project that is not eligible (no award to recapture)."""
+    if not bool(_scalar(c.eligible)):
+        return empty_schedule()
     n_years = len(c.years)
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
     starts = [_scalar(p.start_year) + a.first_credit_year - 1 for p, a in zip(c.phases, awards, strict=True)]
+    extended = scenario.commitment.extended_years if bool(_scalar(c.extension_counts)) else 0
+    shares = incremental_shares(
+        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
+        c.cumulative_pv_credits[0],
+        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
+        _scalar(c.threshold),
+        incremental,
+    )
+    interest = scenario.commitment.recapture_interest
     schedule = clawback_schedule(
         np.array([_row(p.credits, n_years) for p in c.phases]),
         starts,
         [_scalar(p.commitment_period_years) for p in c.phases],
-        incremental,
-        scenario.commitment.extended_years,
+        shares,
+        extended,
         lambda years: finance.discount_factors(scenario.discount_rate, years, scenario.timing),
         scenario.commitment.recapture,
         scenario.commitment.extension_years_counted,
+        interest.rate if interest is not None else 0.0,
     )
     return {name: schedule[name] for name in SCHEDULE_COLUMNS}
 

@@ -332,3 +332,10 @@ def attestation_messages(scenario: Scenario) -> dict[str, str]:
             "71(a)(7)",
         ),
     }
+
+
+def clawback_note(eligible: bool) -> str:
+    """Why a clawback schedule is empty: a project that is not eligible has no award to recapture."""
+    if eligible:
+        return ""
+    return "none: the project is not eligible, so no tax credits are awarded and none can be recaptured"

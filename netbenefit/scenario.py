@@ -172,11 +172,17 @@ class Award(_Model):
     first_credit_year: YearKey = 1
 
 
-RecaptureRule = Literal["pro_rata", "all", "none"]
+RecaptureRule = Literal["pro_rata", "pro_rata_award", "all", "none"]
 #: A table of recaptured shares of the credits received, by whole years maintained.
 RecaptureTable = Annotated[
     Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(MappingProxyType)
 ]
+
+
+class RecaptureInterest(_Model):
+    """Simple annual interest on a recapture (netbenefit.rules.clawback.recapture_interest)."""
+
+    rate: Share  # [1/year]
 
 
 class Commitment(_Model):
@@ -186,6 +192,8 @@ class Commitment(_Model):
     extended_years: YearCount = 0  # 71(a)(5)(d)
     #: Credits recaptured for leaving within the commitment period (netbenefit.rules.clawback).
     recapture: RecaptureRule | RecaptureTable = "pro_rata"
+    #: Interest on the recapture from the end of the year each credit was received (None: none).
+    recapture_interest: RecaptureInterest | None = None
     #: Extended years maintained, 71(a)(5)(d): whole years (the default) or pro rata by fraction of a year.
     extension_years_counted: Literal["whole_years", "pro_rata"] = "whole_years"
 

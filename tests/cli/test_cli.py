@@ -28,6 +28,7 @@ CONTRACT_KEYS = {
     "max_credit_pv",
     "excluded_streams",
     "clawback_schedule",
+    "clawback_note",
     "benefits_by_tax",
     "conventions",
     "warnings",
