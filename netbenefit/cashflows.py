@@ -25,6 +25,7 @@ from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
 from .taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
+from .withholdings import phase_weights as withholding_weights
 
 #: Built-in benefit streams (README, "Benefit streams"), in the order results list them.
 BUILT_IN_STREAMS = (
@@ -588,7 +589,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             + [number(f"phases.{i}.facility.accommodates_share") for i, p in enumerate(scenario.phases) if p.facility],
             eligibility.weighted_withholding_share(
                 [number(prefix + "jobs.nj_withholding_share") for prefix, _ in records],
-                [number(f"{prefix}jobs.new") + number(f"{prefix}jobs.retained") for prefix, _ in records],
+                withholding_weights(scenario, number),  # 71(d): weighted by withholdings
             ),
         ),
         "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),

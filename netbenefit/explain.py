@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from . import withholdings
 from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
@@ -261,16 +262,22 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
             if p.facility
         ]
         first += f"; premises added: {', '.join(added)}" if added else ""
-        every_phase = [scenario.jobs, *(phase.jobs for phase in scenario.phases)]
+        from .cashflows import Inputs
+
+        number = Inputs(scenario).number
         weighted = float(
             eligibility.weighted_withholding_share(
-                [jobs.nj_withholding_share for jobs in every_phase], [jobs.new + jobs.retained for jobs in every_phase]
-            )
+                [
+                    number(prefix + "jobs.nj_withholding_share")
+                    for prefix in ["", *(f"phases.{i}." for i in range(len(scenario.phases)))]
+                ],
+                withholdings.phase_weights(scenario, number),
+            ).reshape(-1)[0]
         )
         second = (
-            f"{percent(weighted)} of the withholdings of the jobs of all phases (each phase's share weighted by its "
-            f"new and retained jobs) are subject to the NJ Gross Income Tax (must be at least "
-            f"{percent(withholding_minimum)})"
+            f"{percent(weighted)} of the withholdings of the jobs of all phases (each phase's share weighted by "
+            f"{withholdings.BASIS_WORDS[withholdings.withholding_basis(scenario)]}) are subject to the NJ Gross "
+            f"Income Tax (must be at least {percent(withholding_minimum)})"
         )
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
 
