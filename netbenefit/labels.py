@@ -112,6 +112,7 @@ SCENARIO_LABELS: dict[str, str] = {
     "streams.grows_with_inflation": "Stream grows with inflation [yes/no]",
     "readings.several_locations": "Threshold where several locations apply",
     "readings.capital_shortfall": "A capital investment shortfall, 71(b)(2), is",
+    "readings.withholding_weights": "71(d) across phases: shares weighted by",
     # keys of a later phase that the initial phase has not (the others share the top level's labels)
     "phases.name": "Phase name",
     "phases.start_year": "Phase start [project year]",

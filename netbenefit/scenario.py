@@ -216,6 +216,8 @@ class Readings(_Model):
     several_locations: Literal["lowest", "highest"] = "lowest"
     #: A capital investment below the 71(b)(1) minimum: a donation under 71(b)(2) (default) or ineligibility.
     capital_shortfall: Literal["donation", "ineligible"] = "donation"
+    #: 71(d) across phases: each phase's share weighted by its withholdings (default) or by its jobs.
+    withholding_weights: Literal["withholdings", "jobs"] = "withholdings"
 
 
 class FilingStatus(_Model):

@@ -9,7 +9,8 @@ therefore weighted by withholdings, estimated in this order (the first the scena
   progressive`` or ``method: brackets``; :mod:`netbenefit.taxes`);
 - ``wages``: jobs x median salary, where no brackets apply (an effective rate or no revenue block:
   the tax is then in proportion to the wages);
-- ``jobs``: where a phase gives no median salary.
+- ``jobs``: where a phase gives no median salary, or where ``readings.withholding_weights: jobs``
+  asks for the weighting before.
 
 A convention of this project [convention]: what is withheld is the tax on the wages, which the
 brackets estimate. Pure functions of a value accessor, so that variants (arrays) pass through.
@@ -30,7 +31,7 @@ BASES = ("income_tax_withheld", "wages", "jobs")
 BASIS_WORDS = {
     "income_tax_withheld": "its income tax withheld (jobs x Gross Income Tax per job at the phase's median salary)",
     "wages": "its wages (jobs x median salary; no income tax brackets given)",
-    "jobs": "its new and retained jobs (a phase gives no median salary)",
+    "jobs": "its new and retained jobs",
 }
 
 
@@ -41,6 +42,8 @@ def _prefixes(scenario: Scenario) -> list[str]:
 def withholding_basis(scenario: Scenario) -> str:
     """The basis of the 71(d) weights this scenario allows: one of :data:`BASES`."""
     every_phase = [scenario.jobs, *(phase.jobs for phase in scenario.phases)]
+    if scenario.readings.withholding_weights == "jobs":
+        return "jobs"
     if any(jobs.median_salary is None for jobs in every_phase):
         return "jobs"
     revenue = scenario.revenue

@@ -12,9 +12,9 @@ from netbenefit.taxes import gross_income_tax
 
 
 def two_phases(salary_1, salary_2, share_2, jobs_1=300, jobs_2=100, income_tax="progressive"):
-    jobs = lambda n, salary, share: {"new": n, "nj_withholding_share": share} | (  # noqa: E731
-        {} if salary is None else {"median_salary": salary}
-    )
+    def jobs(n, salary, share):
+        return {"new": n, "nj_withholding_share": share} | ({} if salary is None else {"median_salary": salary})
+
     changes = {
         "jobs": jobs(jobs_1, salary_1, 1.0),
         "phases": [
@@ -23,7 +23,9 @@ def two_phases(salary_1, salary_2, share_2, jobs_1=300, jobs_2=100, income_tax="
                 "start_year": 1,
                 "jobs": jobs(jobs_2, salary_2, share_2),
                 "award": {"annual_credit": 100000, "eligibility_period_years": 7},
-                "streams": [{"name": "phase taxes", "kind": "revenue", "by_year": {y: 10_000_000 for y in range(2, 13)}}],
+                "streams": [
+                    {"name": "phase taxes", "kind": "revenue", "by_year": {y: 10_000_000 for y in range(2, 13)}}
+                ],
             }
         ],
     }
@@ -57,7 +59,24 @@ def test_71d_by_wages_where_no_brackets_apply():
 def test_71d_by_jobs_where_no_salary_is_given():
     result = two_phases(None, None, 0.4, income_tax=None)
     assert result.check("71(d)") is True  # (300 + 40) / 400 = 85%
-    assert "jobs (a phase gives no median salary)" in result.checks.set_index("id").loc["71(d)", "message"]
+    assert "weighted by its new and retained jobs" in result.checks.set_index("id").loc["71(d)", "message"]
+
+
+def test_71d_the_weighting_before_is_a_reading():
+    result = evaluate(
+        readings={"withholding_weights": "jobs"},
+        revenue={"income_tax": "progressive"},
+        jobs={"new": 300, "median_salary": 50_000, "nj_withholding_share": 1.0},
+        phases=[
+            {
+                "name": "Phase 2",
+                "start_year": 1,
+                "jobs": {"new": 100, "median_salary": 300_000, "nj_withholding_share": 0.4},
+                "award": {"annual_credit": 100000, "eligibility_period_years": 7},
+            }
+        ],
+    )
+    assert result.check("71(d)") is True
 
 
 @pytest.mark.parametrize("share_2, met", [(0.69, False), (0.7, True), (0.71, True)])

@@ -59,9 +59,7 @@ def test_recapture_interest_off_by_default():
 def test_recapture_interest_simple_from_the_end_of_each_year_received():
     # Exit after 3 years, pro rata: recapture 300,000 x 7.5 / 10.5, taken from each year's credit in
     # the same share; 5% simple interest for 2, 1 and 0 years.
-    table = evaluate(commitment={"recapture_interest": {"rate": 0.05}}).clawback_schedule.set_index(
-        "years_maintained"
-    )
+    table = evaluate(commitment={"recapture_interest": {"rate": 0.05}}).clawback_schedule.set_index("years_maintained")
     recaptured = 300000 * 7.5 / 10.5
     assert table.loc[3, "interest"] == pytest.approx(recaptured / 300000 * 0.05 * 100000 * (2 + 1 + 0))
     assert table.loc[3, "total"] == pytest.approx(recaptured + table.loc[3, "interest"])
@@ -169,9 +167,10 @@ def test_71a5d_two_phase_project_whose_later_phase_needed_the_extension():
 def test_71a5d_the_slice_follows_the_cumulative_test_that_needed_the_extension():
     # Only the test of phases 1+2 needed it: both carry the slice in one share; a test that needed
     # nothing gives no slice.
-    assert incremental_shares([700.0, 14_700.0], [700.0, 14_700.0], [10_500.0, 52_500.0], 4.0, 1575.0).tolist() == [
-        pytest.approx(1575 / 14_700)
-    ] * 2
+    assert (
+        incremental_shares([700.0, 14_700.0], [700.0, 14_700.0], [10_500.0, 52_500.0], 4.0, 1575.0).tolist()
+        == [pytest.approx(1575 / 14_700)] * 2
+    )
     assert incremental_shares([700.0, 1400.0], [700.0, 1400.0], [2100.0, 5000.0], 4.0, 175.0).tolist() == [
         0.25,
         0.0,
