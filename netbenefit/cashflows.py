@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import award, finance, taxes
+from .commitment_window import window_period
 from .errors import ScenarioError
 from .parameters import parameter
 from .rules import eligibility, net_benefit
@@ -399,6 +400,13 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         if period is None:  # 1.5 x the eligibility period [secondary]
             period = parameter("commitment_period_multiple_of_eligibility_period") * number(
                 prefix + "award.eligibility_period_years"
+            )
+        else:  # the period given, where it counts in the test's window, 71(a)(5)(a)/(b)
+            period = window_period(
+                period,
+                number(prefix + "award.eligibility_period_years"),
+                statutory_code,
+                flag(prefix + "commitment.period_set_by_authority"),
             )
         commitment.append(period)
     horizon = _horizon(inputs, commitment, extended_years)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import award, explain, finance, taxes
+from . import award, commitment_window, explain, finance, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .parameters import parameter
@@ -196,11 +196,22 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
         clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
         clawback_note=explain.clawback_note(bool(_scalar(c.eligible))),
-        warnings=explain.commitment_period_warnings(scenario),
+        warnings=explain.commitment_period_warnings(scenario, statutory_code),
+        ratio_as_given=_ratio_as_given(scenario, statutory_code, ratio),
         benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),
         computation=c,
     )
+
+
+def _ratio_as_given(scenario: Scenario, statutory_code: int, ratio: float) -> float:
+    """The ratio over the commitment periods the scenario states, where the test counted the defined
+    ones instead (71(a)(5)(a)/(b), :mod:`netbenefit.commitment_window`); else the ratio."""
+    if not (
+        commitment_window.periods_not_set(scenario) and commitment_window.decides_on_defined_window(statutory_code)
+    ):
+        return ratio
+    return _scalar(compute(commitment_window.as_given(scenario)).ratio)
 
 
 def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) -> dict[str, np.ndarray]:

@@ -282,10 +282,11 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
 
 
-def commitment_period_warnings(scenario: Scenario) -> tuple[str, ...]:
+def commitment_period_warnings(scenario: Scenario, statutory_code: int = net_benefit.DEFAULT) -> tuple[str, ...]:
     """One line for each commitment period other than 1.5 x the eligibility period that the scenario
     does not say the authority set (section 69 definition of "commitment period", as stated by the
-    authority: 1.5 times the eligibility period)."""
+    authority: 1.5 times the eligibility period). In the 300 and 200 percent tests such a period does
+    not count, 71(a)(5)(a)/(b) (:mod:`netbenefit.commitment_window`)."""
     multiple = parameter("commitment_period_multiple_of_eligibility_period")
     records = [("commitment", scenario.commitment, scenario.award)] + [
         (f"phases.{i}.commitment", phase.commitment, phase.award) for i, phase in enumerate(scenario.phases)
@@ -296,8 +297,15 @@ def commitment_period_warnings(scenario: Scenario) -> tuple[str, ...]:
         if period is not None and not math.isclose(period, defined) and not commitment.period_set_by_authority:
             lines.append(
                 f"{key}.period_years {period:g} is not 1.5 x the eligibility period ({defined:g}), the commitment "
-                "period of the section 69 definition; the test counts benefits through it. Set "
-                f"{key}.period_set_by_authority: true if the authority set it."
+                "period of the section 69 definition; "
+                + (
+                    f"the {'300' if statutory_code == net_benefit.DISTRESSED_OR_ENHANCED else '200'} percent test of "
+                    f"{'71(a)(5)(a)' if statutory_code == net_benefit.DISTRESSED_OR_ENHANCED else '71(a)(5)(b)'} "
+                    f"counts benefits through the defined {defined:g} years (ratio_as_given: through {period:g}). Set "
+                    if statutory_code in (net_benefit.DISTRESSED_OR_ENHANCED, net_benefit.RESTRICTED_OR_MEGA)
+                    else "the test counts benefits through it. Set "
+                )
+                + f"{key}.period_set_by_authority: true if the authority set it."
             )
     return tuple(lines)
 

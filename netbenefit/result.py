@@ -152,6 +152,9 @@ class Result:
     clawback_schedule: pd.DataFrame | None = field(default=None, repr=False)
     #: Why the clawback schedule is empty ("" where it is not).
     clawback_note: str = ""
+    #: The ratio over the commitment periods as the scenario states them, where the 300/200 percent
+    #: test counted the defined ones instead (71(a)(5)(a)/(b)); else equal to ``ratio``.
+    ratio_as_given: float | None = None
     #: Plausibility warnings on the scenario's inputs, one line each.
     warnings: tuple[str, ...] = ()
     #: Conventions the model applied that the scenario did not state (a tax year outside a schedule's dates).
@@ -240,6 +243,7 @@ class Result:
                 "threshold_clause": self.threshold_clause,
                 "passes": bool(self.passes),
                 "discount_rate": float(self.discount_rate),
+                "ratio_as_given": float(self.ratio if self.ratio_as_given is None else self.ratio_as_given),
             },
             "checks": [
                 {"id": row.id, "passed": bool(row.passed), "message": row.message} for row in self._rows("checks")
@@ -291,6 +295,11 @@ class Result:
             f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
             f"largest credit that passes, PV ${self.max_credit_pv:,.0f} ({self.currency}, PV at approval)",
         ]
+        if self.ratio_as_given is not None and self.ratio_as_given != self.ratio:
+            lines.append(
+                f"  over the commitment period as the scenario states it (not set by the authority, so not counted, "
+                f"71(a)(5)(a)/(b)): ratio {self.ratio_as_given:.1%}"
+            )
         for row in self._rows("benefits_by_tax"):
             lines.append(f"  benefits, {row.tax.replace('_', ' ')}: ${row.nominal:,.0f} counted, PV ${row.pv:,.0f}")
         if self._has_indirect_jobs():

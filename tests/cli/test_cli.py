@@ -62,6 +62,7 @@ def test_evaluate_json_prints_the_contract_alone(capsys):
         "threshold_clause",
         "passes",
         "discount_rate",
+        "ratio_as_given",
     }
     assert set(data["extended_commitment"]) == {"years", "incremental_credit", "repayment_schedule"}
     assert len(data["checks"]) == 10
