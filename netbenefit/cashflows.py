@@ -24,6 +24,7 @@ from .commitment_window import window_period
 from .errors import ScenarioError
 from .parameters import parameter
 from .rules import eligibility, net_benefit
+from .rules.section_75 import check as section_75_check
 from .scenario import Scenario
 from .taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
 from .withholdings import phase_weights as withholding_weights
@@ -601,6 +602,8 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             ),
         ),
         "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),
+        # s.75 (C.34:1B-343): the credit per job per year at most the maximum (a failure where read in statute).
+        "75": section_75_check(inputs, phases, retained_eligible),
     }
     eligible = np.ones((1, 1), dtype=bool)
     for passed in checks.values():

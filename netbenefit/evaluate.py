@@ -144,6 +144,9 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     minimum = _scalar(c.capital_investment_minimum)
     investment = _scalar(c.initial_capital_investment)
     passed = {check_id: bool(_scalar(value)) for check_id, value in c.checks.items()}
+    section_75_message, section_75_warning = explain.section_75_lines(
+        scenario, c.phases, bool(_scalar(c.retained_jobs_eligible))
+    )
     messages = {
         "71(a)(1)": explain.capital_investment_message(scenario, minimum, investment, donation),
         "71(a)(2)": explain.jobs_message(scenario, job_clause),
@@ -152,6 +155,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         "71(a)(8)": explain.prevailing_wage_message(scenario, passed["71(a)(8)"]),
         "71(d)": explain.accommodation_message(scenario, passed["71(d)"]),
         "71(f)": explain.application_date_message(scenario, passed["71(f)"]),
+        "75": section_75_message,
         **explain.attestation_messages(scenario),
     }
     checks = table_on_demand(
@@ -196,7 +200,8 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
         clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
         clawback_note=explain.clawback_note(bool(_scalar(c.eligible))),
-        warnings=explain.commitment_period_warnings(scenario, statutory_code),
+        warnings=explain.commitment_period_warnings(scenario, statutory_code)
+        + ((section_75_warning,) if section_75_warning else ()),
         ratio_as_given=_ratio_as_given(scenario, statutory_code, ratio),
         benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),

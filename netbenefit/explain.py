@@ -354,3 +354,46 @@ def clawback_note(eligible: bool) -> str:
     if eligible:
         return ""
     return "none: the project is not eligible, so no tax credits are awarded and none can be recaptured"
+
+
+def section_75_lines(scenario: Scenario, phases, retained_jobs_eligible) -> tuple[str, str]:
+    """The message of check ``75`` and a warning ("" when none): each phase's credit per job per year
+    against the section 75 maximum with the bonuses that apply, and the maximum's grade."""
+    from .cashflows import Inputs
+    from .rules import section_75
+
+    inputs = Inputs(scenario)
+    parts, above = [], []
+    for index, phase in enumerate(phases):
+        prefix = "" if index == 0 else f"phases.{index - 1}."
+        annual = float(phase.credits.max())
+        key = prefix + "award.section_75."
+        cap = inputs.optional_number(key + "cap_per_job")
+        maximum = float(
+            section_75.maximum_per_job(section_75.labor_harmony_applies(inputs, prefix), cap).reshape(-1)[0]
+        )
+        per_job = float(
+            section_75.credit_per_job(
+                annual,
+                inputs.number(prefix + "jobs.new"),
+                inputs.number(prefix + "jobs.retained"),
+                retained_jobs_eligible,
+            ).reshape(-1)[0]
+        )
+        grade = section_75.maximum_grade(cap is not None)
+        name = "" if len(phases) == 1 else f"phase {index + 1}: "
+        parts.append(f"{name}${per_job:,.0f} per credit-eligible job per year, maximum ${maximum:,.0f} [{grade}]")
+        if not bool(section_75.within_maximum(per_job, maximum)):
+            above.append((name, per_job, maximum, grade))
+    if not above:
+        return f"Met, 75: {'; '.join(parts)} (section 75, C.34:1B-343).", ""
+    statute = any(grade == "statute" for *_, grade in above)
+    name, per_job, maximum, grade = above[0]
+    if statute:
+        return f"Not met, 75: {'; '.join(parts)}: above the section 75 maximum (C.34:1B-343).", ""
+    warning = (
+        f"{name}the credit per job per year ${per_job:,.0f} is above the section 75 maximum ${maximum:,.0f} with "
+        f"the bonuses that apply; the maximum is graded {grade} (not read in the statute's words), so check 75 "
+        "warns and does not decide eligibility (C.34:1B-343)"
+    )
+    return f"Warning, 75: {'; '.join(parts)}: above the maximum, graded {grade}, not statute.", warning

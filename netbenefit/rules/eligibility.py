@@ -25,6 +25,7 @@ CHECK_IDS = (
     "71(a)(8)",
     "71(d)",
     "71(f)",
+    "75",
 )
 
 #: Codes returned by :func:`job_minimum_clause`: index -> clause (0: the minimum is not met).

@@ -65,7 +65,7 @@ def test_evaluate_json_prints_the_contract_alone(capsys):
         "ratio_as_given",
     }
     assert set(data["extended_commitment"]) == {"years", "incremental_credit", "repayment_schedule"}
-    assert len(data["checks"]) == 10
+    assert len(data["checks"]) == 11
 
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
