@@ -16,9 +16,12 @@ text itself is not in the sources in hand) [secondary]:
   fall of no more than 20 percent); an actual-results file may ask for the level itself
   (``restored_at: full_level``);
 - except for a small business, where new full-time jobs or their median salary fall by **more
-  than** 10 percent below the prior year's annual report (the project agreement, here the
-  projection, for the first report), the authority may re-run the net benefit test and reduce the
-  award. Subsection (c) of 19:31U-1.14 could not be read and is not modelled.
+  than** 10 percent below the prior year's annual report ("or the project agreement if the annual
+  report is the first such report filed": by default the new jobs the agreement approves,
+  ``readings.first_report_basis``), the authority may re-run the net benefit test and reduce the
+  award, N.J.A.C. 19:31U-1.14(b) [rule, read]. Subsection (c) of 19:31U-1.14 could not be read and
+  is not modelled. The small-business exception is the rule's words; section 76 of P.L.2020,
+  c.156 (C.34:1B-344) was not read.
 
 To these this module adds the clawback of :mod:`netbenefit.rules.clawback` in the year the
 project stops: recapture within the commitment period and the repayment of the incremental
@@ -291,6 +294,16 @@ def prior_report(actual, projected_first):
     return np.concatenate([[float(projected_first)], actual[:-1]])
 
 
+def first_report_jobs(scenario: Scenario, ramp_first_year: float) -> float:
+    """The new jobs the first annual report is compared with, N.J.A.C. 19:31U-1.14(b): "the project
+    agreement if the annual report is the first such report filed" [rule]. By default the new jobs
+    the agreement approves (``jobs.new``); ``readings.first_report_basis: ramp`` takes the ramp's
+    first year instead (the comparison before)."""
+    if scenario.readings.first_report_basis == "ramp":
+        return float(ramp_first_year)
+    return float(scenario.jobs.new)
+
+
 def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
     """Repayment of the incremental credit when the project stops during its extended commitment.
 
@@ -502,10 +515,11 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     )
     certified = np.where(forfeited, 0.0, in_proportion)
 
-    # The re-run flag: a fall of more than 10% against the prior year's report (the projection for the
-    # first), except for a small business, N.J.A.C. 19:31U-1.14 [secondary].
+    # The re-run flag: a fall of more than 10% against the prior year's report ("the project
+    # agreement if the annual report is the first such report filed"), except for a small business,
+    # N.J.A.C. 19:31U-1.14(b) [rule].
     rerun_fall = parameter("net_benefit_rerun_fall_share")
-    new_fall = fall_share(actual_new, prior_report(actual_new, projected_new[0]))
+    new_fall = fall_share(actual_new, prior_report(actual_new, first_report_jobs(scenario, projected_new[0])))
     jobs = scenario.jobs
     if jobs.median_salary is not None:
         projected_salary = jobs.median_salary * (1.0 + jobs.salary_growth) ** (year - 1.0)

@@ -113,6 +113,7 @@ SCENARIO_LABELS: dict[str, str] = {
     "readings.several_locations": "Threshold where several locations apply",
     "readings.capital_shortfall": "A capital investment shortfall, 71(b)(2), is",
     "readings.withholding_weights": "71(d) across phases: shares weighted by",
+    "readings.first_report_basis": "First annual report compared with, N.J.A.C. 19:31U-1.14(b)",
     # keys of a later phase that the initial phase has not (the others share the top level's labels)
     "phases.name": "Phase name",
     "phases.start_year": "Phase start [project year]",

@@ -218,6 +218,9 @@ class Readings(_Model):
     capital_shortfall: Literal["donation", "ineligible"] = "donation"
     #: 71(d) across phases: each phase's share weighted by its withholdings (default) or by its jobs.
     withholding_weights: Literal["withholdings", "jobs"] = "withholdings"
+    #: N.J.A.C. 19:31U-1.14(b): the first annual report is compared with the new jobs the project
+    #: agreement approves (default) or with the ramp's first year (the comparison before).
+    first_report_basis: Literal["approved_jobs", "ramp"] = "approved_jobs"
 
 
 class FilingStatus(_Model):
