@@ -16,9 +16,12 @@ text itself is not in the sources in hand) [secondary]:
   fall of no more than 20 percent); an actual-results file may ask for the level itself
   (``restored_at: full_level``);
 - except for a small business, where new full-time jobs or their median salary fall by **more
-  than** 10 percent below the prior year's annual report (the project agreement, here the
-  projection, for the first report), the authority may re-run the net benefit test and reduce the
-  award. Subsection (c) of 19:31U-1.14 could not be read and is not modelled.
+  than** 10 percent below the prior year's annual report ("or the project agreement if the annual
+  report is the first such report filed": by default the new jobs the agreement approves,
+  ``readings.first_report_basis``), the authority may re-run the net benefit test and reduce the
+  award, N.J.A.C. 19:31U-1.14(b) [rule, read]. Subsection (c) of 19:31U-1.14 could not be read and
+  is not modelled. The small-business exception is the rule's words; section 76 of P.L.2020,
+  c.156 (C.34:1B-344) was not read.
 
 To these this module adds the clawback of :mod:`netbenefit.rules.clawback` in the year the
 project stops: recapture within the commitment period and the repayment of the incremental
@@ -56,8 +59,7 @@ from .evaluate import evaluate
 from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
-from .rules.clawback import extended_years_maintained, recapture
-from .rules.clawback import extension_repayment as _repay_incremental
+from .rules.clawback import extended_years_maintained, phase_clawback
 from .scenario import Scenario, _scenario_error, csv_path_inside, load_scenario, read_text_file, read_yaml
 
 Count = Annotated[float, Strict(), Field(ge=0)]
@@ -292,6 +294,16 @@ def prior_report(actual, projected_first):
     return np.concatenate([[float(projected_first)], actual[:-1]])
 
 
+def first_report_jobs(scenario: Scenario, ramp_first_year: float) -> float:
+    """The new jobs the first annual report is compared with, N.J.A.C. 19:31U-1.14(b): "the project
+    agreement if the annual report is the first such report filed" [rule]. By default the new jobs
+    the agreement approves (``jobs.new``); ``readings.first_report_basis: ramp`` takes the ramp's
+    first year instead (the comparison before)."""
+    if scenario.readings.first_report_basis == "ramp":
+        return float(ramp_first_year)
+    return float(scenario.jobs.new)
+
+
 def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
     """Repayment of the incremental credit when the project stops during its extended commitment.
 
@@ -354,6 +366,7 @@ class AfterApproval:
     repayment: float  # [USD] of the incremental credit of an extended commitment
     repayment_year: int | None  # the year after the project stopped, when anything is owed
     recapture: float = 0.0  # [USD] credits recaptured for leaving within the commitment period
+    interest: float = 0.0  # [USD] on the recapture (commitment.recapture_interest)
 
     def summary(self) -> str:
         """A short plain-text account of the actual results against the approval."""
@@ -377,8 +390,11 @@ class AfterApproval:
         if self.recapture > 0:
             lines.append(
                 f"  stopped after year {self.repayment_year - 1}, within the commitment period: recapture "
-                f"${self.recapture:,.0f} in year {self.repayment_year} (rule: {self.scenario.commitment.recapture!r})"
+                f"${self.recapture:,.0f} in year {self.repayment_year} (rule: {self.scenario.commitment.recapture!r}; "
+                "the statute allows none ... all, C.34:1B-341(a)(4))"
             )
+        if self.interest > 0:
+            lines.append(f"  interest on the recapture ${self.interest:,.0f} in year {self.repayment_year}")
         if self.repayment > 0:
             lines.append(
                 f"  extended commitment: {self.extended_years_maintained} of {self.projected.extended_years} years "
@@ -499,10 +515,11 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     )
     certified = np.where(forfeited, 0.0, in_proportion)
 
-    # The re-run flag: a fall of more than 10% against the prior year's report (the projection for the
-    # first), except for a small business, N.J.A.C. 19:31U-1.14 [secondary].
+    # The re-run flag: a fall of more than 10% against the prior year's report ("the project
+    # agreement if the annual report is the first such report filed"), except for a small business,
+    # N.J.A.C. 19:31U-1.14(b) [rule].
     rerun_fall = parameter("net_benefit_rerun_fall_share")
-    new_fall = fall_share(actual_new, prior_report(actual_new, projected_new[0]))
+    new_fall = fall_share(actual_new, prior_report(actual_new, first_report_jobs(scenario, projected_new[0])))
     jobs = scenario.jobs
     if jobs.median_salary is not None:
         projected_salary = jobs.median_salary * (1.0 + jobs.salary_growth) ** (year - 1.0)
@@ -527,33 +544,35 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     commitment_start = scenario.award.first_credit_year - 1
     commitment_end = commitment_start + projected.commitment_period_years
     extended = projected.extended_years if projected.extension_counted else 0
-    years_maintained, repayment, recaptured = None, 0.0, 0.0
+    years_maintained, repayment, recaptured, interest = None, 0.0, 0.0, 0.0
     if stop is not None:
         approved_all = cashflows["credits"].to_numpy(dtype=float)
         received_by_year = approved_all[:stop].copy()
         reported_until = min(stop, len(certified))
         received_by_year[:reported_until] = certified[:reported_until]
-        received = float(received_by_year.sum())
-        recaptured = float(
-            recapture(
-                received,
-                projected.requested_credits,
-                stop,
-                commitment_start,
-                projected.commitment_period_years,
-                scenario.commitment.recapture,
-            )
+        share = projected.incremental_credit / projected.requested_credits if extended else 0.0
+        rate = scenario.commitment.recapture_interest.rate if scenario.commitment.recapture_interest else 0.0
+        owed = phase_clawback(
+            received_by_year,
+            [stop],
+            commitment_start,
+            projected.commitment_period_years,
+            share,
+            extended,
+            scenario.commitment.recapture,
+            scenario.commitment.extension_years_counted,
+            rate,
+            award_total=projected.requested_credits,
         )
+        recaptured = float(owed["recapture"][0])
+        interest = float(owed["interest"][0])
         if extended:
-            incremental_received = projected.incremental_credit * received / projected.requested_credits
             kept = extended_years_maintained(
                 stop, commitment_end, extended, scenario.commitment.extension_years_counted
             )
             years_maintained = int(np.floor(kept))
-            repayment = min(float(_repay_incremental(incremental_received, kept, extended)), received - recaptured)
+            repayment = float(owed["extension_repayment"][0])
     repayment_year = stop + 1 if repayment > 0 or recaptured > 0 else None
-    repayment_by_year = np.where(year == (repayment_year or 0), repayment, 0.0)
-    recapture_by_year = np.where(year == (repayment_year or 0), recaptured, 0.0)
 
     table = pd.DataFrame(
         {
@@ -575,18 +594,31 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
             "salary_fall_share": salary_fall,
             "rerun_flag": flag,
             "rerun_ratio": np.where(flag, float(actual.ratio), np.nan),  # the test re-run on actual results
-            "repayment": repayment_by_year,
-            "recapture": recapture_by_year,
         },
         index=pd.Index(year, name="year"),
     )
+    table = clawback_rows(table, repayment_year, recaptured, interest, repayment)
     reported_approved = float(approved.sum())
     comparison = pd.DataFrame(
         {
-            "projected": [projected.pv_benefits, projected.pv_credits, projected.ratio, projected.threshold,
-                          projected.passes, projected.max_credit_pv, reported_approved],
-            "actual": [actual.pv_benefits, actual.pv_credits, actual.ratio, actual.threshold,
-                       actual.passes, actual.max_credit_pv, float(certified.sum())],
+            "projected": [
+                projected.pv_benefits,
+                projected.pv_credits,
+                projected.ratio,
+                projected.threshold,
+                projected.passes,
+                projected.max_credit_pv,
+                reported_approved,
+            ],
+            "actual": [
+                actual.pv_benefits,
+                actual.pv_credits,
+                actual.ratio,
+                actual.threshold,
+                actual.passes,
+                actual.max_credit_pv,
+                float(certified.sum()),
+            ],
         },
         index=pd.Index(
             ["pv_benefits", "pv_credits", "ratio", "threshold", "passes", "max_credit_pv", "credits_reported_years"],
@@ -613,4 +645,19 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         repayment=float(repayment),
         repayment_year=repayment_year,
         recapture=recaptured,
+        interest=interest,
+    )
+
+
+def clawback_rows(table: pd.DataFrame, owed_year: int | None, recaptured: float, interest: float, repayment: float):
+    """The years table with the clawback in the year it is owed: ``recapture``, ``interest`` and
+    ``repayment`` columns, and a row for that year when it follows the last year reported (its
+    other columns empty: nothing was reported for it)."""
+    if owed_year is not None and owed_year not in table.index:
+        table = table.reindex(table.index.append(pd.Index([owed_year], name="year")))
+    at = table.index.to_numpy() == (owed_year or 0)
+    return table.assign(
+        repayment=np.where(at, repayment, 0.0),
+        recapture=np.where(at, recaptured, 0.0),
+        interest=np.where(at, interest, 0.0),
     )

@@ -20,11 +20,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import award, finance, methods, taxes
+from .commitment_window import window_period
 from .errors import ScenarioError
 from .parameters import parameter
 from .rules import eligibility, net_benefit
+from .rules.section_75 import check as section_75_check
 from .scenario import Scenario
 from .taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
+from .withholdings import phase_weights as withholding_weights
 
 #: Built-in benefit streams (README, "Benefit streams"), in the order results list them.
 BUILT_IN_STREAMS = (
@@ -409,6 +412,13 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             period = parameter("commitment_period_multiple_of_eligibility_period") * number(
                 prefix + "award.eligibility_period_years"
             )
+        else:  # the period given, where it counts in the test's window, 71(a)(5)(a)/(b)
+            period = window_period(
+                period,
+                number(prefix + "award.eligibility_period_years"),
+                statutory_code,
+                flag(prefix + "commitment.period_set_by_authority"),
+            )
         commitment.append(period)
     horizon = _horizon(inputs, commitment, extended_years)
     years = np.arange(1, horizon + 1)
@@ -604,10 +614,12 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             + [number(f"phases.{i}.facility.accommodates_share") for i, p in enumerate(scenario.phases) if p.facility],
             eligibility.weighted_withholding_share(
                 [number(prefix + "jobs.nj_withholding_share") for prefix, _ in records],
-                [number(f"{prefix}jobs.new") + number(f"{prefix}jobs.retained") for prefix, _ in records],
+                withholding_weights(scenario, number),  # 71(d): weighted by withholdings
             ),
         ),
         "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),
+        # s.75 (C.34:1B-343): the credit per job per year at most the maximum (a failure where read in statute).
+        "75": section_75_check(inputs, phases, retained_eligible),
     }
     eligible = np.ones((1, 1), dtype=bool)
     for passed in checks.values():

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 
-from . import award, disclosures, explain, finance, taxes
+from . import award, commitment_window, disclosures, explain, finance, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .parameters import parameter
 from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
-from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule
+from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares
 from .scenario import Scenario, load_scenario
 
 
@@ -144,6 +144,9 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     minimum = _scalar(c.capital_investment_minimum)
     investment = _scalar(c.initial_capital_investment)
     passed = {check_id: bool(_scalar(value)) for check_id, value in c.checks.items()}
+    section_75_message, section_75_warning = explain.section_75_lines(
+        scenario, c.phases, bool(_scalar(c.retained_jobs_eligible))
+    )
     messages = {
         "71(a)(1)": explain.capital_investment_message(scenario, minimum, investment, donation),
         "71(a)(2)": explain.jobs_message(scenario, job_clause),
@@ -152,6 +155,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         "71(a)(8)": explain.prevailing_wage_message(scenario, passed["71(a)(8)"]),
         "71(d)": explain.accommodation_message(scenario, passed["71(d)"]),
         "71(f)": explain.application_date_message(scenario, passed["71(f)"]),
+        "75": section_75_message,
         **explain.attestation_messages(scenario),
     }
     checks = table_on_demand(
@@ -195,28 +199,53 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         streams=streams,
         award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
         clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
-        warnings=explain.commitment_period_warnings(scenario),
+        clawback_note=explain.clawback_note(bool(_scalar(c.eligible))),
+        warnings=explain.commitment_period_warnings(scenario, statutory_code)
+        + ((section_75_warning,) if section_75_warning else ()),
+        ratio_as_given=_ratio_as_given(scenario, statutory_code, ratio),
         benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),
         computation=c,
     )
 
 
+def _ratio_as_given(scenario: Scenario, statutory_code: int, ratio: float) -> float:
+    """The ratio over the commitment periods the scenario states, where the test counted the defined
+    ones instead (71(a)(5)(a)/(b), :mod:`netbenefit.commitment_window`); else the ratio."""
+    if not (
+        commitment_window.periods_not_set(scenario) and commitment_window.decides_on_defined_window(statutory_code)
+    ):
+        return ratio
+    return _scalar(compute(commitment_window.as_given(scenario)).ratio)
+
+
 def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) -> dict[str, np.ndarray]:
     """The amount at risk by years maintained (:func:`netbenefit.rules.clawback.clawback_schedule`),
-    as columns."""
+    as columns; empty for a project that is not eligible (no award to recapture)."""
+    if not bool(_scalar(c.eligible)):
+        return empty_schedule()
     n_years = len(c.years)
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
     starts = [_scalar(p.start_year) + a.first_credit_year - 1 for p, a in zip(c.phases, awards, strict=True)]
+    extended = scenario.commitment.extended_years if bool(_scalar(c.extension_counts)) else 0
+    shares = incremental_shares(
+        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
+        c.cumulative_pv_credits[0],
+        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
+        _scalar(c.threshold),
+        incremental,
+    )
+    interest = scenario.commitment.recapture_interest
     schedule = clawback_schedule(
         np.array([_row(p.credits, n_years) for p in c.phases]),
         starts,
         [_scalar(p.commitment_period_years) for p in c.phases],
-        incremental,
-        scenario.commitment.extended_years,
+        shares,
+        extended,
         lambda years: finance.discount_factors(scenario.discount_rate, years, scenario.timing),
         scenario.commitment.recapture,
         scenario.commitment.extension_years_counted,
+        interest.rate if interest is not None else 0.0,
     )
     return {name: schedule[name] for name in SCHEDULE_COLUMNS}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+from . import withholdings
 from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
@@ -261,24 +262,31 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
             if p.facility
         ]
         first += f"; premises added: {', '.join(added)}" if added else ""
-        every_phase = [scenario.jobs, *(phase.jobs for phase in scenario.phases)]
+        from .cashflows import Inputs
+
+        number = Inputs(scenario).number
         weighted = float(
             eligibility.weighted_withholding_share(
-                [jobs.nj_withholding_share for jobs in every_phase], [jobs.new + jobs.retained for jobs in every_phase]
-            )
+                [
+                    number(prefix + "jobs.nj_withholding_share")
+                    for prefix in ["", *(f"phases.{i}." for i in range(len(scenario.phases)))]
+                ],
+                withholdings.phase_weights(scenario, number),
+            ).reshape(-1)[0]
         )
         second = (
-            f"{percent(weighted)} of the withholdings of the jobs of all phases (each phase's share weighted by its "
-            f"new and retained jobs) are subject to the NJ Gross Income Tax (must be at least "
-            f"{percent(withholding_minimum)})"
+            f"{percent(weighted)} of the withholdings of the jobs of all phases (each phase's share weighted by "
+            f"{withholdings.BASIS_WORDS[withholdings.withholding_basis(scenario)]}) are subject to the NJ Gross "
+            f"Income Tax (must be at least {percent(withholding_minimum)})"
         )
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
 
 
-def commitment_period_warnings(scenario: Scenario) -> tuple[str, ...]:
+def commitment_period_warnings(scenario: Scenario, statutory_code: int = net_benefit.DEFAULT) -> tuple[str, ...]:
     """One line for each commitment period other than 1.5 x the eligibility period that the scenario
     does not say the authority set (section 69 definition of "commitment period", as stated by the
-    authority: 1.5 times the eligibility period)."""
+    authority: 1.5 times the eligibility period). In the 300 and 200 percent tests such a period does
+    not count, 71(a)(5)(a)/(b) (:mod:`netbenefit.commitment_window`)."""
     multiple = parameter("commitment_period_multiple_of_eligibility_period")
     records = [("commitment", scenario.commitment, scenario.award)] + [
         (f"phases.{i}.commitment", phase.commitment, phase.award) for i, phase in enumerate(scenario.phases)
@@ -289,8 +297,15 @@ def commitment_period_warnings(scenario: Scenario) -> tuple[str, ...]:
         if period is not None and not math.isclose(period, defined) and not commitment.period_set_by_authority:
             lines.append(
                 f"{key}.period_years {period:g} is not 1.5 x the eligibility period ({defined:g}), the commitment "
-                "period of the section 69 definition; the test counts benefits through it. Set "
-                f"{key}.period_set_by_authority: true if the authority set it."
+                "period of the section 69 definition; "
+                + (
+                    f"the {'300' if statutory_code == net_benefit.DISTRESSED_OR_ENHANCED else '200'} percent test of "
+                    f"{'71(a)(5)(a)' if statutory_code == net_benefit.DISTRESSED_OR_ENHANCED else '71(a)(5)(b)'} "
+                    f"counts benefits through the defined {defined:g} years (ratio_as_given: through {period:g}). Set "
+                    if statutory_code in (net_benefit.DISTRESSED_OR_ENHANCED, net_benefit.RESTRICTED_OR_MEGA)
+                    else "the test counts benefits through it. Set "
+                )
+                + f"{key}.period_set_by_authority: true if the authority set it."
             )
     return tuple(lines)
 
@@ -332,3 +347,53 @@ def attestation_messages(scenario: Scenario) -> dict[str, str]:
             "71(a)(7)",
         ),
     }
+
+
+def clawback_note(eligible: bool) -> str:
+    """Why a clawback schedule is empty: a project that is not eligible has no award to recapture."""
+    if eligible:
+        return ""
+    return "none: the project is not eligible, so no tax credits are awarded and none can be recaptured"
+
+
+def section_75_lines(scenario: Scenario, phases, retained_jobs_eligible) -> tuple[str, str]:
+    """The message of check ``75`` and a warning ("" when none): each phase's credit per job per year
+    against the section 75 maximum with the bonuses that apply, and the maximum's grade."""
+    from .cashflows import Inputs
+    from .rules import section_75
+
+    inputs = Inputs(scenario)
+    parts, above = [], []
+    for index, phase in enumerate(phases):
+        prefix = "" if index == 0 else f"phases.{index - 1}."
+        annual = float(phase.credits.max())
+        key = prefix + "award.section_75."
+        cap = inputs.optional_number(key + "cap_per_job")
+        maximum = float(
+            section_75.maximum_per_job(section_75.labor_harmony_applies(inputs, prefix), cap).reshape(-1)[0]
+        )
+        per_job = float(
+            section_75.credit_per_job(
+                annual,
+                inputs.number(prefix + "jobs.new"),
+                inputs.number(prefix + "jobs.retained"),
+                retained_jobs_eligible,
+            ).reshape(-1)[0]
+        )
+        grade = section_75.maximum_grade(cap is not None)
+        name = "" if len(phases) == 1 else f"phase {index + 1}: "
+        parts.append(f"{name}${per_job:,.0f} per credit-eligible job per year, maximum ${maximum:,.0f} [{grade}]")
+        if not bool(section_75.within_maximum(per_job, maximum)):
+            above.append((name, per_job, maximum, grade))
+    if not above:
+        return f"Met, 75: {'; '.join(parts)} (section 75, C.34:1B-343).", ""
+    statute = any(grade == "statute" for *_, grade in above)
+    name, per_job, maximum, grade = above[0]
+    if statute:
+        return f"Not met, 75: {'; '.join(parts)}: above the section 75 maximum (C.34:1B-343).", ""
+    warning = (
+        f"{name}the credit per job per year ${per_job:,.0f} is above the section 75 maximum ${maximum:,.0f} with "
+        f"the bonuses that apply; the maximum is graded {grade} (not read in the statute's words), so check 75 "
+        "warns and does not decide eligibility (C.34:1B-343)"
+    )
+    return f"Warning, 75: {'; '.join(parts)}: above the maximum, graded {grade}, not statute.", warning

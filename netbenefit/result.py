@@ -146,9 +146,15 @@ class Result:
     award_calculation: pd.DataFrame | None = field(default=None, repr=False)  # section 75, netbenefit.award
     #: Counted benefits by tax: columns ``tax``, ``nominal``, ``pv`` [USD]; pv adds up to pv_benefits.
     benefits_by_tax: pd.DataFrame | None = field(default=None, repr=False)
-    #: Amount at risk by years maintained: ``years_maintained``, ``credits_received``, ``recapture``,
-    #: ``extension_repayment``, ``total``, ``pv_total`` [USD].
+    #: Amount at risk by years maintained: ``years_maintained``, ``credits_received``, the statute's
+    #: range ``recapture_none`` ... ``recapture_all`` (C.34:1B-341(a)(4)) around the rule's
+    #: ``recapture``, ``interest``, ``extension_repayment``, ``total``, ``pv_total`` [USD].
     clawback_schedule: pd.DataFrame | None = field(default=None, repr=False)
+    #: Why the clawback schedule is empty ("" where it is not).
+    clawback_note: str = ""
+    #: The ratio over the commitment periods as the scenario states them, where the 300/200 percent
+    #: test counted the defined ones instead (71(a)(5)(a)/(b)); else equal to ``ratio``.
+    ratio_as_given: float | None = None
     #: Plausibility warnings on the scenario's inputs, one line each.
     warnings: tuple[str, ...] = ()
     #: Conventions the model applied that the scenario did not state (a tax year outside a schedule's dates).
@@ -237,6 +243,7 @@ class Result:
                 "threshold_clause": self.threshold_clause,
                 "passes": bool(self.passes),
                 "discount_rate": float(self.discount_rate),
+                "ratio_as_given": float(self.ratio if self.ratio_as_given is None else self.ratio_as_given),
             },
             "checks": [
                 {"id": row.id, "passed": bool(row.passed), "message": row.message} for row in self._rows("checks")
@@ -266,6 +273,7 @@ class Result:
             "max_credit_pv": float(self.max_credit_pv),
             "excluded_streams": list(self.excluded_streams),
             "clawback_schedule": _clawback_rows(self._rows("clawback_schedule")),
+            "clawback_note": self.clawback_note,
             "benefits_by_tax": [
                 {"tax": row.tax, "nominal": float(row.nominal), "pv": float(row.pv)}
                 for row in self._rows("benefits_by_tax")
@@ -288,6 +296,11 @@ class Result:
             f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
             f"largest credit that passes, PV ${self.max_credit_pv:,.0f} ({self.currency}, PV at approval)",
         ]
+        if self.ratio_as_given is not None and self.ratio_as_given != self.ratio:
+            lines.append(
+                f"  over the commitment period as the scenario states it (not set by the authority, so not counted, "
+                f"71(a)(5)(a)/(b)): ratio {self.ratio_as_given:.1%}"
+            )
         for row in self._rows("benefits_by_tax"):
             lines.append(f"  benefits, {row.tax.replace('_', ' ')}: ${row.nominal:,.0f} counted, PV ${row.pv:,.0f}")
         if self._has_indirect_jobs():
@@ -309,6 +322,8 @@ class Result:
         if self.excluded_streams:
             lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
         lines.extend(_clawback_lines(self._rows("clawback_schedule")))
+        if self.clawback_note:
+            lines.append(f"  clawback: {self.clawback_note}")
         for row in self._rows("checks"):
             lines.append(f"  [{'pass' if row.passed else 'FAIL'}] {row.id:<9} {row.message}")
         return "\n".join(lines)
@@ -394,7 +409,17 @@ class Result:
 
 
 #: Columns of the clawback schedule (netbenefit.rules.clawback), in the order of the JSON rows.
-CLAWBACK_COLUMNS = ("years_maintained", "credits_received", "recapture", "extension_repayment", "total", "pv_total")
+CLAWBACK_COLUMNS = (
+    "years_maintained",
+    "credits_received",
+    "recapture_none",
+    "recapture",
+    "recapture_all",
+    "interest",
+    "extension_repayment",
+    "total",
+    "pv_total",
+)
 
 
 def _clawback_rows(rows: list) -> list[dict[str, Any]]:
@@ -414,7 +439,8 @@ def _clawback_lines(rows: list) -> list[str]:
     shown = ", ".join(f"{int(row.years_maintained)}: ${row.total:,.0f}" for row in rows)
     last = max(int(row.years_maintained) for row in at_risk)
     return [
-        f"  clawback if the project stops after m years maintained (recapture + extension repayment), "
+        f"  clawback if the project stops after m years maintained (recapture + interest + extension repayment; "
+        f"the recapture may be none ... all of the credits received, C.34:1B-341(a)(4)), "
         f"nothing after {last + 1} years:",
         f"    {shown}",
     ]

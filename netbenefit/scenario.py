@@ -172,11 +172,17 @@ class Award(_Model):
     first_credit_year: YearKey = 1
 
 
-RecaptureRule = Literal["pro_rata", "all", "none"]
+RecaptureRule = Literal["pro_rata", "pro_rata_award", "all", "none"]
 #: A table of recaptured shares of the credits received, by whole years maintained.
 RecaptureTable = Annotated[
     Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(MappingProxyType)
 ]
+
+
+class RecaptureInterest(_Model):
+    """Simple annual interest on a recapture (netbenefit.rules.clawback.recapture_interest)."""
+
+    rate: Share  # [1/year]
 
 
 class Commitment(_Model):
@@ -186,6 +192,8 @@ class Commitment(_Model):
     extended_years: YearCount = 0  # 71(a)(5)(d)
     #: Credits recaptured for leaving within the commitment period (netbenefit.rules.clawback).
     recapture: RecaptureRule | RecaptureTable = "pro_rata"
+    #: Interest on the recapture from the end of the year each credit was received (None: none).
+    recapture_interest: RecaptureInterest | None = None
     #: Extended years maintained, 71(a)(5)(d): whole years (the default) or pro rata by fraction of a year.
     extension_years_counted: Literal["whole_years", "pro_rata"] = "whole_years"
 
@@ -215,6 +223,11 @@ class Readings(_Model):
     #: The wages of a workforce with a wage dispersion sigma: the mean, median x exp(sigma^2/2), for
     #: every wage-based stream (default), or the median (netbenefit before 0.2, for the spending streams).
     payroll: Literal["mean", "median"] = "mean"
+    #: 71(d) across phases: each phase's share weighted by its withholdings (default) or by its jobs.
+    withholding_weights: Literal["withholdings", "jobs"] = "withholdings"
+    #: N.J.A.C. 19:31U-1.14(b): the first annual report is compared with the new jobs the project
+    #: agreement approves (default) or with the ramp's first year (the comparison before).
+    first_report_basis: Literal["approved_jobs", "ramp"] = "approved_jobs"
 
 
 class FilingStatus(_Model):

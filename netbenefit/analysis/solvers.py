@@ -160,6 +160,27 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
             threshold=threshold,
             bound=best,
         )
+    capped = _section_75_bound(scenario, key, bool(c.column("retained_jobs_eligible")[0]))
+    if capped is not None and best > capped[0]:
+        # The section 75 maximum binds before the net benefit test does: the largest award the
+        # section allows passes (its credits are below those of x*).
+        bound, maximum = capped
+        unit = "a job a year" if "per_" in key else "a year"
+        return SolverResult(
+            bound,
+            SOLVED,
+            f"largest {key}: ${bound:,.2f} {unit}, set by the section 75 maximum of ${maximum:,.0f} per job per year "
+            f"(C.34:1B-343); the net benefit test alone would allow ${best:,.2f} (binding test: {labels[binding]})",
+            {
+                "key": key,
+                "threshold": threshold,
+                "section_75_maximum_binds": True,
+                "section_75_maximum_per_job": maximum,
+                "net_benefit_bound": best,
+                "binding_test": binding + 1,
+                "current": scenario.value_at(key),
+            },
+        )
     # Confirm; the comparison has a relative tolerance, so x* itself passes unless rounding bites.
     tolerance = parameter("net_benefit_ratio_relative_tolerance")
     for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
@@ -191,6 +212,36 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
             "current": scenario.value_at(key),
         },
     )
+
+
+def _section_75_bound(scenario: Scenario, key: str, retained_eligible: bool) -> tuple[float, float] | None:
+    """The largest value of an award key the section 75 maximum allows (:mod:`netbenefit.rules.section_75`),
+    and that maximum per job; None where the key is not bounded by it."""
+    from .. import award
+    from ..cashflows import Inputs
+    from ..rules import section_75
+
+    prefix = key[: key.index("award.")]
+    inputs = Inputs(scenario)
+    maximum = float(
+        section_75.maximum_per_job(
+            section_75.labor_harmony_applies(inputs, prefix),
+            inputs.optional_number(prefix + "award.section_75.cap_per_job"),
+        ).reshape(-1)[0]
+    )
+    name = key[len(prefix) + len("award.") :]
+    if name == "annual_credit":
+        jobs = section_75.credit_eligible_jobs(
+            inputs.number(prefix + "jobs.new"), inputs.number(prefix + "jobs.retained"), retained_eligible
+        )
+        return float(maximum * jobs.reshape(-1)[0]), maximum
+    if name == "per_new_job":
+        return maximum, maximum
+    if name == "per_retained_job":
+        return maximum * float(parameter("award_retained_job_share_of_new_job")), maximum
+    per_job = award.scenario_credit_per_job(inputs, prefix)  # a bonus: up to the cap on base + bonuses
+    others = float((per_job.uncapped - inputs.number(key)).reshape(-1)[0])
+    return max(0.0, float(per_job.cap.reshape(-1)[0]) - others), maximum
 
 
 # ----------------------------------------------------------------------------------------------

@@ -369,7 +369,7 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
     for side in ("top", "right", "bottom"):
         ax.spines[side].set_visible(False)
     ax.set_xlabel("Check result and message")
-    ax.set_ylabel("Clause of P.L.2020, c.156, s.71")
+    ax.set_ylabel("Clause of P.L.2020, c.156 (s.71; s.75)")
     passed = int(checks["passed"].sum())
     ax.set_title(
         f"{_label(result.name, width=70, lines=1)}\nEligibility scorecard: {passed} of {len(checks)} checks pass; "

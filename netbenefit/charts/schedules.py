@@ -131,7 +131,7 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
     ax.set_ylabel("Amount owed to the State [USD, nominal]")
     schedule = result.clawback_schedule
     if schedule is None or schedule.empty:
-        _note(ax, "This result has no clawback schedule.")
+        _note(ax, result.clawback_note or "This result has no clawback schedule.")
         conventions_footnote(result, ax)
         return ax
     years = schedule["years_maintained"].to_numpy()
@@ -148,11 +148,23 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
         hatch="//",
         label="Recapture of credits received",
     )
+    interest = schedule["interest"].to_numpy(dtype=float) if "interest" in schedule else np.zeros_like(recapture)
+    if interest.any():
+        ax.bar(
+            years,
+            interest,
+            bottom=recapture,
+            width=0.65,
+            facecolor="#fee391",
+            edgecolor="black",
+            hatch="xx",
+            label="Interest on the recapture",
+        )
     if extension.any():
         ax.bar(
             years,
             extension,
-            bottom=recapture,
+            bottom=recapture + interest,
             width=0.65,
             facecolor="#fdd0a2",
             edgecolor="black",
@@ -160,6 +172,16 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
             label="Extension repayment, 71(a)(5)(d)",
         )
     ax.plot(years, received, color=PASS_COLOUR, marker="o", linewidth=1.8, label="Credits received by then")
+    if "recapture_all" in schedule:
+        ax.step(
+            years,
+            schedule["recapture_all"].to_numpy(dtype=float),
+            where="mid",
+            color="black",
+            linestyle="--",
+            linewidth=1.2,
+            label="Statutory range of the recapture: none ... all, C.34:1B-341(a)(4)",
+        )
     scale = float(max(total.max(initial=0.0), received.max(initial=0.0)))
     for year, amount, pv in zip(years, total, schedule["pv_total"].to_numpy(dtype=float), strict=True):
         if amount > 0:

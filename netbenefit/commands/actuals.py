@@ -17,6 +17,7 @@ COLUMNS = (
     "rerun_flag",
     "rerun_ratio",
     "recapture",
+    "interest",
     "repayment",
 )
 

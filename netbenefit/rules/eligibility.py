@@ -25,6 +25,7 @@ CHECK_IDS = (
     "71(a)(8)",
     "71(d)",
     "71(f)",
+    "75",
 )
 
 #: Codes returned by :func:`job_minimum_clause`: index -> clause (0: the minimum is not met).
@@ -238,8 +239,10 @@ def prevailing_wage_satisfied(
 
 
 def weighted_withholding_share(shares, jobs):
-    """NJ withholding share of the new and retained full-time jobs of all phases, 71(d): each
-    phase's share weighted by its jobs (the initial phase's share where no jobs are given). [share]
+    """NJ withholding share of the new and retained full-time jobs of all phases, 71(d) ("not less
+    than 80 percent of the withholdings"): each phase's share weighted by ``jobs``, its withholdings
+    (:func:`netbenefit.withholdings.phase_weights`: income tax withheld, wages, or jobs where no
+    salary is given); the initial phase's share where every weight is zero. [share]
 
     >>> float(weighted_withholding_share([0.9, 0.5], [100, 100]))
     0.7

@@ -35,17 +35,25 @@ def scenario(**changes):
 
 
 # --- the cited parameters ---------------------------------------------------------------------------
-def test_bounds_are_cited_secondary_parameters():
-    for name, value, comparison in [
-        ("statewide_workforce_forfeiture_drop_share", 0.2, "more_than"),
-        ("net_benefit_rerun_fall_share", 0.1, "more_than"),
+def test_bounds_are_cited_rule_parameters_with_the_words_read():
+    for name, value, comparison, clause, words in [
+        ("statewide_workforce_forfeiture_drop_share", 0.2, "more_than", "19:31U-1.14(a)", "by more than 20 percent"),
+        ("net_benefit_rerun_fall_share", 0.1, "more_than", "19:31U-1.14(b)", "reduced by more than 10 percent"),
     ]:
         entry = PARAMETERS[name]
-        assert (entry.value, entry.comparison, entry.source) == (value, comparison, "secondary")
-        assert "N.J.A.C. 19:31U-1.14" in entry.reference
-    # The threshold level of N.J.A.C. 19:31U-1.14(a), as read by a legal review (rule text not read).
-    assert PARAMETERS["statewide_workforce_restoration_share"].source == "secondary"
+        assert (entry.value, entry.comparison, entry.source) == (value, comparison, "rule")
+        assert clause in entry.reference and "https://" in entry.reference
+        assert words in entry.quote
+    # The threshold level of N.J.A.C. 19:31U-1.14(a): a reading of the rule's words.
+    assert PARAMETERS["statewide_workforce_restoration_share"].source == "rule"
+    assert "threshold levels" in PARAMETERS["statewide_workforce_restoration_share"].quote
     assert PARAMETERS["statewide_workforce_restoration_share"].value == 0.8
+
+
+def test_19_31U_1_14b_the_small_business_exception_is_the_rules_words():
+    entry = PARAMETERS["net_benefit_rerun_fall_share"]
+    assert entry.quote.startswith("Except for a small business")
+    assert "N.J.A.C. 19:31U-1.14(b)" in entry.reference and "C.34:1B-344, not read" in entry.reference
 
 
 # --- forfeiture: more than 20% below the pre-approval workforce --------------------------------------
@@ -155,9 +163,10 @@ def test_salary_fall_boundary(salary, flagged):
 
 
 def test_fall_is_measured_against_the_ramped_projection_then_the_prior_report():
-    # Ramp [0.5, 1.0] of 100: 50 projected in year 1, where 45 is exactly 10% below; later years are
-    # compared with the prior year's report (N.J.A.C. 19:31U-1.14): 89 > 45, then 80 < 89 by 10.1%.
-    base = scenario(**{"jobs.new": 100, "jobs.ramp": [0.5, 1.0]})
+    # readings.first_report_basis: ramp. Ramp [0.5, 1.0] of 100: 50 projected in year 1, where 45 is
+    # exactly 10% below; later years are compared with the prior year's report (N.J.A.C.
+    # 19:31U-1.14(b)): 89 > 45, then 80 < 89 by 10.1%.
+    base = scenario(**{"jobs.new": 100, "jobs.ramp": [0.5, 1.0], "readings.first_report_basis": "ramp"})
     after = follow(base, actuals([(45, 1000), (89, 1000), (80, 1000)]))
     assert after.years["rerun_flag"].tolist() == [False, False, True]
     assert np.isnan(after.years["rerun_ratio"].iloc[0]) and after.years["rerun_ratio"].iloc[2] == after.rerun_ratio
@@ -274,3 +283,13 @@ def test_summary_is_plain_text():
     text = after.summary()
     assert "N.J.A.C. 19:31U-1.14" in text and "forfeited" in text
     assert str(after) == text
+
+
+@pytest.mark.parametrize("first, flagged", [(89, True), (90, False), (91, False)])
+def test_19_31U_1_14b_first_report_compared_with_the_approved_jobs_at_below_and_above(first, flagged):
+    # "or the project agreement if the annual report is the first such report filed": the agreement
+    # approves 100 new jobs; a first report of 90 is exactly 10% below, 89 more than 10%. The ramp's
+    # first year (50) would flag none of these.
+    base = scenario(**{"jobs.new": 100, "jobs.ramp": [0.5, 1.0]})
+    after = follow(base, actuals([(first, 1000), (first, 1000)]))
+    assert after.years["rerun_flag"].tolist()[0] is flagged

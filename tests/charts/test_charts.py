@@ -188,7 +188,7 @@ def test_scorecard_one_row_per_check_with_its_clause(results, ax):
     assert [label.get_text() for label in ax.get_yticklabels()] == list(result.checks["id"])  # top to bottom
     shown = [text.get_text() for text in ax.texts]
     assert shown.count("FAIL") == (~result.checks["passed"]).sum() == 1
-    assert "9 of 10 checks pass" in ax.get_title()
+    assert "10 of 11 checks pass" in ax.get_title()
 
 
 def test_dollar_signs_in_messages_are_not_read_as_maths(results, ax):

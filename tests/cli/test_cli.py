@@ -28,6 +28,7 @@ CONTRACT_KEYS = {
     "max_credit_pv",
     "excluded_streams",
     "clawback_schedule",
+    "clawback_note",
     "benefits_by_tax",
     "conventions",
     "method",
@@ -62,9 +63,10 @@ def test_evaluate_json_prints_the_contract_alone(capsys):
         "threshold_clause",
         "passes",
         "discount_rate",
+        "ratio_as_given",
     }
     assert set(data["extended_commitment"]) == {"years", "incremental_credit", "repayment_schedule"}
-    assert len(data["checks"]) == 10
+    assert len(data["checks"]) == 11
 
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)

@@ -22,7 +22,7 @@ from netbenefit import Scenario
 
 #: emerge-model.md section 1, in order.
 CHECK_IDS = ["71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(6)", "71(a)(7)", "71(a)(8)",
-             "71(d)", "71(f)"]  # fmt: skip
+             "71(d)", "71(f)", "75"]  # fmt: skip
 
 #: scenario-format.md, "Results": the keys of the JSON object, at every level.
 RESULT_KEYS = {

@@ -2,6 +2,8 @@
 71(a)(5)(d) repayment of the incremental credit of an extended commitment, by years maintained.
 
 Base: credits $100,000 a year for 7 years (award $700,000), commitment 10.5 years, rate 0.
+The recapture applies to the credits less the incremental slice (a share INCREMENTAL / AWARD of
+them), the extension repayment to that slice: no dollar twice.
 """
 
 import hypothesis.strategies as st
@@ -27,6 +29,7 @@ EXTENDED = {
 }
 INCREMENTAL = 148750.0
 AWARD = 700000.0
+BASE = 1.0 - INCREMENTAL / AWARD  # the share of the credits the recapture applies to
 
 
 def schedule(**changes):
@@ -38,7 +41,10 @@ def test_71a5d_schedule_columns_and_rows_run_to_the_end_of_the_extended_commitme
     assert list(table.columns) == [
         "years_maintained",
         "credits_received",
+        "recapture_none",
         "recapture",
+        "recapture_all",
+        "interest",
         "extension_repayment",
         "total",
         "pv_total",
@@ -51,9 +57,9 @@ def test_71a5d_schedule_columns_and_rows_run_to_the_end_of_the_extended_commitme
     "m, expected_recapture",
     [
         (0, 0.0),
-        (1, 100000 - AWARD * 1 / 10.5),
-        (7, AWARD - AWARD * 7 / 10.5),
-        (10, AWARD - AWARD * 10 / 10.5),  # 10 < C = 10.5: still within the commitment period
+        (1, BASE * 100000 * 9.5 / 10.5),
+        (7, BASE * AWARD * 3.5 / 10.5),
+        (10, BASE * AWARD * 0.5 / 10.5),  # 10 < C = 10.5: still within the commitment period
         (11, 0.0),  # 11 > C: maintained through the commitment period
         (13, 0.0),
     ],
@@ -75,11 +81,11 @@ def test_71a5d_extension_repayment_by_whole_extended_years(m, k):
 
 
 def test_71a5d_incremental_received_is_in_proportion_to_the_credits_received():
-    # Exit after 3 years: $300,000 received; recapture 300,000 - 700,000 x 3 / 10.5 = 100,000;
-    # incremental received 148,750 x 3 / 7.
+    # Exit after 3 years: $300,000 received; incremental received 148,750 x 3 / 7, repaid in full;
+    # the rest recaptured pro rata: (300,000 - 63,750) x 7.5 / 10.5.
     row = schedule().loc[3]
     assert row["credits_received"] == 300000
-    assert row["recapture"] == pytest.approx(100000)
+    assert row["recapture"] == pytest.approx((300000 - INCREMENTAL * 3 / 7) * 7.5 / 10.5)
     assert row["extension_repayment"] == pytest.approx(INCREMENTAL * 3 / 7)
 
 
@@ -92,13 +98,15 @@ def test_71a5d_pro_rata_extended_years_option():
 @pytest.mark.parametrize(
     "rule, m, expected",
     [
-        ("all", 7, AWARD),
-        ("all", 10, AWARD),
+        ("all", 7, BASE * AWARD),
+        ("all", 10, BASE * AWARD),
         ("all", 11, 0.0),
         ("none", 7, 0.0),
-        ({0: 1.0, 5: 0.5, 9: 0.25}, 4, 400000.0),
-        ({0: 1.0, 5: 0.5, 9: 0.25}, 5, 250000.0),
-        ({0: 1.0, 5: 0.5, 9: 0.25}, 9, 0.25 * AWARD),
+        ("pro_rata_award", 7, BASE * AWARD - BASE * AWARD * 7 / 10.5),
+        ("pro_rata_award", 11, 0.0),
+        ({0: 1.0, 5: 0.5, 9: 0.25}, 4, BASE * 400000.0),
+        ({0: 1.0, 5: 0.5, 9: 0.25}, 5, BASE * 250000.0),
+        ({0: 1.0, 5: 0.5, 9: 0.25}, 9, 0.25 * BASE * AWARD),
         ({0: 1.0, 5: 0.5, 9: 0.25}, 11, 0.0),
     ],
 )
@@ -147,7 +155,7 @@ def test_71a5d_table_share():
 
 # --- invariants ----------------------------------------------------------------------------------
 rules = st.one_of(
-    st.sampled_from(["pro_rata", "all", "none"]),
+    st.sampled_from(["pro_rata", "pro_rata_award", "all", "none"]),
     st.dictionaries(st.integers(0, 20), st.floats(0, 1), min_size=1, max_size=4),
 )
 
@@ -164,14 +172,17 @@ rules = st.one_of(
 )
 def test_71a5d_invariants(annual, first, period, extended, incremental_share, rule, counting):
     credits = np.array([[0.0] * first + annual])
-    incremental = incremental_share * credits.sum()
     factor = lambda years: 1.0 / 1.05**years  # noqa: E731
-    out = clawback_schedule(credits, [first], [period], incremental, extended, factor, rule, counting)
+    out = clawback_schedule(credits, [first], [period], [incremental_share], extended, factor, rule, counting)
     m = out["years_maintained"]
     tolerance = 1e-6 * max(1.0, credits.sum())
-    # Recapture never exceeds the credits received; nor does the total.
-    assert np.all(out["recapture"] <= out["credits_received"] + tolerance)
-    assert np.all(out["total"] <= out["credits_received"] + tolerance)
+    received = out["credits_received"]
+    # C.34:1B-341(a)(4): the recapture is within none ... all of its slice (the credits less the
+    # incremental ones); the extension repayment at most the incremental slice; no dollar twice.
+    assert np.all(out["recapture"] <= out["recapture_all"] + tolerance)
+    assert np.all(out["recapture_all"] <= (1 - incremental_share) * received + tolerance)
+    assert np.all(out["extension_repayment"] <= incremental_share * received + tolerance)
+    assert np.all(out["total"] <= received + tolerance)
     assert np.all(out["total"] >= 0)
     # Zero recapture once maintained through the commitment period; zero total once through C + X.
     assert np.all(out["recapture"][m >= first + period] == 0)

@@ -21,6 +21,7 @@ def test_every_check_is_listed_once_in_statute_order():
         "71(a)(8)",
         "71(d)",
         "71(f)",
+        "75",
     ]
     assert tuple(result.checks["id"]) == CHECK_IDS
     assert result.eligible

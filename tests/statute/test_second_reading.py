@@ -73,10 +73,10 @@ def test_71a5d_incremental_credit_at_the_threshold_boundary(b0, expected):
 
 def test_71a5d_after_approval_repayment_on_the_credits_actually_received():
     # Stops after year 3: $300,000 received of $700,000, so 3/7 of the incremental credit; and the
-    # pro rata recapture 300,000 - 700,000 x 3 / 10.5 = $100,000.
+    # pro rata recapture of the rest, (300,000 - 3/7 x incremental) x 7.5 / 10.5 (C.34:1B-341(a)(4)).
     after = follow(scenario(**PASSES_ONLY_WITH_EXTENSION), actuals([(35, 1000)] * 3, maintained_through_year=3))
     assert after.repayment == pytest.approx(INCREMENTAL * 3 / 7)
-    assert after.recapture == pytest.approx(100000.0)
+    assert after.recapture == pytest.approx((300000.0 - INCREMENTAL * 3 / 7) * 7.5 / 10.5)
 
 
 # --- item 3: 71(d) over all phases ----------------------------------------------------------------------
