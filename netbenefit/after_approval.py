@@ -53,12 +53,13 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from .errors import ScenarioError
 from .evaluate import evaluate
+from .named_files import read_named_file
 from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
 from .rules.clawback import extended_years_maintained, recapture
 from .rules.clawback import extension_repayment as _repay_incremental
-from .scenario import Scenario, _scenario_error, csv_path_inside, load_scenario, read_text_file, read_yaml
+from .scenario import Scenario, _scenario_error, load_scenario, read_yaml
 
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]
@@ -126,8 +127,7 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
     """Rows of a CSV of actual results (header: ``year,new_jobs,statewide_workforce`` and any of
     ``retained_jobs,median_salary,nj_withholding_share``), as mappings. Raises ScenarioError."""
     key = "years_from_csv"
-    path = csv_path_inside(name, base, source, key, "the actual results file's folder")
-    text = read_text_file(path, source, key, "CSV file")  # a regular file of UTF-8 text, not too large
+    path, text = read_named_file(name, base, source, key, "the actual results file's folder")  # netbenefit.named_files
     try:
         rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
     except csv.Error as error:

@@ -13,7 +13,6 @@ import csv
 import datetime as dt
 import io
 import math
-import os
 import re
 import reprlib
 import stat
@@ -29,6 +28,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, ValidationError
 
 from .errors import ScenarioError
+from .named_files import MAX_FILE_BYTES, read_named_file
 from .parameters import parameter
 
 # ----------------------------------------------------------------------------------------------
@@ -43,8 +43,6 @@ Text = Annotated[str, Strict()]
 #: The longest timeline the model runs, in years (cashflows.MAXIMUM_HORIZON_YEARS); whole-number
 #: year keys and periods are bounded by it so that no value of a file overflows a float.
 MAX_YEARS = 1000  # not a statutory number: a guard against runaway horizons
-#: A scenario file or stream CSV larger than this is refused before it is parsed. [bytes]
-MAX_FILE_BYTES = 512 * 1024
 #: A YAML document whose aliases would expand to more nodes than this is refused ("billion laughs").
 MAX_YAML_NODES = 200_000
 #: ... or whose collections nest deeper than this (a v1 file needs 6 levels).
@@ -745,27 +743,9 @@ def _csv_stream_list(streams: Any, key: str, source: str, base: Path) -> Any:
     return resolved
 
 
-def csv_path_inside(name: Any, base: Path, source: str, key: str, folder: str) -> Path:
-    """The path of the CSV file ``name``, relative to ``base`` (the folder of the YAML file that
-    names it, ``folder`` in words) and inside it. Raises ScenarioError.
-
-    Symbolic links are resolved before anything is opened: a link in the folder to a file outside
-    it (or a linked folder leading out) is refused, and the file outside is never opened."""
-    if not isinstance(name, str) or not name.strip():
-        raise ScenarioError(source, key, "must be the path of a CSV file")
-    relative = os.path.normpath(name)
-    if os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
-        raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r}")
-    path = base / relative
-    if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(base)):
-        raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r} (a link leading outside it)")
-    return path
-
-
 def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, float]:
     """Read a stream CSV (header ``year,amount``) into ``{year: amount}``. Raises ScenarioError."""
-    path = csv_path_inside(name, base, source, key, "the scenario file's folder")
-    text = read_text_file(path, source, key, "CSV file")
+    path, text = read_named_file(name, base, source, key, "the scenario file's folder")
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as error:
@@ -1090,12 +1070,7 @@ def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[s
     construction_earnings_multiplier, source``; every multiplier is a number >= 1 (total / direct).
     """
     key = "revenue.multiplier_table"
-    name = scenario.revenue.multiplier_table
-    relative = os.path.normpath(name)
-    if not name.strip() or os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
-        raise ScenarioError(source, key, f"must be a path inside the scenario file's folder, got {_shown(name)}")
-    path = base / relative
-    text = read_text_file(path, source, key, "CSV file")
+    path, text = read_named_file(scenario.revenue.multiplier_table, base, source, key, "the scenario file's folder")
     try:
         rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
     except csv.Error as error:
