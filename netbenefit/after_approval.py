@@ -60,6 +60,7 @@ from .rules import repayment_schedule
 from .rules.clawback import extended_years_maintained, recapture
 from .rules.clawback import extension_repayment as _repay_incremental
 from .scenario import Scenario, _scenario_error, load_scenario, read_yaml
+from .text_rule import Line
 
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]
@@ -89,7 +90,7 @@ class ActualYear(_Model):
 class Actuals(_Model):
     """Actual annual results of an approved project, validated."""
 
-    name: str = ""
+    name: Line = ""  # netbenefit.text_rule
     workforce_before_approval: Annotated[float, Strict(), Field(gt=0)]  # last tax period before approval
     maintained_through_year: Annotated[int, Strict(), Field(ge=0)] | None = None  # None: still maintained
     #: After a forfeiture, the credit resumes at the threshold level (a fall of no more than 20%) or the full level.

@@ -18,7 +18,6 @@ import reprlib
 import stat
 import types
 import typing
-import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -30,6 +29,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from .errors import ScenarioError
 from .named_files import MAX_FILE_BYTES, read_named_file
 from .parameters import parameter
+from .text_rule import Line, Prose, no_control_characters
 
 # ----------------------------------------------------------------------------------------------
 # Field types
@@ -50,16 +50,6 @@ MAX_YAML_DEPTH = 50  # not a statutory number: a guard against stack exhaustion
 
 
 
-def _no_control_characters(text: str) -> str:
-    """A name is written to workbooks, CSV files and the terminal: no control character (a NUL, an
-    escape, a line break), which a workbook cannot hold and a terminal would act on."""
-    found = next((char for char in text if unicodedata.category(char) in ("Cc", "Cs")), None)
-    if found is not None:
-        shown = found.encode("unicode_escape", "backslashreplace").decode("ascii")
-        raise ValueError(f"must not hold a control character (found {shown})")
-    return text
-
-
 def _sequence(value: Any) -> Any:
     """A list must be a list (a YAML sequence): a set has no order, a mapping is not a list."""
     if isinstance(value, set | frozenset):
@@ -70,7 +60,7 @@ def _sequence(value: Any) -> Any:
 #: A list of items (portions, ramp shares, streams, phases, bonuses): a YAML sequence, never a set.
 Items = BeforeValidator(_sequence)
 #: A name (of the scenario, a phase, a stream or a bonus): text of one character or more, printable.
-Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(_no_control_characters)]
+Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(no_control_characters)]
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
 YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
 ByYear = Annotated[Mapping[YearKey, Money], AfterValidator(MappingProxyType)]
@@ -242,7 +232,7 @@ class Revenue(_Model):
     earnings_multiplier: Annotated[float, Strict(), Field(ge=1)] = 1.0  # Type II, total / direct
     construction_earnings_multiplier: Annotated[float, Strict(), Field(ge=1)] | None = None  # None: earnings_
     employment_multiplier: Annotated[float, Strict(), Field(ge=1)] = 1.0  # total jobs / direct jobs
-    multiplier_table: Text | None = None  # CSV, relative to the scenario file, row chosen by business.naics
+    multiplier_table: Line | None = None  # CSV, relative to the scenario file, row chosen by business.naics
     corporate_business_tax: Money = 0.0  # [USD/year] in year 1; grows with inflation
     allocated_taxable_net_income: Money | None = None  # [USD/year] in year 1; CBT by N.J.S.A. 54:10A-5
     sales_and_use_tax_rate: Share = parameter("sales_and_use_tax_rate")  # optional override
@@ -255,7 +245,7 @@ class Stream(_Model):
     tax: Literal["gross_income_tax", "sales_and_use_tax", "corporation_business_tax", "other"] = "other"
     grows_with_inflation: Flag = False  # True: the amounts are in year-1 dollars and grow with inflation
     by_year: ByYear = Field(default_factory=_empty_by_year)
-    from_csv: Text | None = None  # provenance; by_year holds the values read
+    from_csv: Line | None = None  # provenance; by_year holds the values read
 
 
 class Exemption(_Model):
@@ -300,7 +290,7 @@ class Scenario(_Model):
     """
 
     name: Name
-    description: Text = ""
+    description: Prose = ""
     application_date: dt.date  # 71(f)
     #: The date the authority approved the application; project year 1 is its calendar year (tax
     #: years, real dollars, calendar and fiscal years). None: the application date.
@@ -795,6 +785,7 @@ _PROBLEMS = {
     "list_type": "must be a list",
     "bool_type": "must be true or false",
     "string_type": "must be text",
+    "string_unicode": "must not hold a lone surrogate, which no UTF-8 file can hold",  # netbenefit.text_rule
     "int_type": "must be a whole number",
     "float_type": "must be a number",
     "date_type": "must be a date (YYYY-MM-DD)",
