@@ -53,13 +53,13 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from .errors import ScenarioError
 from .evaluate import evaluate
-from .named_files import read_named_file
+from .named_files import csv_number, read_named_file
 from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
 from .rules.clawback import extended_years_maintained, recapture
 from .rules.clawback import extension_repayment as _repay_incremental
-from .scenario import Scenario, _scenario_error, load_scenario, read_yaml
+from .scenario import MAX_YEARS, Scenario, _scenario_error, load_scenario, read_yaml
 from .text_rule import Line
 
 Count = Annotated[float, Strict(), Field(ge=0)]
@@ -92,7 +92,7 @@ class Actuals(_Model):
 
     name: Line = ""  # netbenefit.text_rule
     workforce_before_approval: Annotated[float, Strict(), Field(gt=0)]  # last tax period before approval
-    maintained_through_year: Annotated[int, Strict(), Field(ge=0)] | None = None  # None: still maintained
+    maintained_through_year: Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)] | None = None  # None: still maintained
     #: After a forfeiture, the credit resumes at the threshold level (a fall of no more than 20%) or the full level.
     restored_at: Literal["threshold_level", "full_level"] = "threshold_level"
     years: Annotated[tuple[ActualYear, ...], Field(min_length=1)]
@@ -153,7 +153,7 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
             if cell == "" and column in CSV_OPTIONAL:
                 continue
             try:
-                value = float(cell)
+                value = csv_number(cell)  # ASCII digits: not 2_0, not Arabic-Indic digits
             except ValueError:
                 problem = f"{path} line {line}: {column} must be a number, got {cell!r}"
                 raise ScenarioError(source, key, problem) from None

@@ -20,6 +20,7 @@ key and the problem; a refused file is never opened.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import unicodedata
 from pathlib import Path
@@ -97,3 +98,16 @@ def read_named_file(
         return path, data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ScenarioError(source, key, f"{where} is not UTF-8 text") from None
+
+
+#: A number as a CSV cell writes it: ASCII digits, an optional sign, decimal point and exponent.
+#: (NaN and infinity are read, for the caller to refuse as not finite.)
+_NUMBER = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
+
+
+def csv_number(text: str) -> float:
+    """The number a CSV cell holds, read strictly: ASCII digits only (``float`` would also read
+    ``2_0`` as 20, and Arabic-Indic or full-width digits). Raises ValueError."""
+    if not _NUMBER.fullmatch(text):
+        raise ValueError(f"not a number: {text!r}")
+    return float(text)

@@ -193,6 +193,21 @@ def _signals_held():
                 signal.raise_signal(number)
 
 
+#: The modules that draw a chart: matplotlib, whose C extensions are initialised on import.
+CHART_LIBRARIES = ("matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg")
+
+
+def import_held(modules: Sequence[str] = CHART_LIBRARIES) -> None:
+    """Import ``modules`` with SIGINT and SIGTERM held (:func:`_signals_held`): a signal landing
+    while a C extension initialises is acted on once the import is done, never inside it (an
+    exception raised there can abort the interpreter)."""
+    import importlib
+
+    with _signals_held():
+        for name in modules:
+            importlib.import_module(name)
+
+
 def put_back_handlers(handlers: dict[int, Any]) -> None:
     """Set each signal's handler back to ``handlers[signal]`` (None, a handler not set from
     Python, is put back as ``SIG_DFL``), every one of them even when a handler raises meanwhile
@@ -360,6 +375,7 @@ def write_charts(
     jobs = _chart_jobs(results, charts)
     if not jobs:
         return []
+    import_held()  # matplotlib's C extensions initialised with the signals held
     stems = file_stems(results)
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
     workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))

@@ -27,7 +27,7 @@ import yaml
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, ValidationError
 
 from .errors import ScenarioError
-from .named_files import MAX_FILE_BYTES, read_named_file
+from .named_files import MAX_FILE_BYTES, csv_number, read_named_file
 from .parameters import parameter
 from .text_rule import Line, Prose, no_control_characters
 
@@ -430,7 +430,9 @@ class Scenario(_Model):
         """
         data = self.to_dict()
         written = self.as_written
-        changes = {**(changes or {}), **keyword_changes}
+        # Values the scenario itself returns (a read-only mapping of years, a block, a tuple of
+        # items) are given back as the plain data a file holds.
+        changes = {key: _plain(value) for key, value in {**(changes or {}), **keyword_changes}.items()}
         for key, value in changes.items():
             _set_path(data, key, value, self.source)
             try:
@@ -755,7 +757,7 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
                 source, key, f"{where}: year must be a whole number from 1 to {MAX_YEARS}, got {_shown(year_text)}"
             )
         try:
-            amount = float(amount_text)
+            amount = csv_number(amount_text)
         except ValueError:
             raise ScenarioError(source, key, f"{where}: amount must be a number, got {_shown(amount_text)}") from None
         if not math.isfinite(amount) or amount < 0:
@@ -1080,7 +1082,7 @@ def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[s
         values: dict[str, Any] = {"naics": naics, "source": cells.get("source", "")}
         for column in MULTIPLIER_COLUMNS[1:4]:
             try:
-                value = float(cells.get(column, ""))
+                value = csv_number(cells.get(column, ""))
             except ValueError:
                 raise ScenarioError(
                     source, key, f"{path} line {line}: {column} must be a number, got {_shown(cells.get(column))}"
