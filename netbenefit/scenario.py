@@ -29,7 +29,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from .errors import ScenarioError
 from .named_files import MAX_FILE_BYTES, csv_number, read_named_file
 from .parameters import parameter
-from .text_rule import Line, Prose, no_control_characters
+from .text_rule import Line, Prose, no_control_characters, refused_character
 
 # ----------------------------------------------------------------------------------------------
 # Field types
@@ -1061,42 +1061,61 @@ def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[s
 
     The CSV has the header ``naics, earnings_multiplier, employment_multiplier,
     construction_earnings_multiplier, source``; every multiplier is a number >= 1 (total / direct).
+    It is read strictly: a column named twice, a row whose cells do not match the header, or a
+    NAICS code listed twice is an error naming the line (no first or last one silently wins).
     """
     key = "revenue.multiplier_table"
     path, text = read_named_file(scenario.revenue.multiplier_table, base, source, key, "the scenario file's folder")
     try:
-        rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
+        reader = csv.reader(io.StringIO(text, newline=""))
+        rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
     except csv.Error as error:
         raise ScenarioError(source, key, f"cannot read CSV file {path}: {error}") from None
-    header = [cell.strip().lower() for cell in rows[0]] if rows else []
+    header_line, header = (rows[0][0], [cell.strip().lower() for cell in rows[0][1]]) if rows else (1, [])
+    for i, column in enumerate(header):
+        if column in header[:i]:
+            raise ScenarioError(source, key, f"{path} line {header_line}: column {_shown(column)} appears twice")
     missing = [column for column in MULTIPLIER_COLUMNS if column not in header]
     if missing:
         raise ScenarioError(
             source, key, f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
         )
-    naics = scenario.business.naics
-    for line, row in enumerate(rows[1:], start=2):
-        cells = dict(zip(header, (cell.strip() for cell in row), strict=False))
-        if cells.get("naics") != naics:
-            continue
-        values: dict[str, Any] = {"naics": naics, "source": cells.get("source", "")}
-        for column in MULTIPLIER_COLUMNS[1:4]:
-            try:
-                value = csv_number(cells.get(column, ""))
-            except ValueError:
-                raise ScenarioError(
-                    source, key, f"{path} line {line}: {column} must be a number, got {_shown(cells.get(column))}"
-                ) from None
-            if not math.isfinite(value) or value < 1:
-                raise ScenarioError(
-                    source,
-                    key,
-                    f"{path} line {line}: {column} must be a number >= 1 (total / direct), "
-                    f"got {_shown(cells.get(column))}",
-                )
-            values[column] = value
-        return values
-    raise ScenarioError(source, "business.naics", f"NAICS code {naics!r} is not in the multiplier table {path}")
+    naics, chosen, seen = scenario.business.naics, None, {}
+    for line, row in rows[1:]:
+        if len(row) != len(header):
+            raise ScenarioError(
+                source, key, f"{path} line {line}: expected {len(header)} cells (as the header), got {len(row)}"
+            )
+        cells = dict(zip(header, (cell.strip() for cell in row), strict=True))
+        code = cells["naics"]
+        if code in seen:
+            twice = f"NAICS code {_shown(code)} is listed twice (lines {seen[code]} and {line})"
+            raise ScenarioError(source, key, f"{path} line {line}: {twice}")
+        seen[code] = line
+        if code == naics:
+            chosen = (line, cells)
+    if chosen is None:
+        raise ScenarioError(source, "business.naics", f"NAICS code {naics!r} is not in the multiplier table {path}")
+    line, cells = chosen
+    values: dict[str, Any] = {"naics": naics, "source": cells.get("source", "")}
+    problem = refused_character(values["source"])
+    if problem is not None:
+        raise ScenarioError(source, key, f"{path} line {line}: source {problem}")
+    for column in MULTIPLIER_COLUMNS[1:4]:
+        try:
+            value = csv_number(cells[column])
+        except ValueError:
+            raise ScenarioError(
+                source, key, f"{path} line {line}: {column} must be a number, got {_shown(cells[column])}"
+            ) from None
+        if not math.isfinite(value) or value < 1:
+            raise ScenarioError(
+                source,
+                key,
+                f"{path} line {line}: {column} must be a number >= 1 (total / direct), got {_shown(cells[column])}",
+            )
+        values[column] = value
+    return values
 
 
 # ----------------------------------------------------------------------------------------------
