@@ -97,3 +97,61 @@ def test_the_table_multipliers_have_the_ranges_of_the_scalar_keys():
         "revenue.employment_multiplier",
         "revenue.construction_earnings_multiplier",
     } <= keys
+
+
+# ----------------------------------------------------------------------------------------------
+# The workbook within Excel's limits (every workbook the tests write is checked: tests/conftest.py)
+# ----------------------------------------------------------------------------------------------
+
+
+def _many(kind: str, count: int) -> dict:
+    from support import base_scenario_dict, with_changes
+
+    if kind == "streams":
+        streams = [
+            {"name": f"stream {i}", "kind": "revenue", "abated": i % 500 == 3, "by_year": {1: 1000.0, 2: 1000.0}}
+            for i in range(count)
+        ]
+        return with_changes(base_scenario_dict(), {"streams": streams})
+    phase = {
+        "start_year": 1,
+        "jobs": {"new": 1, "nj_withholding_share": 1.0},
+        "award": {"annual_credit": 1},
+        "streams": [{"name": "s", "kind": "revenue", "by_year": {1: 10.0}}],
+    }
+    return with_changes(base_scenario_dict(), {"phases": [{"name": f"p{i}", **phase} for i in range(count)]})
+
+
+def test_the_limits_checker_finds_what_excel_refuses():
+    from workbook_limits import formula_problems
+
+    assert formula_problems("=AND(" + ",".join(["A1"] * 256) + ")")
+    assert not formula_problems("=AND(" + ",".join(["A1"] * 255) + ")")
+    assert formula_problems("=" + "+".join(["AB12"] * 2000))
+    assert not formula_problems("=SUM('a,b(c'!A1:A2,\"x,(y\")")
+
+
+@pytest.mark.parametrize("kind, count", [("phases", 300), ("streams", 2000)])
+def test_a_workbook_of_many_phases_or_streams_is_within_excel_limits(tmp_path, kind, count):
+    # Was: =AND() over 301 phase cells (#N/A in passes); a formula of over 10,000 characters
+    # adding up 2,000 streams.
+    from workbook_limits import workbook_problems
+
+    import netbenefit
+    from netbenefit.output import file_stems
+    from netbenefit.scenario import Scenario
+    from netbenefit.workbook import build_workbook
+
+    result = netbenefit.evaluate(Scenario.from_dict(_many(kind, count)))
+    book = build_workbook([result], comparison=True, sheet_stems=file_stems([result]))
+    assert workbook_problems(book) == []
+
+
+def test_a_scenario_named_history_gets_another_sheet_name():
+    from netbenefit.workbook import sheet_names
+
+    assert [name.casefold() for name in sheet_names(["History", "history", "Summary"])] == [
+        "history~2",
+        "history~3",
+        "summary~2",
+    ]
