@@ -162,8 +162,17 @@ class Award(_Model):
 
 RecaptureRule = Literal["pro_rata", "all", "none"]
 #: A table of recaptured shares of the credits received, by whole years maintained.
+def _not_empty_table(table: Mapping) -> Mapping:
+    if not table:
+        raise ValueError(
+            "an empty table names no share to recapture; give pro_rata, all or none, or the shares "
+            "recaptured by whole years maintained (e.g. {0: 1.0, 5: 0.5})"
+        )
+    return MappingProxyType(table)
+
+
 RecaptureTable = Annotated[
-    Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(MappingProxyType)
+    Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(_not_empty_table)
 ]
 
 
@@ -839,7 +848,8 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
     loc = [str(part) for part in item["loc"]]
     kind = item["type"]
     if loc and loc[-1] == "[key]":  # a bad key of a year mapping
-        return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= 1 and <= {MAX_YEARS}"
+        lowest = 0 if "recapture" in loc else 1  # a recapture table counts whole years maintained, from 0
+        return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= {lowest} and <= {MAX_YEARS}"
     key = ".".join(loc)
     problem = _PROBLEMS.get(kind)
     if problem is None:
@@ -860,6 +870,8 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
         )
     if kind == "literal_error" and key == "revenue.income_tax":
         problem += " or a block with method: brackets or effective_rate"
+    if kind == "literal_error" and key.endswith("commitment.recapture"):
+        problem += " or a table of the shares recaptured by whole years maintained (e.g. {0: 1.0, 5: 0.5})"
     value = item.get("input")
     if kind == "less_than_equal" and (item.get("ctx") or {}).get("le") == 1 and isinstance(value, int | float):
         # A Share: the commonest slip is a percent written for a decimal share (30 for 0.3).
@@ -912,24 +924,26 @@ def _model_of(annotation: Any) -> Any:
             return annotation
 
 
-#: Keys whose value is a choice or a block, and the names pydantic gives the members in error locations.
-_UNION_KEYS = {"income_tax": ("IncomeTax",)}
-
-
-def _union_tag_positions(loc: tuple) -> set[int]:
-    """Positions in an error location of the segments that name a member of a union, not a key."""
-    return {
-        i
-        for i, part in enumerate(loc)
-        if i > 0
-        and loc[i - 1] in _UNION_KEYS
-        and isinstance(part, str)
-        and (part.startswith("literal[") or part in _UNION_KEYS[loc[i - 1]])
-    }
+def _union_tag_positions(loc: tuple, kind: str = "") -> set[int]:
+    """Positions in an error location of the segments that name a member of a union (pydantic's
+    tags: ``literal['pro_rata','all','none']``, ``function-after[...]``, ``IncomeTax``), not a key
+    of the format. A key the author wrote (a mapping's key, before ``[key]``; an unknown key) is
+    never taken for one."""
+    positions = set()
+    for i, part in enumerate(loc):
+        if i == 0 or not isinstance(part, str) or part == "[key]":
+            continue
+        if i + 1 < len(loc) and loc[i + 1] == "[key]":
+            continue
+        if kind == "extra_forbidden" and i == len(loc) - 1:
+            continue
+        if "[" in part or part in _MODEL_NAMES:
+            positions.add(i)
+    return positions
 
 
 def _is_choice_error(error: dict) -> bool:
-    return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"]))
+    return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"], error["type"]))
 
 
 def _without_union_tags(errors: list[dict]) -> list[dict]:
@@ -942,11 +956,20 @@ def _without_union_tags(errors: list[dict]) -> list[dict]:
         if isinstance(choice_errors[0].get("input"), Mapping):  # a block was meant: its own errors
             chosen = others or errors
         else:  # a value was meant: the choice's error (must be 'progressive')
-            chosen = choice_errors + [e for e in others if not _union_tag_positions(e["loc"])]
+            chosen = choice_errors + [e for e in others if not _union_tag_positions(e["loc"], e["type"])]
     return [
-        {**e, "loc": tuple(part for i, part in enumerate(e["loc"]) if i not in _union_tag_positions(e["loc"]))}
+        {
+            **e,
+            "loc": tuple(
+                part for i, part in enumerate(e["loc"]) if i not in _union_tag_positions(e["loc"], e["type"])
+            ),
+        }
         for e in chosen
     ]
+
+
+#: The names of the scenario's blocks, which pydantic gives the members of a union in error locations.
+_MODEL_NAMES = frozenset(model.__name__ for model in _Model.__subclasses__()) | {"Scenario"}
 
 
 def _check_consistency(scenario: Scenario, source: str) -> None:
