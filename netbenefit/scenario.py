@@ -390,8 +390,10 @@ class Scenario(_Model):
 
     def to_yaml(self, path: str | Path | None = None) -> str | Path:
         """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
-        scenario (every value, defaults included). Streams read from CSV (``from_csv``) are written
-        with their values inline (``by_year``), as a comment at the top of the file says.
+        scenario (every value, defaults included), from any folder. Streams read from CSV
+        (``from_csv``) are written with their values inline (``by_year``); a multiplier table is
+        named relative to the folder of ``path`` when it is inside it, else its multipliers are
+        written inline (:mod:`netbenefit.round_trip`); a comment at the top of the file says so.
 
         Returns the text when ``path`` is None; otherwise writes the file atomically and returns
         its path (an OSError names the file).
@@ -407,7 +409,13 @@ class Scenario(_Model):
         if inline:
             lines.append("# Streams read from CSV files are written with their values inline (by_year):")
             lines += [f"#   {item}" for item in inline]
-        body = yaml.dump(self.to_dict(), Dumper=_ScenarioDumper, sort_keys=False, allow_unicode=True, width=100)
+        from .round_trip import yaml_data
+
+        data, notes = yaml_data(self, None if path is None else Path(path).parent)  # a table's path, or its row
+        if notes:
+            lines.append("# Files named relative to the folder of this file, or their values written inline:")
+            lines += [f"#   {note}" for note in notes]
+        body = yaml.dump(data, Dumper=_ScenarioDumper, sort_keys=False, allow_unicode=True, width=100)
         comment = "\n".join(re.sub(r"[\n\r\x85\u2028\u2029]", " ", line) for line in lines)  # one line each
         text = comment + "\n" + body
         if path is None:
@@ -418,12 +426,20 @@ class Scenario(_Model):
 
     def __eq__(self, other: object) -> bool:
         """Equal when the validated values are: how a scenario was written (its file, its
-        wording) is not part of what it is."""
+        wording) and where values were read from (``from_csv``, ``revenue.multiplier_table``:
+        provenance) are not part of what it is (:mod:`netbenefit.round_trip`)."""
         if not isinstance(other, Scenario):
             return NotImplemented
-        return self.__dict__ == other.__dict__
+        if self.__dict__ == other.__dict__ and self._multipliers == other._multipliers:
+            return True
+        from .round_trip import equality_form
 
-    __hash__ = _Model.__hash__
+        return equality_form(self) == equality_form(other)
+
+    def __hash__(self) -> int:
+        from .round_trip import equality_hash
+
+        return equality_hash(self)
 
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
         """A validated copy with the values at some dotted key paths changed.
