@@ -10,13 +10,17 @@ Section 71 of P.L.2020, c.156 (C.34:1B-339), as amended, applied to scenario fil
 Most public names are imported on first use, so that a command loads only what it needs.
 """
 
-from importlib import import_module
+from . import _startup
+
+_startup.hold_while_starting()  # the command line: signals held from here (netbenefit._startup)
+
+from importlib import import_module  # noqa: E402
 
 # These three share their name with their module: they are bound now, since importing the module
 # (which any command does) would otherwise leave the package attribute pointing at the module.
-from .compare import compare as compare
-from .diff import diff as diff
-from .evaluate import evaluate as evaluate
+from .compare import compare as compare  # noqa: E402
+from .diff import diff as diff  # noqa: E402
+from .evaluate import evaluate as evaluate  # noqa: E402
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {

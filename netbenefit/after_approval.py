@@ -56,11 +56,13 @@ from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from .errors import ScenarioError
 from .evaluate import evaluate
+from .named_files import csv_number, read_named_file
 from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
 from .rules.clawback import extended_years_maintained, phase_clawback
-from .scenario import Scenario, _scenario_error, csv_path_inside, load_scenario, read_text_file, read_yaml
+from .scenario import MAX_YEARS, Scenario, _scenario_error, load_scenario, read_yaml
+from .text_rule import Line
 
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]
@@ -90,9 +92,9 @@ class ActualYear(_Model):
 class Actuals(_Model):
     """Actual annual results of an approved project, validated."""
 
-    name: str = ""
+    name: Line = ""  # netbenefit.text_rule
     workforce_before_approval: Annotated[float, Strict(), Field(gt=0)]  # last tax period before approval
-    maintained_through_year: Annotated[int, Strict(), Field(ge=0)] | None = None  # None: still maintained
+    maintained_through_year: Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)] | None = None  # None: still maintained
     #: After a forfeiture, the credit resumes at the threshold level (a fall of no more than 20%) or the full level.
     restored_at: Literal["threshold_level", "full_level"] = "threshold_level"
     years: Annotated[tuple[ActualYear, ...], Field(min_length=1)]
@@ -128,8 +130,7 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
     """Rows of a CSV of actual results (header: ``year,new_jobs,statewide_workforce`` and any of
     ``retained_jobs,median_salary,nj_withholding_share``), as mappings. Raises ScenarioError."""
     key = "years_from_csv"
-    path = csv_path_inside(name, base, source, key, "the actual results file's folder")
-    text = read_text_file(path, source, key, "CSV file")  # a regular file of UTF-8 text, not too large
+    path, text = read_named_file(name, base, source, key, "the actual results file's folder")  # netbenefit.named_files
     try:
         rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
     except csv.Error as error:
@@ -154,7 +155,7 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
             if cell == "" and column in CSV_OPTIONAL:
                 continue
             try:
-                value = float(cell)
+                value = csv_number(cell)  # ASCII digits: not 2_0, not Arabic-Indic digits
             except ValueError:
                 problem = f"{path} line {line}: {column} must be a number, got {cell!r}"
                 raise ScenarioError(source, key, problem) from None

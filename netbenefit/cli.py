@@ -116,14 +116,20 @@ def _show_warning(message, category, filename, lineno, file=None, line=None, _de
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    from .plausibility import PlausibilityWarning
+    from . import _startup
 
-    previous = {}
-    if threading.current_thread() is threading.main_thread():  # a signal ignored (SIG_IGN) stays ignored
-        previous = {n: signal.signal(n, _stop) for n in _STOP_WORDS if signal.getsignal(n) is not signal.SIG_IGN}
     _RECEIVED.clear()
+    previous: dict = {}
     try:
+        _take_over_signals(previous)  # first thing: from here a signal is a stop, reported in one line
+        if _startup.RECEIVED:  # received while the command line started (netbenefit._startup)
+            _RECEIVED.extend(_startup.RECEIVED)
+            _startup.RECEIVED.clear()
+        if _RECEIVED:
+            return _stopped(_RECEIVED[0])
+        args = build_parser().parse_args(argv)
+        from .plausibility import PlausibilityWarning
+
         with warnings.catch_warnings():
             warnings.simplefilter("error" if getattr(args, "strict", False) else "always", PlausibilityWarning)
             warnings.showwarning = _show_warning
@@ -137,6 +143,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .output import put_back_handlers
 
         put_back_handlers(previous)
+
+
+def _take_over_signals(previous: dict) -> None:
+    """Set :func:`_stop` as the handler of SIGINT and SIGTERM (in the main thread), recording in
+    ``previous`` each handler it replaces: the one before the command line held the signals while
+    it started (netbenefit._startup), if it did. A signal ignored (SIG_IGN) stays ignored."""
+    from . import _startup
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in _STOP_WORDS:
+        handler = signal.getsignal(number)
+        if handler is signal.SIG_IGN:
+            continue
+        previous[number] = _startup.ORIGINAL.pop(number, handler)
+        signal.signal(number, _stop)
 
 
 def _stopped(number: int) -> int:

@@ -11,6 +11,7 @@ import numpy as np
 from . import award, commitment_window, disclosures, explain, finance, taxes
 from .cashflows import Computation, compute
 from .errors import ScenarioError
+from .overflow import check_finite_sums, overflowing_key
 from .parameters import parameter
 from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
@@ -41,6 +42,7 @@ def evaluate(scenario: Scenario | str | Path) -> Result:
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
     implausible = warn_if_implausible(scenario, stacklevel=2)  # PlausibilityWarning, netbenefit.plausibility
+    check_finite_sums(scenario)  # a capital investment summing to infinity (netbenefit.overflow)
     with np.errstate(all="ignore"):  # an overflow is reported below as a ScenarioError, not a warning
         computation = compute(scenario)
         _check_computable(scenario, computation)
@@ -62,6 +64,9 @@ def _check_computable(scenario: Scenario, computation: Computation) -> None:
     values += [getattr(phase, name) for phase in computation.phases for name in ("wages", "credits", "net_benefits")]
     if not all(np.all(np.isfinite(v)) for v in values):
         _check_stream_overflow(scenario, computation)  # a stream's own amounts, before the rate is blamed
+        blamed = overflowing_key(scenario, computation)  # the input whose values overflow first
+        if blamed is not None:
+            raise ScenarioError(scenario.source, *blamed)
         raise ScenarioError(
             scenario.source,
             "discount_rate",

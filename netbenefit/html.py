@@ -614,6 +614,9 @@ def _figure(figure, alt: str, caption: str) -> str:
 def _scenario_sections(result: Result) -> str:
     """Every section on one result, each a printed page of its own."""
     from . import charts
+    from .output import import_held
+
+    import_held()  # matplotlib's C extensions initialised with the signals held
 
     figures = []
     for chart in charts.meaningful_charts(result):

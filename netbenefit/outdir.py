@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .output import WRITTEN, OutputError, atomic_write_text
+from .output import OUTPUT_ROOT, WRITTEN, OutputError, atomic_write_text
 
 #: The list of files netbenefit wrote into the folder (JSON).
 MANIFEST_NAME = ".netbenefit-manifest.json"
@@ -80,7 +80,7 @@ def one_run(folder: Path) -> Iterator[Run]:
     lock = _lock(folder)
     try:
         run = Run(folder)
-        token = WRITTEN.set(run.arrived)
+        token, root = WRITTEN.set(run.arrived), OUTPUT_ROOT.set(folder)
         try:
             yield run
         except BaseException:
@@ -88,6 +88,7 @@ def one_run(folder: Path) -> Iterator[Run]:
             raise
         finally:
             WRITTEN.reset(token)
+            OUTPUT_ROOT.reset(root)
         run.finish()
     finally:
         _unlock(folder, lock)
@@ -157,8 +158,15 @@ def _lock(folder: Path) -> int | None:
     except ImportError:  # not POSIX: no lock
         return None
     path = folder / LOCK_NAME
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     for _ in range(10):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:  # never through a link planted as the lock (its target would be truncated)
+            fd = os.open(path, flags, 0o644)
+        except OSError as error:
+            raise OutputError(f"{path}: cannot be the lock of the output folder ({_why(path, error)})") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OutputError(f"{path}: cannot be the lock of the output folder (not a regular file)")
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as error:
@@ -182,6 +190,15 @@ def _lock(folder: Path) -> int | None:
             return fd
         os.close(fd)
     raise OutputError(f"{folder}: the lock {LOCK_NAME} keeps changing; is another run writing here?")
+
+
+def _why(path: Path, error: OSError) -> str:
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            return "a link; remove it"
+    except OSError:
+        pass
+    return error.strerror or str(error)
 
 
 def _unlock(folder: Path, fd: int | None) -> None:

@@ -10,6 +10,7 @@ import errno
 import os
 import re
 import signal
+import stat
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
@@ -34,6 +35,48 @@ class WriteError(OSError):
 
 #: While a run keeps a manifest (:func:`netbenefit.outdir.one_run`), every file written into place.
 WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
+
+
+#: While a run writes into its output folder (:func:`netbenefit.outdir.one_run`), that folder: the
+#: folders netbenefit makes inside it are made by :func:`make_folders`, never through a link.
+OUTPUT_ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar("output_root", default=None)
+
+
+def make_folders(folder: Path) -> None:
+    """Make ``folder`` and the folders above it. Inside the output folder of a run
+    (:data:`OUTPUT_ROOT`), each folder between it and ``folder`` must be a folder itself: a link
+    (or a file) where netbenefit keeps a folder of its outputs (``cashflows``, ``charts``) is
+    refused (:class:`OutputError`), never written through, so nothing is written outside the
+    output folder."""
+    folder = Path(folder)
+    root = OUTPUT_ROOT.get()
+    if root is None or not folder.is_relative_to(root):
+        folder.mkdir(parents=True, exist_ok=True)
+        return
+    current = Path(root)
+    for part in folder.relative_to(root).parts:
+        current = current / part
+        try:
+            os.mkdir(current)
+        except FileExistsError:
+            pass
+        mode = os.lstat(current).st_mode
+        if not stat.S_ISDIR(mode):
+            what = "a link" if stat.S_ISLNK(mode) else "not a folder"
+            raise OutputError(
+                f"{current}: is {what} where netbenefit keeps a folder of its outputs; "
+                "nothing is written through it: remove it or give another --out"
+            )
+
+
+def _synced(path: str) -> None:
+    """Flush the file's data to the disk, so that once it is renamed into place a power cut leaves
+    the old file or the new one, never an empty one."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 #: The date a workbook records as written when ``SOURCE_DATE_EPOCH`` is not set: the date XlsxWriter
@@ -91,19 +134,22 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     """Call ``write(temporary_path)``, then rename the temporary file to ``path``.
 
     The file gets the permissions of an ordinary new file (``0o666`` less the umask), not the
-    owner-only mode of the temporary file. An operating-system error is raised as
+    owner-only mode of the temporary file, and is flushed to the disk (``fsync``) before the
+    rename. Its folder is made by :func:`make_folders` (never through a link inside a run's
+    output folder). An operating-system error is raised as
     :class:`WriteError` naming ``path``; on any error or interruption (a signal raising in the
     main thread) the temporary file is removed.
     """
     path = Path(path)
     temporary = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(path.parent)
         with _signals_held():  # a signal between creating the temporary file and naming it waits
             handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
         os.close(handle)
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())
+        _synced(temporary)
         os.replace(temporary, path)
         if (record := WRITTEN.get()) is not None:
             record.append(path)
@@ -145,6 +191,21 @@ def _signals_held():
                 handler(number, None)  # e.g. KeyboardInterrupt, or the command line's stop
             elif handler == signal.SIG_DFL:
                 signal.raise_signal(number)
+
+
+#: The modules that draw a chart: matplotlib, whose C extensions are initialised on import.
+CHART_LIBRARIES = ("matplotlib", "matplotlib.figure", "matplotlib.backends.backend_agg")
+
+
+def import_held(modules: Sequence[str] = CHART_LIBRARIES) -> None:
+    """Import ``modules`` with SIGINT and SIGTERM held (:func:`_signals_held`): a signal landing
+    while a C extension initialises is acted on once the import is done, never inside it (an
+    exception raised there can abort the interpreter)."""
+    import importlib
+
+    with _signals_held():
+        for name in modules:
+            importlib.import_module(name)
 
 
 def put_back_handlers(handlers: dict[int, Any]) -> None:
@@ -314,6 +375,7 @@ def write_charts(
     jobs = _chart_jobs(results, charts)
     if not jobs:
         return []
+    import_held()  # matplotlib's C extensions initialised with the signals held
     stems = file_stems(results)
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
     workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))

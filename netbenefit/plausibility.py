@@ -143,6 +143,23 @@ def plausibility_warnings(scenario: Scenario) -> tuple[str, ...]:
                 measured = value / jobs if plausible.measure == "per_job" else value
                 if plausible.outside(measured):
                     lines.append(_message(scenario.source, key, value, measured, jobs, plausible))
+    return tuple(lines) + _table_warnings(scenario)
+
+
+def _table_warnings(scenario: Scenario) -> tuple[str, ...]:
+    """The multipliers a ``revenue.multiplier_table`` supplies, held to the ranges of the scalar
+    keys they stand for (``revenue.earnings_multiplier``...): one line each outside its range."""
+    table = getattr(scenario, "multipliers", None)
+    if not table:
+        return ()
+    lines = []
+    for plausible in RANGES:
+        for pattern in plausible.keys:
+            column = pattern.removeprefix("revenue.")
+            value = table.get(column) if pattern.startswith("revenue.") else None
+            if isinstance(value, float) and plausible.outside(value):
+                label = f"revenue.multiplier_table: {column} of NAICS {table.get('naics')}"
+                lines.append(_message(scenario.source, label, value, value, 1.0, plausible))
     return tuple(lines)
 
 

@@ -13,13 +13,11 @@ import csv
 import datetime as dt
 import io
 import math
-import os
 import re
 import reprlib
 import stat
 import types
 import typing
-import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -29,7 +27,9 @@ import yaml
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, ValidationError
 
 from .errors import ScenarioError
+from .named_files import MAX_FILE_BYTES, csv_number, read_named_file
 from .parameters import parameter
+from .text_rule import Line, Prose, no_control_characters, refused_character
 
 # ----------------------------------------------------------------------------------------------
 # Field types
@@ -43,23 +43,11 @@ Text = Annotated[str, Strict()]
 #: The longest timeline the model runs, in years (cashflows.MAXIMUM_HORIZON_YEARS); whole-number
 #: year keys and periods are bounded by it so that no value of a file overflows a float.
 MAX_YEARS = 1000  # not a statutory number: a guard against runaway horizons
-#: A scenario file or stream CSV larger than this is refused before it is parsed. [bytes]
-MAX_FILE_BYTES = 512 * 1024
 #: A YAML document whose aliases would expand to more nodes than this is refused ("billion laughs").
 MAX_YAML_NODES = 200_000
 #: ... or whose collections nest deeper than this (a v1 file needs 6 levels).
 MAX_YAML_DEPTH = 50  # not a statutory number: a guard against stack exhaustion
 
-
-
-def _no_control_characters(text: str) -> str:
-    """A name is written to workbooks, CSV files and the terminal: no control character (a NUL, an
-    escape, a line break), which a workbook cannot hold and a terminal would act on."""
-    found = next((char for char in text if unicodedata.category(char) in ("Cc", "Cs")), None)
-    if found is not None:
-        shown = found.encode("unicode_escape", "backslashreplace").decode("ascii")
-        raise ValueError(f"must not hold a control character (found {shown})")
-    return text
 
 
 def _sequence(value: Any) -> Any:
@@ -72,7 +60,7 @@ def _sequence(value: Any) -> Any:
 #: A list of items (portions, ramp shares, streams, phases, bonuses): a YAML sequence, never a set.
 Items = BeforeValidator(_sequence)
 #: A name (of the scenario, a phase, a stream or a bonus): text of one character or more, printable.
-Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(_no_control_characters)]
+Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(no_control_characters)]
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
 YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
 ByYear = Annotated[Mapping[YearKey, Money], AfterValidator(MappingProxyType)]
@@ -174,8 +162,17 @@ class Award(_Model):
 
 RecaptureRule = Literal["pro_rata", "pro_rata_award", "all", "none"]
 #: A table of recaptured shares of the credits received, by whole years maintained.
+def _not_empty_table(table: Mapping) -> Mapping:
+    if not table:
+        raise ValueError(
+            "an empty table names no share to recapture; give pro_rata, all or none, or the shares "
+            "recaptured by whole years maintained (e.g. {0: 1.0, 5: 0.5})"
+        )
+    return MappingProxyType(table)
+
+
 RecaptureTable = Annotated[
-    Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(MappingProxyType)
+    Mapping[Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)], Share], AfterValidator(_not_empty_table)
 ]
 
 
@@ -283,7 +280,7 @@ class Revenue(_Model):
     earnings_multiplier: Annotated[float, Strict(), Field(ge=1)] = 1.0  # Type II, total / direct
     construction_earnings_multiplier: Annotated[float, Strict(), Field(ge=1)] | None = None  # None: earnings_
     employment_multiplier: Annotated[float, Strict(), Field(ge=1)] = 1.0  # total jobs / direct jobs
-    multiplier_table: Text | None = None  # CSV, relative to the scenario file, row chosen by business.naics
+    multiplier_table: Line | None = None  # CSV, relative to the scenario file, row chosen by business.naics
     corporate_business_tax: Money = 0.0  # [USD/year] in year 1; grows with inflation
     allocated_taxable_net_income: Money | None = None  # [USD/year] in year 1; CBT by N.J.S.A. 54:10A-5
     sales_and_use_tax_rate: Share = parameter("sales_and_use_tax_rate")  # optional override
@@ -296,7 +293,7 @@ class Stream(_Model):
     tax: Literal["gross_income_tax", "sales_and_use_tax", "corporation_business_tax", "other"] = "other"
     grows_with_inflation: Flag = False  # True: the amounts are in year-1 dollars and grow with inflation
     by_year: ByYear = Field(default_factory=_empty_by_year)
-    from_csv: Text | None = None  # provenance; by_year holds the values read
+    from_csv: Line | None = None  # provenance; by_year holds the values read
 
 
 class Exemption(_Model):
@@ -341,7 +338,7 @@ class Scenario(_Model):
     """
 
     name: Name
-    description: Text = ""
+    description: Prose = ""
     application_date: dt.date  # 71(f)
     #: The date the authority approved the application; project year 1 is its calendar year (tax
     #: years, real dollars, calendar and fiscal years). None: the application date.
@@ -435,8 +432,10 @@ class Scenario(_Model):
 
     def to_yaml(self, path: str | Path | None = None) -> str | Path:
         """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
-        scenario (every value, defaults included). Streams read from CSV (``from_csv``) are written
-        with their values inline (``by_year``), as a comment at the top of the file says.
+        scenario (every value, defaults included), from any folder. Streams read from CSV
+        (``from_csv``) are written with their values inline (``by_year``); a multiplier table is
+        named relative to the folder of ``path`` when it is inside it, else its multipliers are
+        written inline (:mod:`netbenefit.round_trip`); a comment at the top of the file says so.
 
         Returns the text when ``path`` is None; otherwise writes the file atomically and returns
         its path (an OSError names the file).
@@ -452,7 +451,13 @@ class Scenario(_Model):
         if inline:
             lines.append("# Streams read from CSV files are written with their values inline (by_year):")
             lines += [f"#   {item}" for item in inline]
-        body = yaml.dump(self.to_dict(), Dumper=_ScenarioDumper, sort_keys=False, allow_unicode=True, width=100)
+        from .round_trip import yaml_data
+
+        data, notes = yaml_data(self, None if path is None else Path(path).parent)  # a table's path, or its row
+        if notes:
+            lines.append("# Files named relative to the folder of this file, or their values written inline:")
+            lines += [f"#   {note}" for note in notes]
+        body = yaml.dump(data, Dumper=_ScenarioDumper, sort_keys=False, allow_unicode=True, width=100)
         comment = "\n".join(re.sub(r"[\n\r\x85\u2028\u2029]", " ", line) for line in lines)  # one line each
         text = comment + "\n" + body
         if path is None:
@@ -463,12 +468,20 @@ class Scenario(_Model):
 
     def __eq__(self, other: object) -> bool:
         """Equal when the validated values are: how a scenario was written (its file, its
-        wording) is not part of what it is."""
+        wording) and where values were read from (``from_csv``, ``revenue.multiplier_table``:
+        provenance) are not part of what it is (:mod:`netbenefit.round_trip`)."""
         if not isinstance(other, Scenario):
             return NotImplemented
-        return self.__dict__ == other.__dict__
+        if self.__dict__ == other.__dict__ and self._multipliers == other._multipliers:
+            return True
+        from .round_trip import equality_form
 
-    __hash__ = _Model.__hash__
+        return equality_form(self) == equality_form(other)
+
+    def __hash__(self) -> int:
+        from .round_trip import equality_hash
+
+        return equality_hash(self)
 
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
         """A validated copy with the values at some dotted key paths changed.
@@ -484,7 +497,9 @@ class Scenario(_Model):
         """
         data = self.to_dict()
         written = self.as_written
-        changes = {**(changes or {}), **keyword_changes}
+        # Values the scenario itself returns (a read-only mapping of years, a block, a tuple of
+        # items) are given back as the plain data a file holds.
+        changes = {key: _plain(value) for key, value in {**(changes or {}), **keyword_changes}.items()}
         for key, value in changes.items():
             _set_path(data, key, value, self.source)
             try:
@@ -787,27 +802,9 @@ def _csv_stream_list(streams: Any, key: str, source: str, base: Path) -> Any:
     return resolved
 
 
-def csv_path_inside(name: Any, base: Path, source: str, key: str, folder: str) -> Path:
-    """The path of the CSV file ``name``, relative to ``base`` (the folder of the YAML file that
-    names it, ``folder`` in words) and inside it. Raises ScenarioError.
-
-    Symbolic links are resolved before anything is opened: a link in the folder to a file outside
-    it (or a linked folder leading out) is refused, and the file outside is never opened."""
-    if not isinstance(name, str) or not name.strip():
-        raise ScenarioError(source, key, "must be the path of a CSV file")
-    relative = os.path.normpath(name)
-    if os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
-        raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r}")
-    path = base / relative
-    if not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(base)):
-        raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r} (a link leading outside it)")
-    return path
-
-
 def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, float]:
     """Read a stream CSV (header ``year,amount``) into ``{year: amount}``. Raises ScenarioError."""
-    path = csv_path_inside(name, base, source, key, "the scenario file's folder")
-    text = read_text_file(path, source, key, "CSV file")
+    path, text = read_named_file(name, base, source, key, "the scenario file's folder")
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as error:
@@ -827,7 +824,7 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
                 source, key, f"{where}: year must be a whole number from 1 to {MAX_YEARS}, got {_shown(year_text)}"
             )
         try:
-            amount = float(amount_text)
+            amount = csv_number(amount_text)
         except ValueError:
             raise ScenarioError(source, key, f"{where}: amount must be a number, got {_shown(amount_text)}") from None
         if not math.isfinite(amount) or amount < 0:
@@ -857,6 +854,7 @@ _PROBLEMS = {
     "list_type": "must be a list",
     "bool_type": "must be true or false",
     "string_type": "must be text",
+    "string_unicode": "must not hold a lone surrogate, which no UTF-8 file can hold",  # netbenefit.text_rule
     "int_type": "must be a whole number",
     "float_type": "must be a number",
     "date_type": "must be a date (YYYY-MM-DD)",
@@ -908,7 +906,8 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
     loc = [str(part) for part in item["loc"]]
     kind = item["type"]
     if loc and loc[-1] == "[key]":  # a bad key of a year mapping
-        return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= 1 and <= {MAX_YEARS}"
+        lowest = 0 if "recapture" in loc else 1  # a recapture table counts whole years maintained, from 0
+        return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= {lowest} and <= {MAX_YEARS}"
     key = ".".join(loc)
     problem = _PROBLEMS.get(kind)
     if problem is None:
@@ -929,6 +928,8 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
         )
     if kind == "literal_error" and key == "revenue.income_tax":
         problem += " or a block with method: brackets or effective_rate"
+    if kind == "literal_error" and key.endswith("commitment.recapture"):
+        problem += " or a table of the shares recaptured by whole years maintained (e.g. {0: 1.0, 5: 0.5})"
     value = item.get("input")
     if kind == "less_than_equal" and (item.get("ctx") or {}).get("le") == 1 and isinstance(value, int | float):
         # A Share: the commonest slip is a percent written for a decimal share (30 for 0.3).
@@ -981,24 +982,26 @@ def _model_of(annotation: Any) -> Any:
             return annotation
 
 
-#: Keys whose value is a choice or a block, and the names pydantic gives the members in error locations.
-_UNION_KEYS = {"income_tax": ("IncomeTax",)}
-
-
-def _union_tag_positions(loc: tuple) -> set[int]:
-    """Positions in an error location of the segments that name a member of a union, not a key."""
-    return {
-        i
-        for i, part in enumerate(loc)
-        if i > 0
-        and loc[i - 1] in _UNION_KEYS
-        and isinstance(part, str)
-        and (part.startswith("literal[") or part in _UNION_KEYS[loc[i - 1]])
-    }
+def _union_tag_positions(loc: tuple, kind: str = "") -> set[int]:
+    """Positions in an error location of the segments that name a member of a union (pydantic's
+    tags: ``literal['pro_rata','all','none']``, ``function-after[...]``, ``IncomeTax``), not a key
+    of the format. A key the author wrote (a mapping's key, before ``[key]``; an unknown key) is
+    never taken for one."""
+    positions = set()
+    for i, part in enumerate(loc):
+        if i == 0 or not isinstance(part, str) or part == "[key]":
+            continue
+        if i + 1 < len(loc) and loc[i + 1] == "[key]":
+            continue
+        if kind == "extra_forbidden" and i == len(loc) - 1:
+            continue
+        if "[" in part or part in _MODEL_NAMES:
+            positions.add(i)
+    return positions
 
 
 def _is_choice_error(error: dict) -> bool:
-    return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"]))
+    return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"], error["type"]))
 
 
 def _without_union_tags(errors: list[dict]) -> list[dict]:
@@ -1011,11 +1014,20 @@ def _without_union_tags(errors: list[dict]) -> list[dict]:
         if isinstance(choice_errors[0].get("input"), Mapping):  # a block was meant: its own errors
             chosen = others or errors
         else:  # a value was meant: the choice's error (must be 'progressive')
-            chosen = choice_errors + [e for e in others if not _union_tag_positions(e["loc"])]
+            chosen = choice_errors + [e for e in others if not _union_tag_positions(e["loc"], e["type"])]
     return [
-        {**e, "loc": tuple(part for i, part in enumerate(e["loc"]) if i not in _union_tag_positions(e["loc"]))}
+        {
+            **e,
+            "loc": tuple(
+                part for i, part in enumerate(e["loc"]) if i not in _union_tag_positions(e["loc"], e["type"])
+            ),
+        }
         for e in chosen
     ]
+
+
+#: The names of the scenario's blocks, which pydantic gives the members of a union in error locations.
+_MODEL_NAMES = frozenset(model.__name__ for model in _Model.__subclasses__()) | {"Scenario"}
 
 
 def _check_consistency(scenario: Scenario, source: str) -> None:
@@ -1151,47 +1163,61 @@ def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[s
 
     The CSV has the header ``naics, earnings_multiplier, employment_multiplier,
     construction_earnings_multiplier, source``; every multiplier is a number >= 1 (total / direct).
+    It is read strictly: a column named twice, a row whose cells do not match the header, or a
+    NAICS code listed twice is an error naming the line (no first or last one silently wins).
     """
     key = "revenue.multiplier_table"
-    name = scenario.revenue.multiplier_table
-    relative = os.path.normpath(name)
-    if not name.strip() or os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir or "\0" in name:
-        raise ScenarioError(source, key, f"must be a path inside the scenario file's folder, got {_shown(name)}")
-    path = base / relative
-    text = read_text_file(path, source, key, "CSV file")
+    path, text = read_named_file(scenario.revenue.multiplier_table, base, source, key, "the scenario file's folder")
     try:
-        rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
+        reader = csv.reader(io.StringIO(text, newline=""))
+        rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
     except csv.Error as error:
         raise ScenarioError(source, key, f"cannot read CSV file {path}: {error}") from None
-    header = [cell.strip().lower() for cell in rows[0]] if rows else []
+    header_line, header = (rows[0][0], [cell.strip().lower() for cell in rows[0][1]]) if rows else (1, [])
+    for i, column in enumerate(header):
+        if column in header[:i]:
+            raise ScenarioError(source, key, f"{path} line {header_line}: column {_shown(column)} appears twice")
     missing = [column for column in MULTIPLIER_COLUMNS if column not in header]
     if missing:
         raise ScenarioError(
             source, key, f"{path}: missing column{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
         )
-    naics = scenario.business.naics
-    for line, row in enumerate(rows[1:], start=2):
-        cells = dict(zip(header, (cell.strip() for cell in row), strict=False))
-        if cells.get("naics") != naics:
-            continue
-        values: dict[str, Any] = {"naics": naics, "source": cells.get("source", "")}
-        for column in MULTIPLIER_COLUMNS[1:4]:
-            try:
-                value = float(cells.get(column, ""))
-            except ValueError:
-                raise ScenarioError(
-                    source, key, f"{path} line {line}: {column} must be a number, got {_shown(cells.get(column))}"
-                ) from None
-            if not math.isfinite(value) or value < 1:
-                raise ScenarioError(
-                    source,
-                    key,
-                    f"{path} line {line}: {column} must be a number >= 1 (total / direct), "
-                    f"got {_shown(cells.get(column))}",
-                )
-            values[column] = value
-        return values
-    raise ScenarioError(source, "business.naics", f"NAICS code {naics!r} is not in the multiplier table {path}")
+    naics, chosen, seen = scenario.business.naics, None, {}
+    for line, row in rows[1:]:
+        if len(row) != len(header):
+            raise ScenarioError(
+                source, key, f"{path} line {line}: expected {len(header)} cells (as the header), got {len(row)}"
+            )
+        cells = dict(zip(header, (cell.strip() for cell in row), strict=True))
+        code = cells["naics"]
+        if code in seen:
+            twice = f"NAICS code {_shown(code)} is listed twice (lines {seen[code]} and {line})"
+            raise ScenarioError(source, key, f"{path} line {line}: {twice}")
+        seen[code] = line
+        if code == naics:
+            chosen = (line, cells)
+    if chosen is None:
+        raise ScenarioError(source, "business.naics", f"NAICS code {naics!r} is not in the multiplier table {path}")
+    line, cells = chosen
+    values: dict[str, Any] = {"naics": naics, "source": cells.get("source", "")}
+    problem = refused_character(values["source"])
+    if problem is not None:
+        raise ScenarioError(source, key, f"{path} line {line}: source {problem}")
+    for column in MULTIPLIER_COLUMNS[1:4]:
+        try:
+            value = csv_number(cells[column])
+        except ValueError:
+            raise ScenarioError(
+                source, key, f"{path} line {line}: {column} must be a number, got {_shown(cells[column])}"
+            ) from None
+        if not math.isfinite(value) or value < 1:
+            raise ScenarioError(
+                source,
+                key,
+                f"{path} line {line}: {column} must be a number >= 1 (total / direct), got {_shown(cells[column])}",
+            )
+        values[column] = value
+    return values
 
 
 # ----------------------------------------------------------------------------------------------

@@ -69,8 +69,13 @@ FIXED_SHEETS = (
     CLAWBACK_SHEET,
     WARNINGS_SHEET,
 )
+#: Sheet names Excel reserves for itself (a sheet so named cannot be opened): never given to a scenario.
+EXCEL_RESERVED_SHEETS = ("History",)
 #: Excel's limit on the length of a sheet name. [characters]
 SHEET_NAME_LIMIT = 31
+#: Excel's limits on a formula: its length and the arguments of one function. [characters, arguments]
+FORMULA_LENGTH_LIMIT = 8192
+FORMULA_ARGUMENT_LIMIT = 255
 #: Excel's limit on the length of a cell's text. [characters]
 CELL_TEXT_LIMIT = 32767
 MONEY_FORMAT, PERCENT_FORMAT, RATE_FORMAT = '"$"#,##0', "0.0%", "0.00%"
@@ -547,6 +552,31 @@ def _formula(sheet: _Sheet, row: int, column: int, formula: str, number_format: 
     return cell
 
 
+def _sum_of_columns(columns: Sequence[int], row: int) -> str:
+    """The sum of the cells of ``columns`` in ``row``, as a formula (without ``=``): one cell as
+    itself, else ``SUM`` over the runs of adjacent columns as ranges (``SUM(D5:K5,M5)``), nested
+    so that no ``SUM`` takes more than :data:`FORMULA_ARGUMENT_LIMIT` arguments; ``0`` for none."""
+    runs: list[list[int]] = []
+    for column in columns:
+        if runs and column == runs[-1][-1] + 1:
+            runs[-1].append(column)
+        else:
+            runs.append([column])
+    if not runs:
+        return "0"
+    if len(runs) == 1 and len(runs[0]) == 1:
+        return f"{column_letter(runs[0][0])}{row}"
+    references = [
+        f"{column_letter(run[0])}{row}" + (f":{column_letter(run[-1])}{row}" if len(run) > 1 else "") for run in runs
+    ]
+    while len(references) > FORMULA_ARGUMENT_LIMIT:
+        references = [
+            f"SUM({','.join(references[k : k + FORMULA_ARGUMENT_LIMIT])})"
+            for k in range(0, len(references), FORMULA_ARGUMENT_LIMIT)
+        ]
+    return f"SUM({','.join(references)})"
+
+
 def _ref(sheet_name: str, cell: str) -> str:
     """``'Sheet name'!$A$1``: an absolute reference to a cell of a sheet."""
     row, column = _row_column(cell)
@@ -659,8 +689,9 @@ def write_workbook(results: Sequence[Result], path: Path, *, comparison: bool = 
 
 def sheet_names(stems: Sequence[str], reserved: Sequence[str] = FIXED_SHEETS) -> list[str]:
     """A distinct Excel sheet name for each stem: at most 31 characters, none of ``[]:*?/\\``,
-    unique without regard to case (as Excel compares them) and distinct from ``reserved``."""
-    taken = {name.casefold() for name in reserved}
+    unique without regard to case (as Excel compares them) and distinct from ``reserved`` and from
+    the names Excel reserves (:data:`EXCEL_RESERVED_SHEETS`)."""
+    taken = {name.casefold() for name in (*reserved, *EXCEL_RESERVED_SHEETS)}
     names = []
     for stem in stems:
         base = re.sub(r"[\[\]:*?/\\]", "_", stem).strip("'") or "scenario"
@@ -835,12 +866,12 @@ def _cashflow_sheet(workbook: _Book, result: Result, cells: _Cells) -> None:
         for name, c in context_columns:
             _put(sheet, r, c, float(model.context[name][i]), formats[c - 1])
         for (stream_columns, net, weight, credit_column), phase in zip(layout, phases, strict=True):
-            counted_cells = []
+            counted_columns = []
             for c, stream in zip(stream_columns, phase.streams, strict=True):
                 _put(sheet, r, c, float(stream.amounts[i]), MONEY_FORMAT)
                 if not stream.abated:
-                    counted_cells.append(f"{letter(c)}{r}")
-            _formula(sheet, r, net, "=" + ("+".join(counted_cells) or "0"), MONEY_FORMAT)
+                    counted_columns.append(c)
+            _formula(sheet, r, net, "=" + _sum_of_columns(counted_columns, r), MONEY_FORMAT)
             start, end = window_end[phase.number - 1]
             _formula(sheet, r, weight, f"=IF(A{r}>{start},MAX(0,MIN(1,{end}-(A{r}-1))),0)", WEIGHT_FORMAT)
             if credit_column is not None:
@@ -942,7 +973,9 @@ def _phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[_Cel
             row += 1
         target = workbook[cell.sheet]
         column = ord(cell.passes[0]) - ord("A") + 1
-        _formula(target, int(cell.passes[1:]), column, f"=AND({','.join(pass_cells)})")
+        # one range of the phases' cells, not a list of them (Excel takes at most 255 arguments)
+        first_pass, last_pass = pass_cells[0], pass_cells[-1].rsplit("!", 1)[1]
+        _formula(target, int(cell.passes[1:]), column, f"=AND({first_pass}:{last_pass})")
     _fit_widths(sheet)
     sheet.freeze_panes = "A2"
 

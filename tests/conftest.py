@@ -99,3 +99,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if _is_slow(item):
             item.add_marker(pytest.mark.slow)
+
+
+#: Every workbook the tests write, checked against Excel's limits on formulas (tests/workbook_limits.py).
+WORKBOOKS_CHECKED: list[int] = []
+
+
+@pytest.fixture(autouse=True)
+def _workbooks_within_excel_limits(monkeypatch):
+    """Fail any test whose workbook breaks Excel's limits: a formula over 8,192 characters, a
+    function of more than 255 arguments, a sheet named History."""
+    from workbook_limits import workbook_problems
+
+    from netbenefit import workbook
+
+    save = workbook._Book.save
+
+    def checked_save(book, path):
+        problems = workbook_problems(book)
+        assert not problems, f"{path}: " + "; ".join(problems[:5])
+        WORKBOOKS_CHECKED.append(1)
+        return save(book, path)
+
+    monkeypatch.setattr(workbook._Book, "save", checked_save)

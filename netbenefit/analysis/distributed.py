@@ -20,6 +20,7 @@ on more cores than one machine has (docs/analysis.md, "On a Dask cluster").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -132,8 +133,45 @@ def montecarlo_chunks(
         yield start, stop, overrides, columns
 
 
-def connect(address: str):
-    """A ``distributed.Client`` of the scheduler at ``address``. Raises ScenarioError without dask."""
+#: How long to wait for the scheduler to answer before giving up. [seconds]
+CONNECT_TIMEOUT_SECONDS = 5.0  # not a statutory number: a scheduler on a network answers in well under a second
+#: The schemes of a scheduler's address that a client can connect to.
+SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def scheduler_address(address: str) -> str:
+    """``address`` checked before anything connects: ``[scheme://]host:port`` with a scheme of
+    :data:`SCHEDULER_SCHEMES` (default tcp), a host and a port from 1 to 65535. Raises ScenarioError."""
+    import urllib.parse
+
+    text = str(address).strip()
+    example = "give an address such as tcp://10.0.0.5:8786"
+    scheme, separator, rest = text.partition("://")
+    if not separator:
+        scheme, rest = "tcp", text
+    if scheme.lower() not in SCHEDULER_SCHEMES:
+        raise ScenarioError(
+            "--scheduler", "", f"{text!r} is not a scheduler address: the scheme must be one of "
+            f"{', '.join(SCHEDULER_SCHEMES)}; {example}"
+        )
+    try:
+        parts = urllib.parse.urlsplit(f"{scheme}://{rest}")
+        host, port = parts.hostname, parts.port
+    except ValueError as error:
+        raise ScenarioError("--scheduler", "", f"{text!r} is not a scheduler address ({error}); {example}") from None
+    if not host or port is None or not 1 <= port <= 65535 or parts.path not in ("", "/") or parts.query:
+        problem = "no host" if not host else "no port" if port is None else "a port out of range or a path"
+        raise ScenarioError("--scheduler", "", f"{text!r} is not a scheduler address ({problem}); {example}")
+    return f"{scheme.lower()}://{rest.rstrip('/')}"
+
+
+def connect(address: str, timeout: float = CONNECT_TIMEOUT_SECONDS):
+    """A ``distributed.Client`` of the scheduler at ``address``, checked first
+    (:func:`scheduler_address`); waits at most ``timeout`` seconds for it. Raises ScenarioError
+    without dask, for a malformed address, or when no scheduler answers there."""
+    address = scheduler_address(address)
+    if not (isinstance(timeout, int | float) and math.isfinite(timeout) and timeout > 0):
+        raise ScenarioError("--scheduler-timeout", "", f"must be a number of seconds > 0, got {timeout!r}")
     try:
         from distributed import Client
     except ImportError:
@@ -141,6 +179,10 @@ def connect(address: str):
             "--scheduler", "", "running on a Dask cluster needs dask: pip install 'netbenefit[dask]'"
         ) from None
     try:
-        return Client(address, timeout=30)
+        return Client(address, timeout=timeout)
     except (OSError, TimeoutError) as error:
         raise ScenarioError("--scheduler", "", f"cannot reach the Dask scheduler at {address}: {error}") from None
+    except Exception as error:  # noqa: BLE001 - something answered that is not a Dask scheduler
+        raise ScenarioError(
+            "--scheduler", "", f"no Dask scheduler answered at {address} ({type(error).__name__}: {error})"
+        ) from None

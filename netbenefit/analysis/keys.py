@@ -142,6 +142,14 @@ def _bounds(metadata: list) -> tuple[float | None, bool, float | None, bool]:
     return lower, lower_inclusive, upper, upper_inclusive
 
 
+#: Why a key inside a value that is a choice or a table (``commitment.recapture``: a rule's name
+#: or a table of shares) cannot vary: the model reads the value whole, not from variant arrays.
+_NOT_VARIABLE_CHOICE = (
+    "cannot vary this key: {parent} is a choice of a rule or a table, read whole by the model; "
+    "write each table as its own scenario file"
+)
+
+
 def key_spec(scenario: Scenario, key: str) -> KeySpec:
     """The type, bounds and base value of a variable key of ``scenario``.
 
@@ -182,7 +190,9 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
                 raise ScenarioError(source, key, f"no item {segment} in the list {parent} of {size}")
             annotation = typing.get_args(annotation)[0]
             node = node[int(segment)]
-        elif origin is not None and issubclass(origin, Mapping):
+        elif origin is Union or origin is types.UnionType:  # a choice or a table (commitment.recapture)
+            raise ScenarioError(source, key, _NOT_VARIABLE_CHOICE.format(parent=".".join(segments[:depth])))
+        elif isinstance(origin, type) and issubclass(origin, Mapping):
             if not segment.isdigit() or node is None or int(segment) not in node:
                 raise ScenarioError(
                     source,
@@ -209,7 +219,9 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
             what = "a choice of text values"
         elif origin is tuple:
             what = "a list; vary its items, e.g. " + key + ".0"
-        elif origin is not None and issubclass(origin, Mapping):
+        elif origin is Union or origin is types.UnionType:
+            raise ScenarioError(source, key, _NOT_VARIABLE_CHOICE.format(parent=key))
+        elif isinstance(origin, type) and issubclass(origin, Mapping):
             what = "a mapping of years; vary one year, e.g. " + key + ".1"
         else:
             what = "text or a date"

@@ -48,8 +48,35 @@ from .style import (
     figure_size,
     footnote_of,
     new_figure,
+    plain_text,
     save_figure,
 )
+
+#: The charts, each drawn with math text off (netbenefit.charts.style.PLAIN_TEXT): a dollar sign in
+#: a name is drawn as written, whatever chart draws it and whoever calls it.
+_CHARTS = (
+    "award_waterfall",
+    "benefit_streams",
+    "benefits_by_tax",
+    "clawback_schedule",
+    "compare_ratios",
+    "credits_by_year",
+    "cumulative_pv",
+    "draw",
+    "economist_view_chart",
+    "fan",
+    "montecarlo_distribution",
+    "phase_ratios",
+    "ratio_waterfall",
+    "repayment_schedule",
+    "scorecard",
+    "sweep",
+    "tornado",
+)
+for _name in _CHARTS:
+    globals()[_name] = plain_text(globals()[_name])
+SCENARIO_CHARTS.update({_kind: plain_text(_chart) for _kind, _chart in SCENARIO_CHARTS.items()})
+del _name
 
 __all__ = [
     "FAIL_COLOUR",

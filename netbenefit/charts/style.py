@@ -13,10 +13,11 @@ in grey or seen by a reader with red-green colour blindness.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,30 @@ FORMATS = ("png", "svg", "pdf")
 # ----------------------------------------------------------------------------------------------
 # Figures
 # ----------------------------------------------------------------------------------------------
+
+
+#: Every chart is drawn with math text off: text between dollar signs (a bonus named ``$5$``, a
+#: stream ``$1M to $2M``) is drawn as written, never read as maths, and no call site escapes it.
+PLAIN_TEXT = {"text.parse_math": False}
+
+
+def plain_text(function: Callable) -> Callable:
+    """``function`` (a chart), drawing with math text off (:data:`PLAIN_TEXT`): every text it makes
+    is drawn as written. The charts of :mod:`netbenefit.charts` are all wrapped so."""
+
+    @functools.wraps(function)
+    def drawn(*args, **kwargs):
+        import matplotlib
+
+        with matplotlib.rc_context(PLAIN_TEXT):
+            drawn_on = function(*args, **kwargs)
+            figure = getattr(drawn_on, "figure", drawn_on)
+            for ax in getattr(figure, "axes", ()):  # tick labels are made when first asked for: now
+                ax.get_xticklabels(which="both")
+                ax.get_yticklabels(which="both")
+            return drawn_on
+
+    return drawn
 
 
 def _use_headless_backend_unless_chosen() -> None:
@@ -130,6 +155,7 @@ PNG_OPTIONS = {"compress_level": 1}
 SVG_HASH_SALT = "netbenefit"
 
 
+@plain_text  # tick labels made while printing are drawn as written too
 def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     """Draw ``figure`` into ``path`` once, as ``figure.savefig(path, format=..., dpi=dpi)`` would
     (the same bytes; for a PNG, with ``pil_kwargs=PNG_OPTIONS``), without its first pass:
@@ -202,8 +228,8 @@ def _percent_axis(axis) -> None:
 
 
 def _text(text: str) -> str:
-    """``text`` with its dollar signs escaped, so that matplotlib does not read them as maths."""
-    return text.replace("$", r"\$")
+    """``text`` as drawn: unchanged, the charts being drawn with math text off (:data:`PLAIN_TEXT`)."""
+    return text
 
 
 def _cut(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
@@ -365,5 +391,5 @@ def footnote_of(ax: Axes) -> str:
     """The text of the conventions footnote of ``ax`` ("" when it has none)."""
     for child in ax.texts:
         if child.get_gid() == FOOTNOTE_GID:
-            return child.get_text().replace("\n", " ").replace(r"\$", "$")
+            return child.get_text().replace("\n", " ")
     return ""

@@ -34,15 +34,23 @@ def add_scheduler_option(parser) -> None:
         metavar="ADDRESS",
         help="run the chunks on the Dask scheduler at ADDRESS (e.g. tcp://10.0.0.5:8786); needs netbenefit[dask]",
     )
+    parser.add_argument(
+        "--scheduler-timeout",
+        metavar="SECONDS",
+        type=float,
+        default=None,
+        help="how long to wait for the scheduler to answer (default 5)",
+    )
 
 
 def dask_client(args: argparse.Namespace):
     """A Dask client of ``--scheduler``, or None."""
     if getattr(args, "scheduler", None) is None:
         return None
-    from ..analysis.distributed import connect
+    from ..analysis.distributed import CONNECT_TIMEOUT_SECONDS, connect
 
-    return connect(args.scheduler)
+    timeout = args.scheduler_timeout
+    return connect(args.scheduler, CONNECT_TIMEOUT_SECONDS if timeout is None else timeout)
 
 
 def parse_setting(text: str, source: str = "--set") -> tuple[str, list]:

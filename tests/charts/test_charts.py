@@ -193,8 +193,9 @@ def test_scorecard_one_row_per_check_with_its_clause(results, ax):
 
 def test_dollar_signs_in_messages_are_not_read_as_maths(results, ax):
     charts.scorecard(results["party_city"], ax=ax)
-    message = next(text.get_text() for text in ax.texts if "Capital investment" in text.get_text())
-    assert r"\$32,000,000" in message  # shown as "$32,000,000", not as mathtext
+    message = next(text for text in ax.texts if "Capital investment" in text.get_text())
+    assert "$32,000,000" in message.get_text() and "\\$" not in message.get_text()  # as written, not escaped
+    assert not message.get_parse_math()  # math text is off: never read as mathtext
 
 
 # -- files ---------------------------------------------------------------------------------------

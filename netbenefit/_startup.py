@@ -1,0 +1,48 @@
+"""Signals while the command line starts: held from the first instruction of the package.
+
+``python -m netbenefit`` (and the ``netbenefit`` script) import the package, numpy and pydantic
+before the command line's own handlers can be set: half a second in which Ctrl-C would end the
+process by SIGINT with a traceback (status -2, not 130) and SIGTERM could land inside a C
+extension's initialisation. When (and only when) the package is imported as the command line,
+:func:`hold_while_starting` sets handlers that record SIGINT and SIGTERM, first thing; the command
+line (:func:`netbenefit.cli.main`) takes over from them and reports a signal received meanwhile
+as any other stop (130 or 143, one line). Imported as a library, the package sets no handler.
+"""
+
+import _signal  # built in: importing it takes no time (the signal module imports enum)
+import os
+import sys
+
+#: The signals held while the command line starts, and those received meanwhile, in order.
+HELD = (_signal.SIGINT, _signal.SIGTERM)
+RECEIVED: list = []
+#: The handlers in place before they were held (put back when the command ends).
+ORIGINAL: dict = {}
+
+
+def _record(number: int, frame) -> None:
+    RECEIVED.append(number)
+
+
+def is_command_line() -> bool:
+    """Whether this process is the command line: ``python -m netbenefit`` or the ``netbenefit`` script."""
+    argv = list(getattr(sys, "orig_argv", []))
+    if any(a == "-m" and b == "netbenefit" for a, b in zip(argv, argv[1:], strict=False)) or "-mnetbenefit" in argv:
+        return True
+    main = sys.modules.get("__main__")
+    return os.path.basename(getattr(main, "__file__", "") or "") == "netbenefit"
+
+
+def hold_while_starting() -> None:
+    """Record SIGINT and SIGTERM from now on, when this process is the command line (a signal that
+    is ignored stays ignored)."""
+    if ORIGINAL or not is_command_line():
+        return
+    for number in HELD:
+        handler = _signal.getsignal(number)
+        if handler is not _signal.SIG_IGN:
+            try:
+                _signal.signal(number, _record)
+            except ValueError:  # not the main thread: no handler can be set
+                return
+            ORIGINAL[number] = handler

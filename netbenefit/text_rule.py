@@ -1,0 +1,55 @@
+"""The one rule for every text key of a scenario or actual-results file.
+
+Names (of the scenario, a phase, a stream, a bonus), descriptions and paths are written to the
+terminal, CSV files, the workbook, HTML and charts. None may hold a control character (a NUL, an
+escape, a line break: Unicode category Cc), which a workbook cannot hold and a terminal would act
+on, nor a lone surrogate (category Cs: ``"\\ud800"`` in a double-quoted YAML string), which no
+UTF-8 file can hold, so every writer would fail on it. A description alone may hold line breaks
+and tabs. A value that breaks the rule is refused when the file is read: one line naming the key.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Annotated
+
+from pydantic import AfterValidator, Strict
+
+
+def refused_character(text: str, allowed: str = "") -> str | None:
+    """The problem with ``text`` under the rule (``allowed``: control characters it may hold), or None."""
+    for char in text:
+        kind = unicodedata.category(char)
+        if kind in ("Cc", "Cs") and char not in allowed:
+            shown = char.encode("unicode_escape", "backslashreplace").decode("ascii")
+            if kind == "Cs":
+                shown = f"\\u{ord(char):04x}"
+                return f"must not hold a lone surrogate (found {shown}), which no UTF-8 file can hold"
+            return f"must not hold a control character (found {shown})"
+    return None
+
+
+def no_control_characters(text: str) -> str:
+    """A name or a path: no control character, no lone surrogate."""
+    problem = refused_character(text)
+    if problem is not None:
+        raise ValueError(problem)
+    return text
+
+
+#: Control characters a description may hold: line breaks and tabs.
+DESCRIPTION_ALLOWS = "\n\r\t"
+
+
+def description_text(text: str) -> str:
+    """A description: line breaks and tabs allowed, no other control character, no lone surrogate."""
+    problem = refused_character(text, DESCRIPTION_ALLOWS)
+    if problem is not None:
+        raise ValueError(problem)
+    return text
+
+
+#: Text of one line (a path, a name that may be empty).
+Line = Annotated[str, Strict(), AfterValidator(no_control_characters)]
+#: Text of several lines (a description).
+Prose = Annotated[str, Strict(), AfterValidator(description_text)]
