@@ -361,6 +361,7 @@ def _coalition_ratios(
     from .analysis.keys import key_spec
     from .analysis.variants import result_columns
     from .cashflows import compute
+    from .plausibility import quiet
 
     numeric = [i for i, (_, keys) in enumerate(players) if all(_is_numeric(scenario, k, changes[k]) for k in keys)]
     other = [i for i in range(len(players)) if i not in numeric]
@@ -373,7 +374,8 @@ def _coalition_ratios(
         if made:
             made_changes = {key: changes[key] for i in made for key in players[i][1]}
             try:
-                base = scenario.replace({**made_changes, "name": scenario.name})
+                with quiet():  # the values of the other scenario, warned about when it is evaluated
+                    base = scenario.replace({**made_changes, "name": scenario.name})
             except ScenarioError as error:
                 raise _InvalidCombination(str(error)) from None
         overrides = {}

@@ -456,6 +456,14 @@ class Scenario(_Model):
         variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
         if written is not None:
             variant._written = written
+        from .plausibility import emit, entered_warnings, quieted  # here: that module imports this one
+
+        if not quieted():  # a percent for a rate: a PlausibilityWarning, every line carried by each
+            via = "given to Scenario.replace"
+            lines = []
+            for key, value in changes.items():
+                lines += entered_warnings(key, [value], via=via, scenario=variant)
+            emit(tuple(lines), stacklevel=2)
         return variant
 
     def _repr_html_(self) -> str:
@@ -888,14 +896,28 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
     if kind == "literal_error" and key == "revenue.income_tax":
         problem += " or a block with method: brackets or effective_rate"
     value = item.get("input")
-    if kind == "less_than_equal" and (item.get("ctx") or {}).get("le") == 1 and isinstance(value, int | float):
+    bound = (item.get("ctx") or {}).get("le", (item.get("ctx") or {}).get("lt"))
+    if kind == "less_than_equal" and bound == 1 and isinstance(value, int | float):
         # A Share: the commonest slip is a percent written for a decimal share (30 for 0.3).
         problem = f"must be a decimal share from 0 to 1 (got {_shown(value)})"
         if 1 < value <= 100:
             problem = f"must be a decimal share: did you mean {value / 100:.10g}? (got {_shown(value)}, above 1)"
+    elif kind in ("less_than_equal", "less_than") and _percent_of(value, bound, kind == "less_than_equal"):
+        # A rate with a bound other than 1 (wage_dispersion <= 3): the same slip, 45 for 0.45.
+        problem += f" (got {_shown(value)}); did you mean {value / 100:.10g}? (a percent written for a decimal)"
+    elif kind == "string_type" and loc[-1:] == ["naics"] and type(value) is int:  # an unquoted code in YAML
+        problem = f"must be text: write it in quotes: '{value}' (a NAICS code is a code, not a number)"
     elif kind not in ("missing", "extra_forbidden"):
         problem += f" (got {_shown(value)})"
     return key, problem
+
+
+def _percent_of(value: Any, bound: Any, inclusive: bool) -> bool:
+    """Whether ``value``, above a rate's small ``bound`` (at most 10), is inside it once divided by 100."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(bound, int | float):
+        return False
+    small_bound = 0 < bound <= 10  # not a statutory number: bounds of shares, rates and multiples
+    return small_bound and value > bound and (value / 100 <= bound if inclusive else value / 100 < bound)
 
 
 def _closest_key(model: type[BaseModel], loc: list[str]) -> str:

@@ -25,6 +25,7 @@ from .. import finance
 from ..cashflows import compute
 from ..errors import ScenarioError
 from ..parameters import parameter
+from ..plausibility import warn_entered
 from ..scenario import Scenario
 from .keys import check_values
 from .variants import result_columns
@@ -68,6 +69,13 @@ class SolverResult:
 
     def __str__(self) -> str:
         return self.message
+
+
+def _warn_range(low: float, high: float, **where: Any) -> None:
+    """A bound of the rates searched, given by hand, outside the discount rate's plausible range
+    (``high=6`` for 6%): a PlausibilityWarning with the likely fix. The default bounds are not checked."""
+    given = [bound for bound, default in zip((low, high), RATE_RANGE, strict=True) if bound != default]
+    warn_entered("discount_rate", given, via="a bound of the rates searched", stacklevel=3, **where)
 
 
 def _no_solution(message: str, **details: Any) -> SolverResult:
@@ -249,6 +257,7 @@ def break_even_discount_rate(
     """
     if not -1 < low < high:
         raise ValueError(f"need -1 < low < high, got {low}, {high}")
+    _warn_range(low, high, scenario=scenario)
     rates = np.linspace(low, high, points + 1)[1:]
     margin = _margin(scenario, rates)
     finite = np.isfinite(margin)
@@ -395,6 +404,7 @@ def implied_discount_rate(
     for name, number in (("years", years), ("first_year", first_year)):
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise ValueError(f"{name} must be a whole number >= 1, not {number!r}")
+    _warn_range(low, high, source="implied_discount_rate")
     credit_years = np.arange(first_year, first_year + years)
 
     def pv(rate: float) -> float:
