@@ -345,13 +345,30 @@ def money(amount: float | None, scale: float | None = None) -> str:
     sign = "-" if amount < 0 else ""
     amount = abs(amount)
     if scale >= 1e9:
-        return f"{sign}${amount / 1e9:,.1f}B"
+        return _short(sign, amount, 1e9, "B", 1)
     if scale >= 1e6:
         wide = scale >= 1e8 if alone else scale >= 2e7 and amount >= 1e6  # not a statutory number: $100M, $20M
-        digits = 0 if wide else 1
-        return f"{sign}${amount / 1e6:,.{digits}f}M"
+        return _short(sign, amount, 1e6, "M", 0 if wide else 1)
     if scale >= 1e3:  # not a statutory number: thousands
-        return f"{sign}${amount / 1e3:,.0f}K"  # not a statutory number: thousands
+        return _short(sign, amount, 1e3, "K", 0)  # not a statutory number: thousands
+    return _short(sign, amount, 1.0, "", 0)
+
+
+#: Decimals a short amount may add to keep its leading digit ($9.5K, not $10K), before it is
+#: written to the dollar instead.
+_MAX_EXTRA_DECIMALS = 3  # not a statutory number: $9.995M at most, then $9,995,000
+
+
+def _short(sign: str, amount: float, unit: float, suffix: str, digits: int) -> str:
+    """``amount / unit`` to ``digits`` decimals, with more where rounding would change its
+    leading digit (9,500 is ``$9.5K``, never ``$10K``; 6,981,866 is ``$6.98M``, not ``$7.0M``);
+    to the dollar when even that would."""
+    leading = f"{amount:e}"[0]
+    for extra in range(_MAX_EXTRA_DECIMALS + 1):
+        text = f"{amount / unit:,.{digits + extra}f}"
+        first = next((c for c in text if c in "123456789"), None)
+        if first == leading or (first is None and amount < 0.5):  # "$0" only for less than 50 cents
+            return f"{sign}${text}{suffix}"
     return f"{sign}${amount:,.0f}"
 
 

@@ -916,6 +916,8 @@ def _percent_of(value: Any, bound: Any, inclusive: bool) -> bool:
     """Whether ``value``, above a rate's small ``bound`` (at most 10), is inside it once divided by 100."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(bound, int | float):
         return False
+    if not -1e15 < value < 1e15:  # not a statutory number: far beyond any percent (and any float)
+        return False
     small_bound = 0 < bound <= 10  # not a statutory number: bounds of shares, rates and multiples
     return small_bound and value > bound and (value / 100 <= bound if inclusive else value / 100 < bound)
 
