@@ -429,6 +429,56 @@ def number(value: Any) -> str:
     return str(value)
 
 
+def jobs(count: float | None) -> str:
+    """A number of jobs: whole numbers as such (``260``), a fraction with one decimal (``142.7``). [jobs]"""
+    if _missing(count):
+        return ""
+    return f"{count:,.0f}" if float(count).is_integer() else f"{count:,.1f}"
+
+
+#: The units a column's label declares (in brackets), and how a table cell of each is written:
+#: dollars to the dollar, jobs as counts, shares and ratios as decimals, percents as the statute
+#: writes its thresholds, years as whole numbers. Every table of the report, the workbook and the
+#: notebook views writes its cells through :func:`cell`.
+UNITS = ("USD", "jobs", "share", "ratio", "%", "years", "year", "yes/no")
+
+
+def cell(column: str, amount: Any, *, streams: Iterable[str] = (), unknown: str = "") -> str:
+    """A table cell of ``column`` written by the unit its label declares (:data:`UNITS`).
+
+    ``unknown`` is the unit of a column that has no label (a scenario's own stream: ``"USD"``).
+
+    >>> cell("wages", 1234567.4), cell("indirect_and_induced_jobs", 143.0), cell("weight", 0.5)
+    ('$1,234,567', '143', '0.50')
+    >>> cell("discount_factor", 0.943396226), cell("ratio", 4.705), cell("costs", -1234.0)
+    ('0.943396', '470.5%', '-$1,234')
+    """
+    if _missing(amount):
+        return ""
+    if isinstance(amount, bool):
+        return "yes" if amount else "no"
+    try:
+        found = unit(column, streams=streams)
+    except KeyError:
+        found = unknown
+    if not isinstance(amount, int | float):
+        try:
+            amount = float(amount)
+        except (TypeError, ValueError):
+            return str(amount)
+    if found.startswith("USD"):
+        return money_exact(amount)
+    if found == "jobs":
+        return jobs(amount)
+    if found.startswith("share"):
+        return f"{amount:.2f}"
+    if found == "ratio":
+        return f"{amount:.6f}" if column == "discount_factor" else f"{amount:,.2f}"
+    if found == "%":
+        return ratio(amount, 1)
+    return number(amount)
+
+
 def value(key: str, amount: Any, *, short: bool = True, streams: Iterable[str] = ()) -> str:
     """A value of ``key`` formatted by the unit of its label.
 
