@@ -162,6 +162,12 @@ class Diff:
             ],
         }
 
+    def _repr_html_(self) -> str:
+        """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall."""
+        from .notebook import diff_html
+
+        return diff_html(self)
+
     def plot(self, ax=None):
         """The ratio waterfall, :func:`netbenefit.charts.ratio_waterfall`; returns the Axes."""
         from .charts import ratio_waterfall

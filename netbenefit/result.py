@@ -85,6 +85,11 @@ class _Field:
         if isinstance(value, OnDemand):
             value = value()
             instance.__dict__[self.name] = value
+        if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
+            from .tables import ResultTable  # shown in a notebook with units and formats
+
+            value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
+            instance.__dict__[self.name] = value
         return value
 
     def __set__(self, instance, value) -> None:  # reached only from __init__ (object.__setattr__)
@@ -92,6 +97,7 @@ class _Field:
 
 
 _NO_DEFAULT = object()
+
 
 
 @dataclass(frozen=True)
