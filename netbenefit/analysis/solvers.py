@@ -454,7 +454,7 @@ def implied_discount_rate(
     >>> round(implied_discount_rate(1_428_000, 7, 7_400_000).value, 3)
     0.081
     >>> round(implied_discount_rate(1_428_000, 7, 7_400_000, first_year=2).value, 3)
-    0.063
+    0.064
     """
     for name, number in (("annual_credit", annual_credit), ("present_value", present_value)):
         if not (isinstance(number, int | float) and math.isfinite(number) and number > 0):
