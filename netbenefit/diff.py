@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import ScenarioError
+from .labels import money_exact
 from .result import Result
 from .scenario import Scenario, load_scenario
 
@@ -109,13 +110,14 @@ class Diff:
             f"B: {self.name_b}",
             f"  net benefit ratio {self.ratio_a:.2%} -> {self.ratio_b:.2%} "
             f"(change {100 * self.ratio_change:+.2f} percentage points)",
-            f"  PV net benefits ${self.pv_benefits_a:,.0f} -> ${self.pv_benefits_b:,.0f} "
+            f"  PV net benefits {money_exact(self.pv_benefits_a)} -> {money_exact(self.pv_benefits_b)} "
             f"(change {_money_change(self.pv_benefits_change)})",
-            f"  PV credits ${self.pv_credits_a:,.0f} -> ${self.pv_credits_b:,.0f} "
+            f"  PV credits {money_exact(self.pv_credits_a)} -> {money_exact(self.pv_credits_b)} "
             f"(change {_money_change(self.pv_credits_change)})",
         ]
         for row in self.by_tax.itertuples(index=False):
-            lines.append(f"    PV {row.tax}: ${row.pv_a:,.0f} -> ${row.pv_b:,.0f} (change {_money_change(row.change)})")
+            change = _money_change(row.change)
+            lines.append(f"    PV {row.tax}: {money_exact(row.pv_a)} -> {money_exact(row.pv_b)} (change {change})")
         if self.inputs.empty:
             lines.append("  the two scenarios have the same inputs")
             return "\n".join(lines)

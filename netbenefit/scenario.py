@@ -26,7 +26,17 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal, Union
 
 import yaml
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    Strict,
+    ValidationError,
+    model_validator,
+)
 
 from .errors import ScenarioError
 from .parameters import parameter
@@ -281,10 +291,31 @@ class Attestations(_Model):
 
 
 class Phase(_Model):
-    """A later phase of a phased project; its years count from ``start_year``."""
+    """A later phase of a phased project; its years count from ``start_year``.
+
+    ``starts_in_year: 3`` says the same in plain language: the phase's first year is project year
+    3, which is ``start_year: 2`` (phase year t is project year start_year + t). Give one of the
+    two; the scenario keeps ``start_year`` (``to_yaml`` writes it).
+    """
 
     name: Name
     start_year: YearCount
+
+    @model_validator(mode="before")
+    @classmethod
+    def _starts_in_year(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping) or "starts_in_year" not in data:
+            return data
+        data = dict(data)
+        year = data.pop("starts_in_year")
+        if "start_year" in data:
+            raise ValueError(
+                "give start_year or starts_in_year, not both (starts_in_year: N is start_year: N - 1)"
+            )
+        if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= MAX_YEARS + 1:
+            raise ValueError(f"starts_in_year must be a whole number from 1 to {MAX_YEARS + 1} (got {year!r})")
+        data["start_year"] = year - 1
+        return data
     capital_investment: ByYear = Field(default_factory=_empty_by_year)
     jobs: Jobs
     award: Award
@@ -907,8 +938,8 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
         problem += f" (got {_shown(value)}); did you mean {value / 100:.10g}? (a percent written for a decimal)"
     elif kind == "string_type" and loc[-1:] == ["naics"] and type(value) is int:  # an unquoted code in YAML
         problem = f"must be text: write it in quotes: '{value}' (a NAICS code is a code, not a number)"
-    elif kind not in ("missing", "extra_forbidden"):
-        problem += f" (got {_shown(value)})"
+    elif kind not in ("missing", "extra_forbidden") and not (kind == "value_error" and isinstance(value, Mapping)):
+        problem += f" (got {_shown(value)})"  # a rule of a whole block (a phase) names its keys itself
     return key, problem
 
 

@@ -26,6 +26,7 @@ import numpy as np
 from .. import finance
 from ..cashflows import compute
 from ..errors import ScenarioError
+from ..labels import money_exact
 from ..parameters import parameter
 from ..plausibility import warn_entered
 from ..scenario import Scenario
@@ -143,7 +144,7 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
         elif not (base[k] > 0 and b[k] >= threshold * base[k]):
             return _no_solution(
                 f"the test of {labels[k]} does not depend on {key} and fails "
-                f"(PV benefits ${b[k]:,.0f}, PV credits ${base[k]:,.0f}, threshold {threshold:.2f})",
+                f"(PV benefits {money_exact(b[k])}, PV credits {money_exact(base[k])}, threshold {threshold:.2f})",
                 threshold=threshold,
             )
     if not bounds:
@@ -153,8 +154,8 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
     if best <= 0:
         return _no_solution(
             f"no positive {key} passes: the test of {labels[binding]} fails even at 0 "
-            f"(PV benefits ${b[binding]:,.0f} / threshold {threshold:.2f} is below the other credits' PV "
-            f"${base[binding]:,.0f})",
+            f"(PV benefits {money_exact(b[binding])} / threshold {threshold:.2f} is below the other credits' PV "
+            f"{money_exact(base[binding])})",
             threshold=threshold,
             bound=best,
         )
@@ -179,8 +180,8 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
     return SolverResult(
         best,
         SOLVED,
-        f"{common}{key} that passes: ${best:,.2f} {unit} (PV of credits ${pv_credits:,.0f} = PV benefits "
-        f"${b[binding]:,.0f} / threshold {threshold:.2f}, binding test: {labels[binding]})",
+        f"{common}{key} that passes: ${best:,.2f} {unit} (PV of credits {money_exact(pv_credits)} = PV benefits "
+        f"{money_exact(b[binding])} / threshold {threshold:.2f}, binding test: {labels[binding]})",
         {
             "key": key,
             "keys": keys,
@@ -473,8 +474,8 @@ def implied_discount_rate(
     where = f"credits in years {first_year}..{first_year + years - 1}, {timing.replace('_', ' ')}"
     if not pv_high <= present_value < pv_low:
         return _no_solution(
-            f"no discount rate in ({low:g}, {high:g}] gives a PV of ${present_value:,.0f} ({where}): "
-            f"the PV runs from ${pv_high:,.0f} to ${pv_low:,.0f}",
+            f"no discount rate in ({low:g}, {high:g}] gives a PV of {money_exact(present_value)} ({where}): "
+            f"the PV runs from {money_exact(pv_high)} to {money_exact(pv_low)}",
             **details,
         )
     rate = _root(lambda r: pv(r) - present_value, float(np.nextafter(low, high)), high)
@@ -487,7 +488,7 @@ def implied_discount_rate(
     return SolverResult(
         rate,
         SOLVED,
-        f"implied discount rate {rate:.4%} ({where}: ${annual_credit:,.0f} a year for {years} years "
-        f"has a PV of ${present_value:,.0f})",
+        f"implied discount rate {rate:.4%} ({where}: {money_exact(annual_credit)} a year for {years} years "
+        f"has a PV of {money_exact(present_value)})",
         details,
     )
