@@ -221,10 +221,22 @@ def result_table_html(table: pd.DataFrame, unknown: str = "") -> str:
     import pandas as pd
 
     plain = pd.DataFrame(table)
+    try:
+        import jinja2  # noqa: F401 - pandas' Styler needs it (the notebook extra)
+    except ImportError:  # the same headers and cells, without the Styler
+        from .html import _table
+
+        return _wrap(_table(plain, lambda c, v: escape(_cell(c, v, unknown)), index=plain.index.name))
     styler = styled(plain, unknown=unknown)
     if plain.index.name is None and isinstance(plain.index, pd.RangeIndex):
         styler = styler.hide(axis="index")
     return _wrap(styler.to_html())
+
+
+def _cell(column: Any, value: Any, unknown: str) -> str:
+    if isinstance(value, list | tuple):
+        return _listed(value)
+    return labels.cell(str(column), value, unknown=unknown)
 
 
 def diff_html(diff: Any) -> str:

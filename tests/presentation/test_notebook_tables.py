@@ -63,3 +63,12 @@ def test_styler_format_writes_negative_dollars_one_way():
     frame = pd.DataFrame({"net_benefits": [-1234.0, 5678.0]})
     html = notebook.styled(frame).to_html()
     assert "-$1,234" in html and "$-1,234" not in html and "$5,678" in html
+
+
+def test_without_jinja2_the_tables_still_show_units_and_formats(phased, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "jinja2", None)  # the notebook extra not installed
+    page = phased.cashflows._repr_html_()
+    assert "PV of tax credits [USD]" in page and "e+0" not in page and "$-" not in page
+    assert "1 + 2" in phased.phase_tests._repr_html_()
