@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import ScenarioError
+from .labels import money_exact
 from .result import Result
 from .scenario import Scenario, load_scenario
 
@@ -109,13 +110,14 @@ class Diff:
             f"B: {self.name_b}",
             f"  net benefit ratio {self.ratio_a:.2%} -> {self.ratio_b:.2%} "
             f"(change {100 * self.ratio_change:+.2f} percentage points)",
-            f"  PV net benefits ${self.pv_benefits_a:,.0f} -> ${self.pv_benefits_b:,.0f} "
+            f"  PV net benefits {money_exact(self.pv_benefits_a)} -> {money_exact(self.pv_benefits_b)} "
             f"(change {_money_change(self.pv_benefits_change)})",
-            f"  PV credits ${self.pv_credits_a:,.0f} -> ${self.pv_credits_b:,.0f} "
+            f"  PV credits {money_exact(self.pv_credits_a)} -> {money_exact(self.pv_credits_b)} "
             f"(change {_money_change(self.pv_credits_change)})",
         ]
         for row in self.by_tax.itertuples(index=False):
-            lines.append(f"    PV {row.tax}: ${row.pv_a:,.0f} -> ${row.pv_b:,.0f} (change {_money_change(row.change)})")
+            change = _money_change(row.change)
+            lines.append(f"    PV {row.tax}: {money_exact(row.pv_a)} -> {money_exact(row.pv_b)} (change {change})")
         if self.inputs.empty:
             lines.append("  the two scenarios have the same inputs")
             return "\n".join(lines)
@@ -161,6 +163,12 @@ class Diff:
                 for row in self.by_tax.itertuples(index=False)
             ],
         }
+
+    def _repr_html_(self) -> str:
+        """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall."""
+        from .notebook import diff_html
+
+        return diff_html(self)
 
     def plot(self, ax=None):
         """The ratio waterfall, :func:`netbenefit.charts.ratio_waterfall`; returns the Axes."""
@@ -361,6 +369,7 @@ def _coalition_ratios(
     from .analysis.keys import key_spec
     from .analysis.variants import result_columns
     from .cashflows import compute
+    from .plausibility import quiet
 
     numeric = [i for i, (_, keys) in enumerate(players) if all(_is_numeric(scenario, k, changes[k]) for k in keys)]
     other = [i for i in range(len(players)) if i not in numeric]
@@ -373,7 +382,8 @@ def _coalition_ratios(
         if made:
             made_changes = {key: changes[key] for i in made for key in players[i][1]}
             try:
-                base = scenario.replace({**made_changes, "name": scenario.name})
+                with quiet():  # the values of the other scenario, warned about when it is evaluated
+                    base = scenario.replace({**made_changes, "name": scenario.name})
             except ScenarioError as error:
                 raise _InvalidCombination(str(error)) from None
         overrides = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import methods
+from .labels import money_exact
 from .scenario import Scenario
 from .taxes import QUALIFYING_CHILDREN, mean_wage
 
@@ -93,7 +94,7 @@ def payroll_notes(scenario: Scenario) -> tuple[str, ...]:
             continue
         mean = float(mean_wage(jobs.median_salary, income_tax.wage_dispersion))
         lines.append(
-            f"{label}: median wage ${jobs.median_salary:,.0f}, mean ${mean:,.0f} in year 1 "
+            f"{label}: median wage {money_exact(jobs.median_salary)}, mean {money_exact(mean)} in year 1 "
             f"(lognormal, sigma {income_tax.wage_dispersion:g}: mean = median x exp(sigma^2/2))"
         )
     used = (

@@ -80,10 +80,10 @@ STYLE = """
 
 
 def money(value: float) -> str:
-    """``$1,234,567`` (negative ``-$1,234``). [USD]"""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    return f"-${-value:,.0f}" if value < 0 else f"${value:,.0f}"
+    """``$1,234,567`` (negative ``-$1,234``): :func:`netbenefit.labels.money_exact`. [USD]"""
+    from .labels import money_exact
+
+    return money_exact(value)
 
 
 def percent(ratio: float, digits: int = 1) -> str:
@@ -93,17 +93,15 @@ def percent(ratio: float, digits: int = 1) -> str:
 
 def _verdict(passed: bool) -> str:
     style = PASS_STYLE if passed else FAIL_STYLE
-    return f'<span style="{style};font-weight:bold;padding:0 4px">{"PASS" if passed else "FAIL"}</span>'
+    word = "PASS" if passed else "FAIL"
+    return f'<span style="{style};font-weight:bold;padding:0 4px;white-space:nowrap">{word}</span>'
 
 
 def _cashflow_cell(column: str, value) -> str:
-    if column in ("new_full_time_jobs", "retained_full_time_jobs", "full_time_jobs"):
-        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
-    if column == "weight" or column.startswith("weight_phase_"):
-        return f"{value:.2f}"
-    if column == "discount_factor":
-        return f"{value:.6f}"
-    return money(value)
+    """A cell of the cash flows, by the unit of its column's label; a scenario's own stream is USD."""
+    from .labels import cell
+
+    return cell(column, value, unknown="USD")
 
 
 def _header(column, streams=()) -> str:
@@ -149,7 +147,8 @@ def headline_html(result: Result) -> str:
 def checks_html(result: Result) -> str:
     """The checks of ``result.checks``: clause id, PASS or FAIL, message."""
     rows = "".join(
-        f'<tr><td style="white-space:nowrap"><code>{escape(row.id)}</code></td><td>{_verdict(bool(row.passed))}</td>'
+        f'<tr><td style="white-space:nowrap"><code>{escape(row.id)}</code></td>'
+        f'<td style="white-space:nowrap">{_verdict(bool(row.passed))}</td>'
         f"<td>{escape(row.message)}</td></tr>"
         for row in result.checks.itertuples(index=False)
     )
@@ -187,7 +186,7 @@ def phase_tests_html(result: Result) -> str:
     rows = "".join(
         f"<tr><td>{'+'.join(str(k) for k in row.phases)}</td><td class='num'>{money(row.pv_benefits)}</td>"
         f"<td class='num'>{money(row.pv_credits)}</td><td class='num'>{percent(row.ratio)}</td>"
-        f"<td>{_verdict(bool(row.passes))}</td></tr>"
+        f'<td style="white-space:nowrap">{_verdict(bool(row.passes))}</td></tr>'
         for row in result.phase_tests.itertuples(index=False)
     )
     return (
@@ -209,7 +208,9 @@ def award_calculation_html(result: Result) -> str:
         if column in ("per_job", "annual", "total"):
             return money(value)
         if column == "jobs":
-            return f"{value:,.1f}"
+            from .labels import jobs
+
+            return jobs(value)
         return escape(str(value))
 
     return _table(table, cell)
@@ -374,6 +375,7 @@ def print_css(paper: str = "letter") -> str:
   .netbenefit {{ font-size: 9pt; }}
   .netbenefit .scroll {{ overflow: visible; }}
   .netbenefit section.page {{ break-before: page; }}
+  .netbenefit section.page.first {{ break-before: auto; }}
   .netbenefit h2, .netbenefit h3 {{ break-after: avoid; }}
   .netbenefit table {{ font-size: 7.5pt; width: 100%; }}
   .netbenefit th, .netbenefit td {{ padding: 2px 4px; overflow-wrap: anywhere; }}
@@ -733,6 +735,8 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
         title_text = f"{results[0].name}: Emerge Program net benefit report"
         heading = results[0].name
     sections = "".join(_scenario_sections(result) for result in results)
+    if len(results) == 1:  # no comparison before it: the scenario starts on the title's page
+        sections = sections.replace('<section class="page scenario">', '<section class="page scenario first">', 1)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

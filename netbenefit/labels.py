@@ -361,13 +361,30 @@ def money(amount: float | None, scale: float | None = None) -> str:
     sign = "-" if amount < 0 else ""
     amount = abs(amount)
     if scale >= 1e9:
-        return f"{sign}${amount / 1e9:,.1f}B"
+        return _short(sign, amount, 1e9, "B", 1)
     if scale >= 1e6:
         wide = scale >= 1e8 if alone else scale >= 2e7 and amount >= 1e6  # not a statutory number: $100M, $20M
-        digits = 0 if wide else 1
-        return f"{sign}${amount / 1e6:,.{digits}f}M"
+        return _short(sign, amount, 1e6, "M", 0 if wide else 1)
     if scale >= 1e3:  # not a statutory number: thousands
-        return f"{sign}${amount / 1e3:,.0f}K"  # not a statutory number: thousands
+        return _short(sign, amount, 1e3, "K", 0)  # not a statutory number: thousands
+    return _short(sign, amount, 1.0, "", 0)
+
+
+#: Decimals a short amount may add to keep its leading digit ($9.5K, not $10K), before it is
+#: written to the dollar instead.
+_MAX_EXTRA_DECIMALS = 3  # not a statutory number: $9.995M at most, then $9,995,000
+
+
+def _short(sign: str, amount: float, unit: float, suffix: str, digits: int) -> str:
+    """``amount / unit`` to ``digits`` decimals, with more where rounding would change its
+    leading digit (9,500 is ``$9.5K``, never ``$10K``; 6,981,866 is ``$6.98M``, not ``$7.0M``);
+    to the dollar when even that would."""
+    leading = f"{amount:e}"[0]
+    for extra in range(_MAX_EXTRA_DECIMALS + 1):
+        text = f"{amount / unit:,.{digits + extra}f}"
+        first = next((c for c in text if c in "123456789"), None)
+        if first == leading or (first is None and amount < 0.5):  # "$0" only for less than 50 cents
+            return f"{sign}${text}{suffix}"
     return f"{sign}${amount:,.0f}"
 
 
@@ -426,6 +443,56 @@ def number(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:,.6g}" if abs(value) < 1e6 else f"{value:,.0f}"
     return str(value)
+
+
+def jobs(count: float | None) -> str:
+    """A number of jobs: whole numbers as such (``260``), a fraction with one decimal (``142.7``). [jobs]"""
+    if _missing(count):
+        return ""
+    return f"{count:,.0f}" if float(count).is_integer() else f"{count:,.1f}"
+
+
+#: The units a column's label declares (in brackets), and how a table cell of each is written:
+#: dollars to the dollar, jobs as counts, shares and ratios as decimals, percents as the statute
+#: writes its thresholds, years as whole numbers. Every table of the report, the workbook and the
+#: notebook views writes its cells through :func:`cell`.
+UNITS = ("USD", "jobs", "share", "ratio", "%", "years", "year", "yes/no")
+
+
+def cell(column: str, amount: Any, *, streams: Iterable[str] = (), unknown: str = "") -> str:
+    """A table cell of ``column`` written by the unit its label declares (:data:`UNITS`).
+
+    ``unknown`` is the unit of a column that has no label (a scenario's own stream: ``"USD"``).
+
+    >>> cell("wages", 1234567.4), cell("indirect_and_induced_jobs", 143.0), cell("weight", 0.5)
+    ('$1,234,567', '143', '0.50')
+    >>> cell("discount_factor", 0.943396226), cell("ratio", 4.705), cell("costs", -1234.0)
+    ('0.943396', '470.5%', '-$1,234')
+    """
+    if _missing(amount):
+        return ""
+    if isinstance(amount, bool):
+        return "yes" if amount else "no"
+    try:
+        found = unit(column, streams=streams)
+    except KeyError:
+        found = unknown
+    if not isinstance(amount, int | float):
+        try:
+            amount = float(amount)
+        except (TypeError, ValueError):
+            return str(amount)
+    if found.startswith("USD"):
+        return money_exact(amount)
+    if found == "jobs":
+        return jobs(amount)
+    if found.startswith("share"):
+        return f"{amount:.2f}"
+    if found == "ratio":
+        return f"{amount:.6f}" if column == "discount_factor" else f"{amount:,.2f}"
+    if found == "%":
+        return ratio(amount, 1)
+    return number(amount)
 
 
 def value(key: str, amount: Any, *, short: bool = True, streams: Iterable[str] = ()) -> str:

@@ -164,34 +164,48 @@ def comparison_frame(results: Sequence[Result]) -> pd.DataFrame:
     return table.set_index("name") if "name" in table.columns else table
 
 
-def formats(frame: pd.DataFrame) -> dict[str, Any]:
-    """A display format for each column of ``frame`` with a unit: dollars, percents, counts."""
+def formats(frame: pd.DataFrame, *, unknown: str = "") -> dict[str, Any]:
+    """A display format for each column of ``frame`` with a unit: dollars through the one money
+    formatter (``$35,734,024``, ``-$1,234``: :func:`netbenefit.labels.money_exact`), shares and
+    ratios as percents, job counts whole (one decimal where fractional), other numbers plain.
+    ``unknown`` is the unit of a column without a label (``"USD"`` for a scenario's own stream)."""
     out: dict[str, Any] = {}
     for column in frame.columns:
+        name = str(column)
         if frame[column].dtype.kind not in "if":
+            if frame[column].dtype.kind == "O":  # lists (the phases of a cumulative test): "1 + 2"
+                out[column] = _listed
             continue
         try:
-            unit = labels.unit(str(column))
+            unit = labels.unit(name)
         except KeyError:
-            continue
-        name = str(column)
+            unit = unknown
+            if not unit:
+                continue
         if unit.startswith("USD"):
-            out[column] = "${:,.0f}"
+            out[column] = labels.money_exact
         elif unit.startswith("share") or (unit in ("%", "ratio") and name != "discount_factor"):
             out[column] = "{:.1%}"
         elif unit in ("jobs", "years", "sq ft", ""):
-            out[column] = "{:,.0f}" if (frame[column].dropna() % 1 == 0).all() else "{:,.1f}"
+            whole = (frame[column].dropna() % 1 == 0).all()
+            out[column] = "{:,.0f}" if whole else "{:,.1f}"
         else:
             out[column] = "{:,.4g}"
     return out
 
 
-def styled(frame: pd.DataFrame):
+def _listed(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " + ".join(str(item) for item in value)
+    return "" if value is None else str(value)
+
+
+def styled(frame: pd.DataFrame, *, unknown: str = ""):
     """``frame`` as a pandas Styler: each column formatted by its unit, headers in words.
 
     >>> styled(result.cashflows)  # doctest: +SKIP
     """
-    styler = frame.style.format(formats(frame), na_rep="")
+    styler = frame.style.format(formats(frame, unknown=unknown), na_rep="")
 
     def header(name):
         try:
@@ -200,3 +214,81 @@ def styled(frame: pd.DataFrame):
             return str(name)
 
     return styler.format_index(header, axis=1)
+
+
+def result_table_html(table: pd.DataFrame, unknown: str = "") -> str:
+    """A table of a Result in a notebook: headers in words with units, cells by unit."""
+    import pandas as pd
+
+    plain = pd.DataFrame(table)
+    try:
+        import jinja2  # noqa: F401 - pandas' Styler needs it (the notebook extra)
+    except ImportError:  # the same headers and cells, without the Styler
+        from .html import _table
+
+        return _wrap(_table(plain, lambda c, v: escape(_cell(c, v, unknown)), index=plain.index.name))
+    styler = styled(plain, unknown=unknown)
+    if plain.index.name is None and isinstance(plain.index, pd.RangeIndex):
+        styler = styler.hide(axis="index")
+    return _wrap(styler.to_html())
+
+
+def _cell(column: Any, value: Any, unknown: str) -> str:
+    if isinstance(value, list | tuple):
+        return _listed(value)
+    return labels.cell(str(column), value, unknown=unknown)
+
+
+def diff_html(diff: Any) -> str:
+    """A Diff: the ratios and present values, the inputs that differ (in words, by unit), the
+    attribution (percentage points of the ratio, adding up to the change) and the waterfall chart."""
+    from .charts import new_figure, ratio_waterfall
+    from .html import figure_png_base64
+
+    pairs = [
+        ("A", diff.name_a),
+        ("B", diff.name_b),
+        ("Net benefit ratio", _ratios(diff.ratio_a, diff.ratio_b)),
+        ("PV of net benefits", _change(diff.pv_benefits_a, diff.pv_benefits_b)),
+        ("PV of tax credits", _change(diff.pv_credits_a, diff.pv_credits_b)),
+    ]
+    inputs = "".join(
+        f"<tr><td>{escape(_label_or_key(row.key))}</td><td>{escape(_detail(row.key, row.old))}</td>"
+        f"<td>{escape(_detail(row.key, row.new))}</td></tr>"
+        for row in diff.inputs.itertuples(index=False)
+    )
+    inputs_table = (
+        "<h3>Inputs that differ</h3><table><thead><tr><th>Input</th><th>A</th><th>B</th></tr></thead>"
+        f"<tbody>{inputs}</tbody></table>"
+        if inputs
+        else "<p>The two scenarios have the same inputs.</p>"
+    )
+    attribution = ""
+    if not diff.attribution.empty:
+        rows = "".join(
+            f"<tr><td>{escape(_group_label(row.key))}</td><td class='num'>{100 * row.contribution:+.1f} pts</td></tr>"
+            for row in diff.attribution.itertuples(index=False)
+        )
+        total = 100 * float(diff.attribution["contribution"].sum())
+        how = "by block" if diff.grouped else "by input"
+        attribution = (
+            f"<h3>What moved the ratio, {how} (Shapley values; they add up)</h3><table><thead><tr><th>Input</th>"
+            f"<th>Contribution [percentage points]</th></tr></thead><tbody>{rows}"
+            f"<tr><th>Total</th><td class='num'>{total:+.1f} pts</td></tr></tbody></table>"
+        )
+    figure, ax = new_figure()
+    ratio_waterfall(diff, ax=ax)
+    chart = f'<img alt="Ratio waterfall from A to B" src="data:image/png;base64,{figure_png_base64(figure)}">'
+    return _wrap(f"<b>Diff</b><table><tbody>{_rows(pairs)}</tbody></table>{inputs_table}{attribution}{chart}")
+
+
+def _ratios(a: float, b: float) -> str:
+    return f"{labels.ratio(a, 1)} to {labels.ratio(b, 1)} ({100 * (b - a):+.1f} pts)"
+
+
+def _change(a: float, b: float) -> str:
+    return f"{labels.money_exact(a)} to {labels.money_exact(b)}"
+
+
+def _group_label(key: str) -> str:
+    return " + ".join(_label_or_key(part) for part in str(key).split(" + "))

@@ -6,6 +6,13 @@ and the likely fix. A value outside its range passes validation and is evaluated
 :func:`warnings.warn` as a :class:`PlausibilityWarning`. The command line prints each as
 ``netbenefit: warning: ...`` on stderr, and ``--strict`` turns them into errors (exit 2).
 
+Values typed by hand outside a file are checked by the same ranges, through one function,
+:func:`warn_entered`: the values of ``sweep`` (``--set``) and ``sensitivity`` (in
+:func:`netbenefit.analysis.keys.check_values`), the bounds, modes, means, medians and listed values
+of a Monte Carlo distribution (``--vary``, :mod:`netbenefit.analysis.entered`), the changes given
+to :meth:`Scenario.replace`, and the bounds of the rates a solver searches. Each is checked before
+any computation, so that ``--strict`` refuses it with exit 2 before any work.
+
 >>> plausibility_warnings(scenario.replace({"discount_rate": 6}))  # doctest: +SKIP
 ('office.yaml: discount_rate: 6 is implausible (above 0.25: ...); did you mean 0.06? (a percent ...)',)
 """
@@ -14,7 +21,9 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -171,6 +180,102 @@ def warn_if_implausible(scenario: Scenario, *, stacklevel: int = 2) -> tuple[str
     return lines
 
 
+#: Set inside :func:`quiet`: values entered by the package itself, already checked, warn no more.
+_QUIET: ContextVar[bool] = ContextVar("netbenefit_plausibility_quiet", default=False)
+#: Distinct values of one key checked one by one; beyond, the smallest and the largest.
+_MAX_VALUES_CHECKED = 1_000  # not a statutory number: a bound on the work of a check
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """No warnings of :func:`warn_entered` inside: for values the package itself passes on
+    (a Monte Carlo draw, a solver's probe, a check of a value already warned about)."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
+
+
+def quieted() -> bool:
+    """Whether inside :func:`quiet`."""
+    return _QUIET.get()
+
+
+def _key_matches(pattern: str, key: str) -> bool:
+    """Whether a dotted ``key`` matches a ranges file pattern ("*": any list item)."""
+    wanted, given = pattern.split("."), key.split(".")
+    return len(wanted) == len(given) and all(
+        w == g or (w == "*" and g.isdigit()) for w, g in zip(wanted, given, strict=True)
+    )
+
+
+def entered_warnings(
+    key: str, values: Iterable[Any], *, via: str, scenario: Scenario | None = None, source: str | None = None
+) -> tuple[str, ...]:
+    """One line per value given for ``key`` by hand (a sweep, a distribution, a solver's range,
+    :meth:`Scenario.replace`) outside its plausible range, with the likely fix.
+
+    ``via`` says how the value entered (``"given to sweep"``, ``"the mean of normal(6, 0.5)"``);
+    ``scenario`` gives the file's name and, for a per-job range, the jobs of the key's phase.
+    """
+    source = source or (scenario.source if scenario is not None else "<input>")
+    numbers = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int | float) and not hasattr(value, "__float__"):
+            continue
+        number = float(value)
+        if math.isfinite(number) and number not in numbers:
+            numbers.append(number)
+    if len(numbers) > _MAX_VALUES_CHECKED:
+        numbers = [min(numbers), max(numbers)]
+    lines = []
+    for plausible in RANGES:
+        if not any(_key_matches(pattern, key) for pattern in plausible.keys):
+            continue
+        jobs = 1.0
+        if plausible.measure == "per_job":
+            block = _at(scenario, key.split(".")[:-2] + ["jobs"]) if scenario is not None else None
+            jobs = float(_child(block, "new") or 0) + float(_child(block, "retained") or 0)
+            if jobs <= 0:
+                continue
+        for number in numbers:
+            measured = number / jobs if plausible.measure == "per_job" else number
+            if plausible.outside(measured):
+                lines.append(_message(source, key, number, measured, jobs, plausible, via))
+    return tuple(lines)
+
+
+def warn_entered(
+    key: str,
+    values: Iterable[Any],
+    *,
+    via: str,
+    scenario: Scenario | None = None,
+    source: str | None = None,
+    stacklevel: int = 2,
+) -> tuple[str, ...]:
+    """Emit :func:`entered_warnings` as :class:`PlausibilityWarning` (nothing inside :func:`quiet`).
+
+    The one check of a value typed by hand, whatever the way it enters: ``sweep`` and
+    ``sensitivity`` (through :func:`netbenefit.analysis.keys.check_values`), a Monte Carlo
+    distribution's bounds, means and medians, :meth:`Scenario.replace`, and the range a solver
+    searches. Under ``warnings.simplefilter("error")`` (``--strict``) the first raises, before any
+    computation.
+    """
+    if _QUIET.get():
+        return ()
+    lines = entered_warnings(key, values, via=via, scenario=scenario, source=source)
+    return emit(lines, stacklevel=stacklevel + 1)
+
+
+def emit(lines: tuple[str, ...], *, stacklevel: int = 2) -> tuple[str, ...]:
+    """Each line as a :class:`PlausibilityWarning` that carries them all (``--strict`` lists all)."""
+    for line in lines:
+        warnings.warn(PlausibilityWarning(line, lines), stacklevel=stacklevel + 1)
+    return lines
+
+
 def _values(data: dict, pattern: str, measure: str) -> Iterator[tuple[str, float, float]]:
     """``(dotted key, value, jobs)`` for each numeric value matching ``pattern`` ("*": any list item).
 
@@ -224,11 +329,14 @@ def _at(data: Any, segments: list[str]) -> Any:
     return data
 
 
-def _message(source: str, key: str, value: float, measured: float, jobs: float, plausible: PlausibleRange) -> str:
+def _message(
+    source: str, key: str, value: float, measured: float, jobs: float, plausible: PlausibleRange, via: str = ""
+) -> str:
+    given = f"{_number(value)} ({via})" if via else _number(value)
     if plausible.measure == "per_job":
-        what = f"{_number(value)} a year for {_number(jobs)} jobs is {_number(measured)} a job, which is implausible"
+        what = f"{given} a year for {_number(jobs)} jobs is {_number(measured)} a job, which is implausible"
     else:
-        what = f"{_number(value)} is implausible"
+        what = f"{given} is implausible"
     text = f"{source}: {key}: {what} ({plausible.bound_text()}: {plausible.reason})"
     suggestion = _suggestion(value, jobs, plausible)
     if suggestion is not None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from .labels import money_exact
 from .scenario import Scenario
 
 if TYPE_CHECKING:
@@ -85,6 +86,11 @@ class _Field:
         if isinstance(value, OnDemand):
             value = value()
             instance.__dict__[self.name] = value
+        if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
+            from .tables import ResultTable  # shown in a notebook with units and formats
+
+            value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
+            instance.__dict__[self.name] = value
         return value
 
     def __set__(self, instance, value) -> None:  # reached only from __init__ (object.__setattr__)
@@ -92,6 +98,7 @@ class _Field:
 
 
 _NO_DEFAULT = object()
+
 
 
 @dataclass(frozen=True)
@@ -293,8 +300,8 @@ class Result:
             f"{self.name}: {verdict}",
             f"  net benefit ratio {self.ratio:.1%} vs {self.threshold:.0%} threshold ({self.threshold_clause}): "
             f"{'passes' if self.passes else 'fails'}",
-            f"  PV net benefits ${self.pv_benefits:,.0f}; PV credits ${self.pv_credits:,.0f}; "
-            f"largest credit that passes, PV ${self.max_credit_pv:,.0f} ({self.currency}, PV at approval)",
+            f"  PV net benefits {money_exact(self.pv_benefits)}; PV credits {money_exact(self.pv_credits)}; "
+            f"largest credit that passes, PV {money_exact(self.max_credit_pv)} ({self.currency}, PV at approval)",
         ]
         if self.ratio_as_given is not None and self.ratio_as_given != self.ratio:
             lines.append(
@@ -302,7 +309,8 @@ class Result:
                 f"71(a)(5)(a)/(b)): ratio {self.ratio_as_given:.1%}"
             )
         for row in self._rows("benefits_by_tax"):
-            lines.append(f"  benefits, {row.tax.replace('_', ' ')}: ${row.nominal:,.0f} counted, PV ${row.pv:,.0f}")
+            tax = row.tax.replace("_", " ")
+            lines.append(f"  benefits, {tax}: {money_exact(row.nominal)} counted, PV {money_exact(row.pv)}")
         if self._has_indirect_jobs():
             peak = self.cashflows["indirect_and_induced_jobs"].max()
             direct = self.cashflows["full_time_jobs"].max()
@@ -318,7 +326,7 @@ class Result:
                 phases = "+".join(str(k) for k in row.phases)
                 lines.append(f"  phases {phases}: ratio {row.ratio:.1%} {'passes' if row.passes else 'fails'}")
         if self.infrastructure_fund_donation > 0:
-            lines.append(f"  infrastructure fund donation, 71(b)(2): ${self.infrastructure_fund_donation:,.0f}")
+            lines.append(f"  infrastructure fund donation, 71(b)(2): {money_exact(self.infrastructure_fund_donation)}")
         if self.excluded_streams:
             lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
         lines.extend(_clawback_lines(self._rows("clawback_schedule")))
@@ -436,7 +444,7 @@ def _clawback_lines(rows: list) -> list[str]:
     at_risk = [row for row in rows if row.total > 0]
     if not at_risk:
         return []
-    shown = ", ".join(f"{int(row.years_maintained)}: ${row.total:,.0f}" for row in rows)
+    shown = ", ".join(f"{int(row.years_maintained)}: {money_exact(row.total)}" for row in rows)
     last = max(int(row.years_maintained) for row in at_risk)
     return [
         f"  clawback if the project stops after m years maintained (recapture + interest + extension repayment; "

@@ -24,7 +24,17 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal, Union
 
 import yaml
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    Strict,
+    ValidationError,
+    model_validator,
+)
 
 from .errors import ScenarioError
 from .named_files import MAX_FILE_BYTES, csv_number, read_named_file
@@ -317,10 +327,31 @@ class Attestations(_Model):
 
 
 class Phase(_Model):
-    """A later phase of a phased project; its years count from ``start_year``."""
+    """A later phase of a phased project; its years count from ``start_year``.
+
+    ``starts_in_year: 3`` says the same in plain language: the phase's first year is project year
+    3, which is ``start_year: 2`` (phase year t is project year start_year + t). Give one of the
+    two; the scenario keeps ``start_year`` (``to_yaml`` writes it).
+    """
 
     name: Name
     start_year: YearCount
+
+    @model_validator(mode="before")
+    @classmethod
+    def _starts_in_year(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping) or "starts_in_year" not in data:
+            return data
+        data = dict(data)
+        year = data.pop("starts_in_year")
+        if "start_year" in data:
+            raise ValueError(
+                "give start_year or starts_in_year, not both (starts_in_year: N is start_year: N - 1)"
+            )
+        if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= MAX_YEARS + 1:
+            raise ValueError(f"starts_in_year must be a whole number from 1 to {MAX_YEARS + 1} (got {year!r})")
+        data["start_year"] = year - 1
+        return data
     capital_investment: ByYear = Field(default_factory=_empty_by_year)
     jobs: Jobs
     award: Award
@@ -513,6 +544,14 @@ class Scenario(_Model):
         variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
         if written is not None:
             variant._written = written
+        from .plausibility import emit, entered_warnings, quieted  # here: that module imports this one
+
+        if not quieted():  # a percent for a rate: a PlausibilityWarning, every line carried by each
+            via = "given to Scenario.replace"
+            lines = []
+            for key, value in changes.items():
+                lines += entered_warnings(key, [value], via=via, scenario=variant)
+            emit(tuple(lines), stacklevel=2)
         return variant
 
     def _repr_html_(self) -> str:
@@ -931,14 +970,30 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
     if kind == "literal_error" and key.endswith("commitment.recapture"):
         problem += " or a table of the shares recaptured by whole years maintained (e.g. {0: 1.0, 5: 0.5})"
     value = item.get("input")
-    if kind == "less_than_equal" and (item.get("ctx") or {}).get("le") == 1 and isinstance(value, int | float):
+    bound = (item.get("ctx") or {}).get("le", (item.get("ctx") or {}).get("lt"))
+    if kind == "less_than_equal" and bound == 1 and isinstance(value, int | float):
         # A Share: the commonest slip is a percent written for a decimal share (30 for 0.3).
         problem = f"must be a decimal share from 0 to 1 (got {_shown(value)})"
         if 1 < value <= 100:
             problem = f"must be a decimal share: did you mean {value / 100:.10g}? (got {_shown(value)}, above 1)"
-    elif kind not in ("missing", "extra_forbidden"):
-        problem += f" (got {_shown(value)})"
+    elif kind in ("less_than_equal", "less_than") and _percent_of(value, bound, kind == "less_than_equal"):
+        # A rate with a bound other than 1 (wage_dispersion <= 3): the same slip, 45 for 0.45.
+        problem += f" (got {_shown(value)}); did you mean {value / 100:.10g}? (a percent written for a decimal)"
+    elif kind == "string_type" and loc[-1:] == ["naics"] and type(value) is int:  # an unquoted code in YAML
+        problem = f"must be text: write it in quotes: '{value}' (a NAICS code is a code, not a number)"
+    elif kind not in ("missing", "extra_forbidden") and not (kind == "value_error" and isinstance(value, Mapping)):
+        problem += f" (got {_shown(value)})"  # a rule of a whole block (a phase) names its keys itself
     return key, problem
+
+
+def _percent_of(value: Any, bound: Any, inclusive: bool) -> bool:
+    """Whether ``value``, above a rate's small ``bound`` (at most 10), is inside it once divided by 100."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(bound, int | float):
+        return False
+    if not -1e15 < value < 1e15:  # not a statutory number: far beyond any percent (and any float)
+        return False
+    small_bound = 0 < bound <= 10  # not a statutory number: bounds of shares, rates and multiples
+    return small_bound and value > bound and (value / 100 <= bound if inclusive else value / 100 < bound)
 
 
 def _closest_key(model: type[BaseModel], loc: list[str]) -> str:

@@ -17,7 +17,10 @@
   ``pv_benefits``), of credits (``pv_credits``), the ratio (``ratio``), the threshold and the
   benefit window of each phase.
 - **Phase tests**: the cumulative test of 71(a)(5) per phase, as formulas on the cash-flow sheet.
-- **Checks**, **Benefits by tax**, **Clawback schedule**, **Warnings**: values.
+- **Checks**, **Benefits by tax**, **Clawback schedule**, **Warnings**: values. The first three
+  carry a visible note under their table: their present values and messages are at the discount
+  rate of the run and do not follow the discount-rate cell; the message of the net benefit test
+  points to the ratio cell, which does.
 
 A comparison (several scenarios) starts with a **Summary** sheet and gives each scenario one value
 column of the Inputs sheet and one cash-flow sheet; its names carry the scenario's number as a
@@ -1047,12 +1050,15 @@ def _checks_sheet(workbook: _Book, results, labels, cells: Sequence[_Cells]) -> 
     """The checks as values, but the passed cell of the net benefit test, 71(a)(5), which is the
     formula of the cash-flow sheet (its message is the one at the scenario's rate)."""
 
+    suffix_of = {id(result): cell.suffix for result, cell in zip(results, cells, strict=True)}
+
     def table(result):
+        see = _SEE_RATIO.format(suffix=suffix_of[id(result)])
         rows = [
             (
                 check.id,
                 bool(check.passed),
-                check.message,
+                check.message + (see if check.id == NET_BENEFIT_CHECK else ""),
                 f"P.L.2020, c.156, s.{check.id}: {CHECK_TITLES.get(check.id, '')}".rstrip(": "),
             )
             for check in result._rows("checks")
@@ -1068,6 +1074,29 @@ def _checks_sheet(workbook: _Book, results, labels, cells: Sequence[_Cells]) -> 
     for row, (check, suffix) in enumerate(zip((row[0] for row in rows), suffixes, strict=True), start=2):
         if check == NET_BENEFIT_CHECK:
             _formula(sheet, row, 2 + offset, f"=passes{suffix}")
+    _fixed_rate_note(sheet, results, len(rows) + 3, "The messages")
+
+
+#: Appended to the message of the net benefit test: the message is at the run's rate, the cell beside
+#: it and the ratio cell follow the Inputs sheet.
+_SEE_RATIO = (
+    " (This message is at the discount rate of the run; after a change of the discount-rate cell, "
+    "see the ratio cell, named ratio{suffix}, and the Passed cell beside, which follow it.)"
+)
+
+
+def _fixed_rate_note(sheet: _Sheet, results, row: int, what: str) -> None:
+    """A visible note under a table of values: they are at the discount rate of the run, and do not
+    follow the discount-rate cell of the Inputs sheet (the ratio cell does)."""
+    from .labels import share
+
+    rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
+    text = (
+        f"Note: {what} of this sheet are at the discount rate of the run ({rates}), fixed: they do "
+        "not follow the discount-rate cell of the Inputs sheet. See the ratio cell of the cash-flow sheet "
+        "(named ratio) for the net benefit ratio at the rate of that cell."
+    )
+    _put(sheet, row, 1, text, NUMBER_FORMAT)
 
 
 def _by_tax_sheet(workbook: _Book, results, labels) -> None:
@@ -1076,6 +1105,7 @@ def _by_tax_sheet(workbook: _Book, results, labels) -> None:
         return
     sheet = workbook.create_sheet(BY_TAX_SHEET)
     _value_table(sheet, columns, rows, scenario_column=names, formats={"tax": NUMBER_FORMAT})
+    _fixed_rate_note(sheet, results, len(rows) + 3, "The present values")
 
 
 def _clawback_sheet(workbook: _Book, results, labels) -> None:
@@ -1084,6 +1114,7 @@ def _clawback_sheet(workbook: _Book, results, labels) -> None:
         return
     sheet = workbook.create_sheet(CLAWBACK_SHEET)
     _value_table(sheet, columns, rows, scenario_column=names)
+    _fixed_rate_note(sheet, results, len(rows) + 3, "The present values")
 
 
 def _warnings_sheet(workbook: _Book, results, labels) -> None:

@@ -37,6 +37,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from ..errors import ScenarioError
+from ..plausibility import quiet, warn_entered
 from ..scenario import Scenario
 
 #: Keys whose values the model reads from the scenario object, never from variant arrays.
@@ -44,6 +45,8 @@ _NOT_VARIABLE_LEAVES = ("abated",)
 
 #: A sweep applies each distinct value with Scenario.replace up to this many, else the extremes.
 MAX_DISTINCT_REPLACED = 1_000  # not a statutory number: a limit on validation work
+#: Bounds up to this are those of shares, rates and multiples, where a percent is the usual slip.
+_RATE_SCALE = 10  # not a statutory number: the largest upper bound read as a share or rate
 #: How :func:`check_values` treats numbers outside a key's valid range.
 OUT_OF_RANGE = ("error", "clip")
 
@@ -263,6 +266,7 @@ def check_values(
     out_of_range: str = "error",
     replace: str = "extremes",
     checked: dict | None = None,
+    via: str | None = None,
 ) -> np.ndarray:
     """Validate (or clip) the values given for one key; return them as a flat array.
 
@@ -290,6 +294,10 @@ def check_values(
         between them; a run in chunks reads its chunks the same way, and a chunk within the
         values checked before needs no :meth:`Scenario.replace` (the benchmark's run of four keys
         over ten chunks: 25 instead of 80).
+    via : str, optional
+        How the values were given by hand (``"given to sweep"``): each distinct value outside its
+        plausible range is then a :class:`~netbenefit.plausibility.PlausibilityWarning` with the
+        likely fix, before any computation. None for values the package makes (draws, probes).
 
     Returns
     -------
@@ -321,7 +329,11 @@ def check_values(
             if spec.kind == "integer":
                 bad |= array != np.round(array)
             if bad.any():
-                raise OutOfRangeError(source, key, f"must be {spec.describe()}: {_first_bad(array, bad)}")
+                problem = f"must be {spec.describe()}: {_first_bad(array, bad)}{_percent_hint(spec, array[bad])}"
+                raise OutOfRangeError(source, key, problem)
+    if via is not None and spec.kind == "number":
+        given = np.unique(array)
+        warn_entered(key, given if given.size <= MAX_DISTINCT_REPLACED else given[[0, -1]], via=via, scenario=scenario)
     bounds = None  # the smallest and largest value applied, when only the extremes are
     if (replace == "distinct" and np.unique(array).size <= MAX_DISTINCT_REPLACED) or spec.kind == "flag":
         probes = np.unique(array)
@@ -337,6 +349,16 @@ def check_values(
     if checked is not None and bounds is not None:
         checked[key] = bounds
     return array
+
+
+def _percent_hint(spec: KeySpec, bad: np.ndarray) -> str:
+    """``"; did you mean 0.45?"`` for a share or rate above its bound that is a percent (45 for 0.45)."""
+    first = float(bad[0])
+    if spec.kind != "number" or spec.upper is None or spec.upper > _RATE_SCALE or first <= spec.upper:
+        return ""
+    fixed = first / 100
+    inside = fixed <= spec.upper if spec.upper_inclusive else fixed < spec.upper
+    return f"; did you mean {fixed:.10g}? (a percent written for a decimal)" if inside else ""
 
 
 def _clip(spec: KeySpec, array: np.ndarray) -> np.ndarray:
@@ -366,7 +388,8 @@ def _python_value(spec: KeySpec, value: Any) -> Any:
 def _check_with_replace(scenario: Scenario, spec: KeySpec, value: Any) -> None:
     shown = _python_value(spec, value)
     try:
-        scenario.replace({spec.key: shown})
+        with quiet():  # the values given by hand are checked by check_values; draws and probes are not
+            scenario.replace({spec.key: shown})
     except ScenarioError as error:
         where = f"{error.key}: " if error.key and error.key != spec.key else ""
         problem = f"the value {shown!r} is not valid ({where}{error.problem})"

@@ -40,6 +40,7 @@ from ..cashflows import compute
 from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from .entered import warn_distributions
 from .keys import drawn_values, key_spec, table_values
 from .variants import DEFAULT_CHUNK_SIZE, NOTES, _allocate, count_failures, frame, iter_chunks
 
@@ -305,6 +306,7 @@ def montecarlo(
     distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
     for key in distributions:
         key_spec(scenario, key)  # unknown or fixed keys fail before any draw
+    warn_distributions(scenario, distributions)  # a percent for a rate: warned (--strict: refused) before any draw
     seed_sequence = np.random.SeedSequence(seed)  # with seed None, fresh entropy, kept in the result
     generators = [np.random.default_rng(child) for child in seed_sequence.spawn(len(distributions))]
 

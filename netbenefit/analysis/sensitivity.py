@@ -89,6 +89,7 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
     rows = []
     for key, spec in ranges.items():
         info = key_spec(scenario, key)
+        via = None  # values made from the scenario's own are not checked again
         if spec is None or (isinstance(spec, int | float) and not isinstance(spec, bool)):
             change = relative if spec is None else float(spec)
             if info.kind == "flag":
@@ -103,7 +104,8 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
             values = list(spec)
             if len(values) != 2:
                 raise ScenarioError(scenario.source, key, f"give (low, high), not {spec!r}")
-        array = check_values(scenario, key, np.array(values), replace="distinct")
+            via = "given to sensitivity"
+        array = check_values(scenario, key, np.array(values), replace="distinct", via=via)
         columns = result_columns(compute(scenario, {key: array}))
         if np.any(columns["note"] > 0):
             raise ScenarioError(scenario.source, key, f"the ratio is undefined at one of {values!r} (zero credits)")

@@ -1,10 +1,11 @@
-"""Solvers: the value of one input at which the net positive benefit test just passes.
+"""Solvers: the value of an input at which the net positive benefit test just passes.
 
 Each solver returns a :class:`SolverResult`: ``value`` (None when there is no solution),
 ``status`` (``"solved"`` or ``"no_solution"``), a one-line ``message`` that says what was found
 or why nothing was, and ``details``. A solver never returns a number that is not a solution.
 
-- :func:`max_award`: the largest award that passes, in closed form (credits are linear in it).
+- :func:`max_award`: the largest award that passes, in closed form (credits are linear in it);
+  several award keys may move together (``keys=[...]``, one common value).
 - :func:`break_even_discount_rate`: the rate at which the ratio equals the threshold.
 - :func:`min_new_jobs`: the fewest new full-time jobs that meet the job minimum of section
   71(c)(1) and pass the test.
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +26,9 @@ import numpy as np
 from .. import finance
 from ..cashflows import compute
 from ..errors import ScenarioError
+from ..labels import money_exact
 from ..parameters import parameter
+from ..plausibility import warn_entered
 from ..scenario import Scenario
 from .keys import check_values
 from .variants import result_columns
@@ -70,6 +74,13 @@ class SolverResult:
         return self.message
 
 
+def _warn_range(low: float, high: float, **where: Any) -> None:
+    """A bound of the rates searched, given by hand, outside the discount rate's plausible range
+    (``high=6`` for 6%): a PlausibilityWarning with the likely fix. The default bounds are not checked."""
+    given = [bound for bound, default in zip((low, high), RATE_RANGE, strict=True) if bound != default]
+    warn_entered("discount_rate", given, via="a bound of the rates searched", stacklevel=3, **where)
+
+
 def _no_solution(message: str, **details: Any) -> SolverResult:
     return SolverResult(None, NO_SOLUTION, message, details)
 
@@ -79,8 +90,9 @@ def _no_solution(message: str, **details: Any) -> SolverResult:
 # ----------------------------------------------------------------------------------------------
 
 
-def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
-    """The largest award at ``key`` with which every cumulative net benefit test passes.
+def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str] | None = None) -> SolverResult:
+    """The largest award at ``key`` (or the largest common value of ``keys``) with which every
+    cumulative net benefit test passes.
 
     Parameters
     ----------
@@ -91,6 +103,10 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
         same keys of a later phase, ``phases.0.award...``).
         Default: the initial phase's ``annual_credit`` if the scenario gives one, else its
         ``per_new_job``.
+    keys : sequence of str, optional
+        Several award keys that move together, set to one common value ("which common award per
+        job, in every phase, passes?": ``["award.per_new_job", "phases.0.award.per_new_job"]``).
+        Give ``key`` or ``keys``, not both.
 
     Notes
     -----
@@ -105,27 +121,10 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
     or when the award does not change the credits (e.g. per-retained-job when the retained jobs
     do not count).
     """
-    if key is None:
-        if scenario.award.annual_credit is not None:
-            key = "award.annual_credit"
-        elif scenario.award.per_new_job is not None:
-            key = "award.per_new_job"
-        else:
-            raise ScenarioError(
-                scenario.source,
-                "award",
-                "the award is built by the section 75 calculator: give the key to solve for, "
-                "e.g. award.section_75.bonuses.0.per_job",
-            )
-    if not _AWARD_KEY.match(key):
-        raise ScenarioError(
-            scenario.source,
-            key,
-            "max_award solves for an award key: award.annual_credit, award.per_new_job, "
-            "award.per_retained_job or award.section_75.bonuses.N.per_job (of the initial phase or phases.N)",
-        )
-    probe = check_values(scenario, key, np.arange(3, dtype=float))  # x = 0, 1, 2
-    c = compute(scenario, {key: probe})
+    keys = _award_keys(scenario, key, keys)
+    key = " + ".join(keys)  # the name of the common value in messages
+    probe = np.arange(3, dtype=float)  # x = 0, 1, 2
+    c = compute(scenario, {k: check_values(scenario, k, probe) for k in keys})
     benefits = np.broadcast_to(c.cumulative_pv_benefits, (3, c.cumulative_pv_benefits.shape[1]))
     credits = np.broadcast_to(c.cumulative_pv_credits, benefits.shape)
     threshold = float(c.column("threshold")[0])
@@ -145,7 +144,7 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
         elif not (base[k] > 0 and b[k] >= threshold * base[k]):
             return _no_solution(
                 f"the test of {labels[k]} does not depend on {key} and fails "
-                f"(PV benefits ${b[k]:,.0f}, PV credits ${base[k]:,.0f}, threshold {threshold:.2f})",
+                f"(PV benefits {money_exact(b[k])}, PV credits {money_exact(base[k])}, threshold {threshold:.2f})",
                 threshold=threshold,
             )
     if not bounds:
@@ -155,36 +154,41 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
     if best <= 0:
         return _no_solution(
             f"no positive {key} passes: the test of {labels[binding]} fails even at 0 "
-            f"(PV benefits ${b[binding]:,.0f} / threshold {threshold:.2f} is below the other credits' PV "
-            f"${base[binding]:,.0f})",
+            f"(PV benefits {money_exact(b[binding])} / threshold {threshold:.2f} is below the other credits' PV "
+            f"{money_exact(base[binding])})",
             threshold=threshold,
             bound=best,
         )
-    capped = _section_75_bound(scenario, key, bool(c.column("retained_jobs_eligible")[0]))
+    retained_eligible = bool(c.column("retained_jobs_eligible")[0])
+    capped_by_key = [bound for k in keys if (bound := _section_75_bound(scenario, k, retained_eligible)) is not None]
+    capped = min(capped_by_key) if capped_by_key else None  # a common value: the tightest maximum binds
     if capped is not None and best > capped[0]:
         # The section 75 maximum binds before the net benefit test does: the largest award the
         # section allows passes (its credits are below those of x*).
         bound, maximum = capped
         unit = "a job a year" if "per_" in key else "a year"
+        common = "largest common value of " if len(keys) > 1 else "largest "
         return SolverResult(
             bound,
             SOLVED,
-            f"largest {key}: ${bound:,.2f} {unit}, set by the section 75 maximum of ${maximum:,.0f} per job per year "
-            f"(C.34:1B-343); the net benefit test alone would allow ${best:,.2f} (binding test: {labels[binding]})",
+            f"{common}{key}: ${bound:,.2f} {unit}, set by the section 75 maximum of {money_exact(maximum)} per job "
+            f"per year (C.34:1B-343); the net benefit test alone would allow ${best:,.2f} "
+            f"(binding test: {labels[binding]})",
             {
                 "key": key,
+                "keys": keys,
                 "threshold": threshold,
                 "section_75_maximum_binds": True,
                 "section_75_maximum_per_job": maximum,
                 "net_benefit_bound": best,
                 "binding_test": binding + 1,
-                "current": scenario.value_at(key),
+                "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
             },
         )
     # Confirm; the comparison has a relative tolerance, so x* itself passes unless rounding bites.
     tolerance = parameter("net_benefit_ratio_relative_tolerance")
     for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
-        check = compute(scenario, {key: np.array([candidate])})
+        check = compute(scenario, dict.fromkeys(keys, np.array([candidate])))
         if bool(check.column("passes")[0]):
             best = candidate
             break
@@ -197,19 +201,21 @@ def max_award(scenario: Scenario, key: str | None = None) -> SolverResult:
             f"the credits stop growing in step with {key} (a cap per job?) before the test binds: "
             "the closed form does not apply"
         )
-    unit = "a job a year" if "per_" in key else "a year"
+    unit = "a job a year" if all("per_" in k for k in keys) else "a year"
+    common = "largest common value of " if len(keys) > 1 else "largest "
     return SolverResult(
         best,
         SOLVED,
-        f"largest {key} that passes: ${best:,.2f} {unit} (PV of credits ${pv_credits:,.0f} = PV benefits "
-        f"${b[binding]:,.0f} / threshold {threshold:.2f}, binding test: {labels[binding]})",
+        f"{common}{key} that passes: ${best:,.2f} {unit} (PV of credits {money_exact(pv_credits)} = PV benefits "
+        f"{money_exact(b[binding])} / threshold {threshold:.2f}, binding test: {labels[binding]})",
         {
             "key": key,
+            "keys": keys,
             "threshold": threshold,
             "pv_credits": pv_credits,
             "pv_benefits": float(b[-1]),
             "binding_test": binding + 1,
-            "current": scenario.value_at(key),
+            "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
         },
     )
 
@@ -244,6 +250,38 @@ def _section_75_bound(scenario: Scenario, key: str, retained_eligible: bool) -> 
     return max(0.0, float(per_job.cap.reshape(-1)[0]) - others), maximum
 
 
+def _award_keys(scenario: Scenario, key: str | None, keys: Sequence[str] | None) -> list[str]:
+    """The award keys a solver moves: ``key``, ``keys``, or the scenario's default award key."""
+    if key is not None and keys is not None:
+        raise ScenarioError(scenario.source, key, "give key or keys, not both")
+    if keys is not None:
+        if isinstance(keys, str) or not keys:
+            raise ScenarioError(scenario.source, str(keys), "keys must be a non-empty list of award keys")
+        keys = list(dict.fromkeys(keys))
+    elif key is not None:
+        keys = [key]
+    elif scenario.award.annual_credit is not None:
+        keys = ["award.annual_credit"]
+    elif scenario.award.per_new_job is not None:
+        keys = ["award.per_new_job"]
+    else:
+        raise ScenarioError(
+            scenario.source,
+            "award",
+            "the award is built by the section 75 calculator: give the key to solve for, "
+            "e.g. award.section_75.bonuses.0.per_job",
+        )
+    for name in keys:
+        if not isinstance(name, str) or not _AWARD_KEY.match(name):
+            raise ScenarioError(
+                scenario.source,
+                str(name),
+                "max_award solves for an award key: award.annual_credit, award.per_new_job, "
+                "award.per_retained_job or award.section_75.bonuses.N.per_job (of the initial phase or phases.N)",
+            )
+    return keys
+
+
 # ----------------------------------------------------------------------------------------------
 # The break-even discount rate
 # ----------------------------------------------------------------------------------------------
@@ -259,20 +297,41 @@ def _margin(scenario: Scenario, rates: np.ndarray) -> np.ndarray:
     return margin
 
 
-def _bisect(function, low: float, high: float, f_low: float, tolerance: float = 1e-12, iterations: int = 200) -> float:
-    """A root of ``function`` in [low, high], given a sign change and ``f_low = function(low)``."""
-    for _ in range(iterations):
-        middle = 0.5 * (low + high)
-        if high - low <= tolerance * max(1.0, abs(middle)):
-            break
-        f_middle = function(middle)
-        if f_middle == 0:
-            return middle
-        if (f_middle > 0) == (f_low > 0):
-            low, f_low = middle, f_middle
-        else:
-            high = middle
-    return 0.5 * (low + high)
+class _Undefined(Exception):
+    """The function of a root search is undefined (NaN) inside its bracket."""
+
+
+def _root(function, low: float, high: float, tolerance: float = 1e-12) -> float | None:
+    """A root of ``function`` in [low, high], given a sign change (``scipy.optimize.brentq``); None
+    where the function is undefined (NaN, an undefined ratio) inside the bracket."""
+    from scipy.optimize import brentq
+
+    def guarded(x: float) -> float:
+        value = function(x)
+        if not math.isfinite(value):
+            raise _Undefined
+        return value
+
+    try:
+        return float(brentq(guarded, low, high, xtol=tolerance * max(1.0, abs(low), abs(high)), maxiter=200))
+    except (_Undefined, ValueError, RuntimeError):
+        return None
+
+
+def _irr(scenario: Scenario) -> float | None:
+    """numpy-financial's ``npf.irr`` of the yearly counted net benefits less the threshold times the
+    credits of a project of one phase (None for a phased project, or when there is no such rate)."""
+    import numpy_financial as npf
+
+    c = compute(scenario)
+    if len(c.phases) != 1:
+        return None
+    phase = c.phases[0]
+    threshold = float(np.asarray(c.threshold).reshape(-1)[0])
+    flows = np.asarray(phase.weight * phase.net_benefits - threshold * phase.credits, dtype=float).reshape(-1)
+    with np.errstate(all="ignore"):
+        rate = float(npf.irr(np.concatenate([[0.0], flows])))  # year t at t; year 0 has no flow
+    return rate if math.isfinite(rate) else None
 
 
 def break_even_discount_rate(
@@ -286,12 +345,16 @@ def break_even_discount_rate(
     low, high : float
         The range searched, (low, high]. [1/year]
     points : int
-        Rates of the first scan; each sign change found is refined by bisection to 1e-12.
+        Rates of the first scan; each sign change found is refined with ``scipy.optimize.brentq``
+        to 1e-12 (a bracket in which the ratio is undefined gives no root).
 
     Notes
     -----
     The margin ``min over cumulative tests k of (ratio_k(r) - threshold)`` is scanned on a grid
-    of rates in one vectorised run, then each bracket with a sign change is bisected. Benefits
+    of rates in one vectorised run, then the root in each bracket with a sign change is found with
+    ``brentq``. For a project of one phase, ``details["irr"]`` is also numpy-financial's ``npf.irr``
+    of the yearly counted net benefits less the threshold times the credits (the rate at which
+    their present value is zero, where the ratio equals the threshold). Benefits
     usually come later than credits, so the ratio falls as the rate rises and the test passes
     below the break-even rate; the message says which side passes. When the margin has one sign
     over the whole range there is no break-even rate: the test passes at every rate, or fails at
@@ -300,6 +363,7 @@ def break_even_discount_rate(
     """
     if not -1 < low < high:
         raise ValueError(f"need -1 < low < high, got {low}, {high}")
+    _warn_range(low, high, scenario=scenario)
     rates = np.linspace(low, high, points + 1)[1:]
     margin = _margin(scenario, rates)
     finite = np.isfinite(margin)
@@ -327,9 +391,16 @@ def break_even_discount_rate(
 
     roots = []
     for i in np.flatnonzero(np.signbit(m[:-1]) != np.signbit(m[1:])):
-        roots.append(_bisect(function, float(r[i]), float(r[i + 1]), float(m[i])))
+        root = _root(function, float(r[i]), float(r[i + 1]))
+        if root is not None:
+            roots.append(root)
     roots = sorted(set(roots))
+    if not roots:
+        return _no_solution(f"the ratio is undefined where the margin changes sign in {searched}", **details)
     value = min(roots, key=lambda x: abs(x - scenario.discount_rate))
+    irr = _irr(scenario)
+    if irr is not None:
+        details["irr"] = irr
     side = "below" if function(value - 1e-6) >= 0 else "above"
     others = f"; other roots: {', '.join(f'{x:.4%}' for x in roots if x != value)}" if len(roots) > 1 else ""
     return SolverResult(
@@ -428,17 +499,19 @@ def implied_discount_rate(
     Notes
     -----
     ``PV(r) = annual_credit x sum over t = s..s+E-1 of (1 + r)^-t`` (``t - 0.5`` mid-year) falls
-    strictly as r rises, so there is at most one root; it is bracketed by the range and found by
-    bisection to 1e-12. No solution when the present value is outside ``[PV(high), PV(low))``.
+    strictly as r rises, so there is at most one root; it is bracketed by the range and found with
+    ``scipy.optimize.brentq`` to 1e-12. With credits from year 1 at the end of each year,
+    ``details["npf_rate"]`` is numpy-financial's ``npf.rate`` of the same annuity (the same rate).
+    No solution when the present value is outside ``[PV(high), PV(low))``.
 
     Examples
     --------
     Party City (NJEDA, 2021): $1,428,000 a year for 7 years, PV about $7.4 million.
 
     >>> round(implied_discount_rate(1_428_000, 7, 7_400_000).value, 3)
-    0.08
+    0.081
     >>> round(implied_discount_rate(1_428_000, 7, 7_400_000, first_year=2).value, 3)
-    0.063
+    0.064
     """
     for name, number in (("annual_credit", annual_credit), ("present_value", present_value)):
         if not (isinstance(number, int | float) and math.isfinite(number) and number > 0):
@@ -446,6 +519,7 @@ def implied_discount_rate(
     for name, number in (("years", years), ("first_year", first_year)):
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise ValueError(f"{name} must be a whole number >= 1, not {number!r}")
+    _warn_range(low, high, source="implied_discount_rate")
     credit_years = np.arange(first_year, first_year + years)
 
     def pv(rate: float) -> float:
@@ -456,15 +530,21 @@ def implied_discount_rate(
     where = f"credits in years {first_year}..{first_year + years - 1}, {timing.replace('_', ' ')}"
     if not pv_high <= present_value < pv_low:
         return _no_solution(
-            f"no discount rate in ({low:g}, {high:g}] gives a PV of ${present_value:,.0f} ({where}): "
-            f"the PV runs from ${pv_high:,.0f} to ${pv_low:,.0f}",
+            f"no discount rate in ({low:g}, {high:g}] gives a PV of {money_exact(present_value)} ({where}): "
+            f"the PV runs from {money_exact(pv_high)} to {money_exact(pv_low)}",
             **details,
         )
-    rate = _bisect(lambda r: pv(r) - present_value, float(np.nextafter(low, high)), high, pv_low - present_value)
+    rate = _root(lambda r: pv(r) - present_value, float(np.nextafter(low, high)), high)
+    if rate is None:  # pragma: no cover - PV is finite and monotone on the bracket
+        return _no_solution(f"no discount rate found in ({low:g}, {high:g}]", **details)
+    if first_year == 1 and timing == "end_of_year":  # level payments from year 1: numpy-financial's rate
+        import numpy_financial as npf
+
+        details["npf_rate"] = float(npf.rate(years, annual_credit, -present_value, 0.0, guess=rate))
     return SolverResult(
         rate,
         SOLVED,
-        f"implied discount rate {rate:.4%} ({where}: ${annual_credit:,.0f} a year for {years} years "
-        f"has a PV of ${present_value:,.0f})",
+        f"implied discount rate {rate:.4%} ({where}: {money_exact(annual_credit)} a year for {years} years "
+        f"has a PV of {money_exact(present_value)})",
         details,
     )

@@ -33,7 +33,8 @@ def sweep(
     grid : mapping of dotted key -> sequence of values
         E.g. ``{"jobs.new": [200, 260, 320], "discount_rate": [0.05, 0.06, 0.07]}``. Each value
         must be valid for its key (see :mod:`netbenefit.analysis.keys`); each distinct value is
-        also checked with :meth:`Scenario.replace`.
+        also checked with :meth:`Scenario.replace`. A value outside its plausible range (a percent
+        for a rate) is a :class:`~netbenefit.plausibility.PlausibilityWarning`, before any work.
     chunk_size : int
         Combinations computed at once. [rows]
     client : distributed.Client, optional
@@ -60,7 +61,8 @@ def sweep(
     >>> len(table)  # doctest: +SKIP
     4
     """
-    axes = {key: check_values(scenario, key, values, replace="distinct") for key, values in grid.items()}
+    via = "given to sweep"
+    axes = {key: check_values(scenario, key, values, replace="distinct", via=via) for key, values in grid.items()}
     size = 1
     for array in axes.values():
         size *= array.shape[0]

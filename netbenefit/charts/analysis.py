@@ -27,10 +27,16 @@ from .style import (
     _percent_axis,
     _text,
     _year_axis,
+    characters_across,
     conventions_footnote,
     pass_fail,
+    set_title,
 )
 
+#: Varied keys named in a title; with more, the title counts them and the footnote names them.
+_KEYS_NAMED_IN_TITLE = 3  # not a statutory number: what a title line holds
+#: Font size of the labels at the ends of a tornado's bars. [pt]
+_END_FONTSIZE = 8
 #: Columns of an analysis table that are results, not varied keys.
 _RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note", "failed_checks")
 
@@ -93,7 +99,9 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
     base = float(table["ratio_base"].iloc[0]) if len(table) else float("nan")
     any_ineligible = False
     extremes = [base]
+    widest = {True: 0, False: 0}  # the longest label right and left of the bars [characters]
     for y, row in zip(positions, table.to_dict("records"), strict=True):
+        ends = []
         for end, colour in (("low", LOW_COLOUR), ("high", HIGH_COLOUR)):
             ratio = float(row[f"ratio_{end}"])
             eligible = bool(row.get(f"eligible_{end}", True))
@@ -110,9 +118,9 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 linewidth=0.8 if eligible else 1.5,
             )
             text = f"{_value(row['key'], row[end])}: {labels.ratio(ratio)}"
-            if not eligible:
-                text += ", not eligible"
-            right = ratio >= base
+            ends.append((ratio, text + ("" if eligible else ", not eligible"), eligible))
+        for ratio, text, eligible, right in _end_labels(ends, base):
+            widest[right] = max(widest[right], len(text))
             ax.annotate(
                 _text(text),
                 (ratio, y),
@@ -120,7 +128,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 textcoords="offset points",
                 va="center",
                 ha="left" if right else "right",
-                fontsize=8,
+                fontsize=_END_FONTSIZE,
                 color="black" if eligible else "#a34700",
                 fontweight="normal" if eligible else "bold",
             )
@@ -144,8 +152,12 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
     finite = [v for v in extremes if np.isfinite(v)]
     if finite:
         low, high = min(finite), max(finite)
-        pad = 0.45 * (high - low) if high > low else 0.5
-        ax.set_xlim(low - pad, high + pad)
+        span = high - low if high > low else 1.0
+        # Room for the end labels: a label of n characters takes n / across of the Axes' width.
+        across = characters_across(ax, _END_FONTSIZE, share=0.55)  # the tick labels take the rest
+        left, right = ((widest[side] + 2) / across for side in (False, True))
+        inner = max(0.2, 1.0 - left - right)  # the share of the width left for the bars
+        ax.set_xlim(low - span * left / inner, high + span * right / inner)
     ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
     _percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
@@ -155,6 +167,21 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
     ax.legend(handles=handles, loc="upper center", fontsize=8, ncols=3, framealpha=0.95)
     conventions_footnote(sensitivity_table, ax)
     return ax
+
+
+def _end_labels(ends: list, base: float) -> list:
+    """``(ratio, text, eligible, right)`` of the labels of a tornado bar's two ends: each outside
+    its end, or, when both ends fall on one side of the base (or on it), one label with both at
+    the outer end, so that the two never overprint."""
+    (low, low_text, low_ok), (high, high_text, high_ok) = ends
+    tolerance = 1e-9 * max(1.0, abs(base))
+    side_low = 0 if abs(low - base) <= tolerance else (1 if low > base else -1)
+    side_high = 0 if abs(high - base) <= tolerance else (1 if high > base else -1)
+    if side_low * side_high < 0:  # one end on each side
+        return [(low, low_text, low_ok, low > base), (high, high_text, high_ok, high > base)]
+    side = side_low or side_high or 1
+    outer = max((low, high), key=lambda r: side * (r - base))
+    return [(outer, f"{low_text}; {high_text}", low_ok and high_ok, side > 0)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -245,8 +272,12 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     )
     _percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
-    varied = ", ".join(_short(key) for key in run.vary)
-    ax.set_title(_text(f"Monte Carlo: {summary.draws:,} draws of {varied}"))
+    keys = list(run.vary)
+    if len(keys) <= _KEYS_NAMED_IN_TITLE:
+        varied = ", ".join(_short(key) for key in keys)
+    else:  # the footnote names them all
+        varied = f"{len(keys)} inputs ({', '.join(_short(key) for key in keys[:2])} and {len(keys) - 2} more)"
+    set_title(ax, f"Monte Carlo: {summary.draws:,} draws of {varied}")
     ax.grid(True, axis="y", alpha=0.3)
     top = ax.get_ylim()[1]
     ax.set_ylim(0, top * 1.35)  # room for the box

@@ -25,9 +25,12 @@ from .style import (
     _money_axis,
     _percent_axis,
     _text,
+    characters_across,
     conventions_footnote,
     pass_fail,
     pass_fail_handles,
+    set_title,
+    tick_text,
 )
 
 _STEP_COLOURS = {"base": PALETTE[0], "bonus": PALETTE[2], "cap": FAIL_COLOUR, "labor_harmony": PALETTE[4]}
@@ -96,7 +99,8 @@ def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, res
             va="bottom",
             fontsize=8.5,
         )
-    ax.set_xticks(positions, names, rotation=20, ha="right")
+    width = max(6, characters_across(ax, 10) // max(len(names), 1) - 1)  # a tick label's line [characters]
+    ax.set_xticks(positions, [tick_text(name, width) for name in names])
     _money_axis(ax.yaxis, scale)
     ax.set_ylim(0, scale * 1.2 if scale else 1.0)
     ax.set_xlabel("Step of the section 75 calculation")
@@ -227,8 +231,8 @@ def economist_view_chart(table, ax=None):
     if share is not None:
         title += f": but-for share {labels.share(share)}"
     if growth:
-        title += f", PV cost of growth {_text(labels.money(growth))}"
-    ax.set_title(title)
+        title += f", PV cost of growth {labels.money(growth)}"
+    set_title(ax, title)
     ax.grid(True, axis="x", alpha=0.3)
     handles = pass_fail_handles("Meets the statutory threshold", "Below the statutory threshold")
     ax.legend(handles=[*handles, line, even], fontsize=8, loc="lower right", framealpha=0.9)

@@ -24,6 +24,7 @@ from .style import (
     _year_axis,
     conventions_footnote,
     figure_size,
+    label_every,
     new_figure,
 )
 
@@ -215,6 +216,9 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     ax = _axes(ax, figure_size("phase_ratios", result))
     tests = result.phase_tests
     labels = [_phase_label(p) for p in tests["phases"]]
+    crowded = label_every(ax, len(labels), max(map(len, labels), default=0), 10) > 1
+    if crowded:  # many phases: "1-12" under the bars, "Phases" in the axis label
+        labels = [_phase_label(p).split(" ", 1)[1] for p in tests["phases"]]
     positions = np.arange(len(tests))
     ratios = tests["ratio"].to_numpy()
     for position, ratio, passes in zip(positions, ratios, tests["passes"], strict=True):
@@ -227,7 +231,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
             edgecolor="white" if passes else "black",
         )
         ax.annotate(
-            f"{ratio:.0%} {_verdict(passes)}",
+            f"{ratio:.0%}{chr(10) if crowded else ' '}{_verdict(passes)}",
             (position, max(ratio, 0.0)),
             xytext=(0, 4),
             textcoords="offset points",
@@ -256,7 +260,11 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     top = max(float(np.nanmax(ratios)), result.threshold)
     ax.set_ylim(bottom, top + 0.3 * (top - bottom))  # room for the legend above the bars and the threshold
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xlabel("Cumulative test, phases counted from the initial phase")
+    ax.set_xlabel(
+        "Cumulative test: phases 1 to k, counted from the initial phase"
+        if crowded
+        else "Cumulative test, phases counted from the initial phase"
+    )
     ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
     ax.set_title(
         f"{_label(result.name, width=70, lines=1)}\nPhase-by-phase cumulative net benefit test, 71(a)(5): "
@@ -294,11 +302,14 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     if schedule.empty:
         note = "No extended commitment elected: nothing to repay."
     elif not (schedule["repayment"] > 0).any():
-        note = f"{result.extended_years} extended years elected, but the incremental credit is $0\n" + (
-            "(the project passes without the extension): nothing to repay."
-            if result.extension_counted
-            else f"(an extension is not counted under the {result.threshold_clause} test): nothing to repay."
-        )
+        if not result.extension_counted:
+            reason = f"(an extension is not counted under the {result.threshold_clause} test)"
+        elif result.passes:
+            reason = "(the project passes without the extension)"
+        else:
+            reason = "(the project fails the test even with the extension counted)"
+        note = f"{result.extended_years} extended years elected, but the incremental credit is $0\n{reason}: "
+        note += "nothing to repay."
     if note:
         ax.text(0.5, 0.5, note, transform=ax.transAxes, ha="center", va="center", fontsize=11, color="#444444")
         ax.set_xticks([])

@@ -23,9 +23,13 @@ from .style import (
     _percent_axis,
     _text,
     _year_axis,
+    characters_across,
     conventions_footnote,
+    label_every,
     pass_fail,
     pass_fail_handles,
+    set_title,
+    tick_text,
 )
 
 if TYPE_CHECKING:
@@ -183,10 +187,16 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
             label="Statutory range of the recapture: none ... all, C.34:1B-341(a)(4)",
         )
     scale = float(max(total.max(initial=0.0), received.max(initial=0.0)))
-    for year, amount, pv in zip(years, total, schedule["pv_total"].to_numpy(dtype=float), strict=True):
-        if amount > 0:
+    pvs = schedule["pv_total"].to_numpy(dtype=float)
+    texts = [f"{labels.money(amount)}\n(PV {labels.money(pv)})" for amount, pv in zip(total, pvs, strict=True)]
+    widest = max((len(line) for text in texts for line in text.split("\n")), default=0)
+    step = label_every(ax, len(years), widest, 7)  # a long schedule: every k-th bar and the largest
+    largest = int(np.argmax(total)) if len(total) else -1
+    for i, (year, amount, text) in enumerate(zip(years, total, texts, strict=True)):
+        crowded = step > 1 and i % step != largest % step
+        if amount > 0 and not crowded:
             ax.annotate(
-                _text(f"{labels.money(amount)}\n(PV {labels.money(pv)})"),
+                _text(text),
                 (year, amount),
                 xytext=(0, 3),
                 textcoords="offset points",
@@ -202,6 +212,32 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
     ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
     conventions_footnote(result, ax)
     return ax
+
+
+#: Characters of a value shown in a tick label of the ratio waterfall (a list or a mapping is cut).
+_VALUE_CHARACTERS = 24  # not a statutory number: what a tick label holds
+
+
+def _change_name(key: str, change: tuple | None) -> str:
+    """An input of a Diff in words, with its change: ``Discount rate\n5% to 6%``. A group of keys
+    (``award + jobs``) is named by each key's label."""
+    parts = []
+    for part in str(key).split(" + "):
+        try:
+            parts.append(labels.short_label(part))
+        except KeyError:
+            parts.append(part.replace("_", " ").capitalize())
+    name = " + ".join(parts)
+    if change is not None:
+        shown = []
+        for value in change:
+            try:
+                text = labels.value(key, value)
+            except KeyError:
+                text = labels.number(value)
+            shown.append(text if len(text) <= _VALUE_CHARACTERS else text[: _VALUE_CHARACTERS - 3] + "...")
+        name += f"\n{shown[0]} to {shown[1]}"
+    return name
 
 
 def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
@@ -230,7 +266,9 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     if inputs is not None and len(inputs):
         for row in inputs.to_dict("records"):
             changes[row["key"]] = (row["old"], row["new"])
-    names = [_label(diff.name_a, width=18)]
+    rows = attribution.to_dict("records")
+    width = max(6, characters_across(ax, 8) // (len(rows) + 2) - 1)  # a tick label's line [characters]
+    names = [tick_text(f"A: {diff.name_a}", width)]
     positions = [0]
     ax.bar(0, diff.ratio_a, width=0.6, color=NEUTRAL_COLOUR)
     ax.annotate(
@@ -242,7 +280,8 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
         fontsize=8.5,
     )
     level = float(diff.ratio_a)
-    for i, row in enumerate(attribution.to_dict("records"), start=1):
+    reached = [level, float(diff.ratio_b)]  # every level a bar reaches, for the limits
+    for i, row in enumerate(rows, start=1):
         key, contribution = row["key"], float(row["contribution"])
         ax.bar(i, contribution, bottom=level, width=0.6, **pass_fail(contribution >= 0))
         ax.plot([i - 1.3, i + 0.3], [level, level], color="#999999", linewidth=0.8)
@@ -255,19 +294,10 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
             ha="center",
             fontsize=8.5,
         )
-        try:
-            name = labels.short_label(key)
-        except KeyError:
-            name = str(key)
-        if key in changes:
-            old, new = changes[key]
-            try:
-                name += f"\n{labels.value(key, old)} to {labels.value(key, new)}"
-            except KeyError:
-                name += f"\n{old} to {new}"
-        names.append(_text(name))
+        names.append(tick_text(_change_name(key, changes.get(key)), width, lines=4))
         positions.append(i)
         level += contribution
+        reached.append(level)
     end = len(positions)
     ax.bar(end, diff.ratio_b, width=0.6, color=THRESHOLD_COLOUR)
     ax.annotate(
@@ -278,19 +308,20 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
         ha="center",
         fontsize=8.5,
     )
-    names.append(_label(diff.name_b, width=18))
+    names.append(tick_text(f"B: {diff.name_b}", width))
     positions.append(end)
-    ax.set_xticks(positions, names, fontsize=8, rotation=0)
+    ax.set_xticks(positions, [_text(name) for name in names], fontsize=8, rotation=0)
     _percent_axis(ax.yaxis)
-    top = max(float(diff.ratio_a), float(diff.ratio_b), level)
-    ax.set_ylim(min(0.0, level) * 1.1, top * 1.3)
+    top, bottom = max(reached), min(0.0, *reached)
+    ax.set_ylim(bottom * 1.1, top + 0.3 * (top - bottom))
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("Scenario and change of input")
     ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
-    ax.set_title(
-        _text(
-            f"From {diff.name_a} to {diff.name_b}: ratio {labels.ratio(diff.ratio_a)} to {labels.ratio(diff.ratio_b)}"
-        )
+    set_title(
+        ax,
+        f"Net benefit ratio {labels.ratio(diff.ratio_a)} (A) to {labels.ratio(diff.ratio_b)} (B)\n"
+        f"A: {diff.name_a}\nB: {diff.name_b}",
+        lines=3,
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(handles=pass_fail_handles("Raises the ratio", "Lowers the ratio"), loc="upper right", fontsize=8.5)

@@ -255,6 +255,55 @@ def _label(name: str, width: int = 30, lines: int = 2) -> str:
     return _text("\n".join(wrapped))
 
 
+#: Width of a character of the house fonts, as a share of the font size (DejaVu Sans, digits and
+#: lower case); text is fitted to the figure with it before anything is drawn.
+_CHARACTER_WIDTH = 0.62  # not a statutory number: a measure of the font
+#: Share of the figure's width the Axes take, at most, beside their tick labels.
+_AXES_SHARE = 0.78  # not a statutory number: a measure of the layout
+
+
+def characters_across(ax: Axes, fontsize: float, share: float = _AXES_SHARE) -> int:
+    """How many characters of ``fontsize`` [pt] fit across ``share`` of the figure's width."""
+    return max(8, int(ax.figure.get_figwidth() * 72 * share / (fontsize * _CHARACTER_WIDTH)))
+
+
+def set_title(ax: Axes, text: str, *, lines: int = 3) -> None:
+    """The title of ``ax``, each of its lines wrapped to the Axes' width, at most ``lines`` lines
+    (the last cut short with an ellipsis): a long name or a long list of keys stays in the figure."""
+    from matplotlib import rcParams
+    from matplotlib.font_manager import FontProperties
+
+    size = FontProperties(size=rcParams["axes.titlesize"]).get_size_in_points()
+    width = characters_across(ax, size)
+    wrapped: list[str] = []
+    for line in text.split("\n"):
+        wrapped += _cut(line, width, lines, "...") or [""]
+    if len(wrapped) > lines:
+        wrapped = [*wrapped[: lines - 1], _cut(" ".join(wrapped[lines - 1 :]), width, 1, "...")[0]]
+    ax.set_title(_text("\n".join(wrapped)))
+
+
+def label_every(ax: Axes, count: int, characters: int, fontsize: float) -> int:
+    """Label every k-th of ``count`` evenly spaced bars so that labels of ``characters``
+    characters at ``fontsize`` [pt] do not touch; returns k (1: every bar)."""
+    if count <= 1:
+        return 1
+    per_bar = ax.figure.get_figwidth() * 72 * _AXES_SHARE / count  # [pt]
+    needed = characters * fontsize * _CHARACTER_WIDTH + 4
+    return max(1, -(-int(needed) // max(int(per_bar), 1)))
+
+
+def tick_text(text: str, width: int, lines: int = 3) -> str:
+    """A tick label wrapped at ``width`` characters on at most ``lines`` lines (an ellipsis ends a
+    longer one); each line of ``text`` is wrapped on its own."""
+    wrapped: list[str] = []
+    for line in text.split("\n"):
+        wrapped += _cut(line, max(width, 4), lines, "...") or [""]
+    if len(wrapped) > lines:
+        wrapped = [*wrapped[: lines - 1], wrapped[lines - 1].rstrip(".") + "..."]
+    return "\n".join(wrapped)
+
+
 def _verdict(passes: bool) -> str:
     return "passes" if passes else "fails"
 

@@ -1,0 +1,114 @@
+"""Proofreading a drawn figure: text that overlaps, text outside the figure, money labels whose
+rounding changes the leading digit. Used by test_text_fit.py."""
+
+from __future__ import annotations
+
+import re
+
+#: Overlap of two text boxes tolerated, in pixels (anti-aliasing and the glyphs' side bearings).
+TOLERANCE_PX = 1.0
+_MONEY = re.compile(r"-?\\?\$(\d[\d,]*(?:\.\d+)?)([KMB]?)")
+_SCALE = {"": 1.0, "K": 1e3, "M": 1e6, "B": 1e9}
+
+
+def drawn_texts(figure) -> list:
+    """Every visible, non-empty Text artist that the figure draws: titles, labels, annotations,
+    legend entries, the footnote, and the tick labels of ticks inside the axes' view."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    if not hasattr(figure.canvas, "get_renderer"):  # a figure made without pyplot
+        FigureCanvasAgg(figure)
+    figure.canvas.draw()
+    tick_labels, shown = set(), []
+    for ax in figure.axes:
+        for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            low, high = sorted(limits)
+            span = high - low
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                for label in (tick.label1, tick.label2):
+                    tick_labels.add(id(label))
+                    inside = low - 1e-9 * span <= tick.get_loc() <= high + 1e-9 * span
+                    if inside and tick.get_visible() and label.get_visible() and label.get_text().strip():
+                        shown.append(label)
+    for artist in figure.findobj(Text):
+        if id(artist) in tick_labels or not artist.get_visible() or not artist.get_text().strip():
+            continue
+        if artist.axes is not None and not artist.axes.get_visible():
+            continue
+        shown.append(artist)
+    return shown
+
+
+def text_problems(figure, name: str = "") -> list[str]:
+    """What a proofreader would mark: overlapping texts, texts outside the figure."""
+    texts = drawn_texts(figure)
+    renderer = figure.canvas.get_renderer()
+    boxes = [(t, t.get_window_extent(renderer)) for t in texts]
+    frame = figure.bbox
+    problems = []
+    for text, box in boxes:
+        if (
+            box.x0 < frame.x0 - TOLERANCE_PX
+            or box.y0 < frame.y0 - TOLERANCE_PX
+            or box.x1 > frame.x1 + TOLERANCE_PX
+            or box.y1 > frame.y1 + TOLERANCE_PX
+        ):
+            problems.append(f"{name}: {_shown(text)} leaves the figure ({_box(box)} in {_box(frame)})")
+    for i, (a, box_a) in enumerate(boxes):
+        for b, box_b in boxes[i + 1 :]:
+            width = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
+            height = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
+            if width > TOLERANCE_PX and height > TOLERANCE_PX:
+                problems.append(f"{name}: {_shown(a)} overlaps {_shown(b)} ({width:.0f} x {height:.0f} px)")
+    return problems
+
+
+def money_amounts(text: str) -> list[float]:
+    """The amounts of the money labels in ``text`` ($9.5K -> 9500)."""
+    amounts = []
+    for match in _MONEY.finditer(text):
+        number = float(match.group(1).replace(",", ""))
+        amounts.append(number * _SCALE[match.group(2)])
+    return amounts
+
+
+def leading_digit(value: float) -> str:
+    """The first significant digit of ``value`` ("9" for 9,500 and for 0.95)."""
+    digits = f"{abs(value):.15e}"
+    return digits[0]
+
+
+def _shown(text) -> str:
+    return repr(text.get_text()[:60])
+
+
+def _box(box) -> str:
+    return f"[{box.x0:.0f}, {box.y0:.0f}, {box.x1:.0f}, {box.y1:.0f}]"
+
+
+def _categories(axis) -> bool:
+    """Whether the ticks are the positions 0, 1, 2... of categories (a sweep's grid)."""
+    import numpy as np
+
+    locations = axis.get_ticklocs()
+    return bool(np.array_equal(locations, np.arange(len(locations))))
+
+
+def money_tick_problems(figure, name: str = "") -> list[str]:
+    """Money tick labels whose amount has another leading digit than the tick's value (a tick at
+    9,500 labelled "$10K")."""
+    problems = []
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if "[USD" not in axis.label.get_text() or axis.get_ticklocs().size and _categories(axis):
+                continue  # an axis of amounts (its label gives the unit), not of categories
+            low, high = sorted(axis.get_view_interval())
+            for tick in axis.get_major_ticks():
+                location, text = tick.get_loc(), tick.label1.get_text().replace("\\$", "$")
+                amounts = money_amounts(text)
+                if not (low <= location <= high) or len(amounts) != 1 or location == 0 or amounts[0] == 0:
+                    continue
+                if leading_digit(amounts[0]) != leading_digit(location):
+                    problems.append(f"{name}: the tick at {location:,.2f} reads {text!r}")
+    return problems
