@@ -12,11 +12,12 @@ Most public names are imported on first use, so that a command loads only what i
 
 from importlib import import_module
 
-# These three share their name with their module: they are bound now, since importing the module
+# These share their name with their module: they are bound now, since importing the module
 # (which any command does) would otherwise leave the package attribute pointing at the module.
 from .compare import compare as compare
 from .diff import diff as diff
 from .evaluate import evaluate as evaluate
+from .portfolio import portfolio as portfolio
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
@@ -40,12 +41,14 @@ _EXPORTS = {
     "PARAMETERS": "parameters",
     "parameter": "parameters",
     "PlausibilityWarning": "plausibility",
+    "Portfolio": "portfolio",
+    "portfolio_montecarlo": "portfolio",
     "Result": "result",
     "Scenario": "scenario",
     "load_scenario": "scenario",
 }
 
-__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate"])
+__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "portfolio"])
 
 
 def _version() -> str:
