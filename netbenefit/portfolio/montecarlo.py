@@ -158,6 +158,15 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
 
 
 # --- One task ---------------------------------------------------------------------------------
+#: The values already checked for each application of a run, in this process (a worker keeps
+#: them from task to task): ``(seed, application index, fingerprint of the scenario) ->
+#: {key: (low, high)}``, as
+#: :func:`netbenefit.analysis.keys.check_values` keeps them for the chunks of one run. Checking
+#: raises or passes: it changes no number.
+_CHECKED: dict[tuple[int, int, str], dict] = {}
+_CHECKED_LIMIT = 100_000
+
+
 def _stream(entropy: int, stream: int, chunk: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(stream, chunk)))
 
@@ -178,8 +187,8 @@ def group_task(
     """One (group of applications, chunk of draws): the group's sums by draw and fiscal year.
 
     ``applications``: ``(scenario or its payload, index in the file, vary, fiscal-year column of
-    each project year)``. Returns ``credits`` and ``benefits`` (``size`` x ``n_fiscal_years``
-    [USD, nominal]) and ``passing`` (applications passing 71(a)(5), per draw).
+    each project year, fingerprint of the scenario)``. Returns ``credits`` and ``benefits``
+    (``size`` x ``n_fiscal_years`` [USD, nominal]) and ``passing`` (applications passing 71(a)(5), per draw).
     """
     from ..analysis.distributed import _scenario
     from ..analysis.keys import drawn_values
@@ -189,15 +198,20 @@ def group_task(
     credits = np.zeros((size, n_fiscal_years))
     benefits = np.zeros((size, n_fiscal_years))
     passing = np.zeros(size, dtype=np.int64)
+    if len(_CHECKED) > _CHECKED_LIMIT:
+        _CHECKED.clear()
     macro_rng = _stream(entropy, 0, chunk)
     macro_draws = {key: distribution.draw(macro_rng, size) for key, distribution in macro.items()}
-    for scenario, index, vary, columns in applications:
+    for scenario, index, vary, columns, fingerprint in applications:
         if isinstance(scenario, tuple):  # a payload sent to a worker
             scenario = _scenario(scenario)
         rng = _stream(entropy, 1 + index, chunk)
-        overrides = {key: drawn_values(scenario, key, d.draw(rng, size), out_of_range) for key, d in vary.items()}
+        checked = _CHECKED.setdefault((entropy, index, fingerprint), {})
+        overrides = {
+            key: drawn_values(scenario, key, d.draw(rng, size), out_of_range, checked) for key, d in vary.items()
+        }
         for key, draws in macro_draws.items():
-            overrides[key] = drawn_values(scenario, key, draws, out_of_range)
+            overrides[key] = drawn_values(scenario, key, draws, out_of_range, checked)
         c = compute(scenario, overrides)
         years = len(c.years)
         yearly_credits = sum(_rows(phase.credits, c.size, years) for phase in c.phases)
@@ -294,6 +308,7 @@ def portfolio_montecarlo(
     chunk_size = _whole(book.source, "chunk_size", chunk_size or book.chunk_size, 1)
     group_size = _whole(book.source, "group_size", group_size or book.group_size, 1)
     first, columns = _plan(book)
+    prints = [_fingerprint(scenario) for scenario in book.scenarios]
     n_fy = max(int(c.max()) for c in columns) + 1
     indices = list(range(len(book.scenarios)))
     groups = [indices[i : i + group_size] for i in range(0, len(indices), group_size)]
@@ -305,13 +320,15 @@ def portfolio_montecarlo(
             (
                 start,
                 stop,
-                group_task(_members(book, g, columns, None), book.macro, seed, c, stop - start, n_fy, out_of_range),
+                group_task(
+                    _members(book, g, columns, None, prints), book.macro, seed, c, stop - start, n_fy, out_of_range
+                ),
             )
             for c, start, stop in chunks
             for g in groups
         )
     else:
-        parts = _on_cluster(client, book, groups, columns, chunks, seed, n_fy, out_of_range)
+        parts = _on_cluster(client, book, groups, columns, chunks, seed, n_fy, out_of_range, prints)
     for start, stop, part in parts:  # in the order of the chunks, then of the groups: the same sums
         totals["credits"][start:stop] += part["credits"]
         totals["benefits"][start:stop] += part["benefits"]
@@ -326,18 +343,29 @@ def portfolio_montecarlo(
     )
 
 
-def _members(book: PortfolioFile, group: list[int], columns, payloads) -> list:
-    return [(book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], columns[i]) for i in group]
+def _fingerprint(scenario) -> str:
+    """A digest of the scenario's contents (the key of the values checked for it)."""
+    import hashlib
+    import json
+
+    text = json.dumps([scenario.to_dict(), str(scenario.source)], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _on_cluster(client, book, groups, columns, chunks, seed, n_fy, out_of_range):
+def _members(book: PortfolioFile, group: list[int], columns, payloads, prints) -> list:
+    return [
+        (book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], columns[i], prints[i]) for i in group
+    ]
+
+
+def _on_cluster(client, book, groups, columns, chunks, seed, n_fy, out_of_range, prints):
     from ..analysis.distributed import _payload
 
     payloads = [client.scatter(_payload(s), broadcast=False, hash=False) for s in book.scenarios]
     futures, spans = [], []
     for c, start, stop in chunks:
         for g in groups:
-            members = _members(book, g, columns, payloads)
+            members = _members(book, g, columns, payloads, prints)
             futures.append(
                 client.submit(group_task, members, book.macro, seed, c, stop - start, n_fy, out_of_range, pure=False)
             )
