@@ -17,6 +17,7 @@ from importlib import import_module
 from .compare import compare as compare
 from .diff import diff as diff
 from .evaluate import evaluate as evaluate
+from .explore import explore as explore
 from .portfolio import portfolio as portfolio
 
 #: Public name -> the module that defines it (imported on first use).
@@ -48,7 +49,7 @@ _EXPORTS = {
     "load_scenario": "scenario",
 }
 
-__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "portfolio"])
+__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "explore", "portfolio"])
 
 
 def _version() -> str:
