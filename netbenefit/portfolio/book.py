@@ -109,7 +109,7 @@ def _evaluate(item: Any) -> Result:
     return item if isinstance(item, Result) else evaluate(item)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # tables inside: compared by identity
 class Portfolio:
     """Several applications by State fiscal year (module docstring).
 

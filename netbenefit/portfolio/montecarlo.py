@@ -224,7 +224,7 @@ def group_task(
 
 
 # --- The run ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # tables inside: compared by identity
 class PortfolioMonteCarlo:
     """The percentiles of the program's fiscal-year totals over the draws.
 

@@ -96,3 +96,19 @@ def test_a_local_cluster_gives_the_in_process_percentiles(book):
         there = portfolio_montecarlo(book, **kwargs, client=client)
     assert totals_match(here, there)
     assert here.fiscal_years.equals(there.fiscal_years) and here.passing == there.passing
+
+
+def test_the_command_writes_the_montecarlo_percentiles(tmp_path):
+    import csv
+    import subprocess
+    import sys
+
+    out = tmp_path / "mc"
+    run = [sys.executable, "-m", "netbenefit", "portfolio", "--montecarlo", str(PORTFOLIO), "--out", str(out)]
+    done = subprocess.run([*run, "--draws", "500", "--seed", "9", "--charts", "none"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader((out / "montecarlo_fiscal_years.csv").read_text().splitlines()))
+    assert rows and {"benefits_p5", "benefits_p50", "benefits_p95", "credits_p50"} <= set(rows[0])
+    assert all(float(r["benefits_p5"]) <= float(r["benefits_p50"]) <= float(r["benefits_p95"]) for r in rows)
+    both = subprocess.run([*run, "--force", str(ROOT / "scenarios" / "portfolio")], capture_output=True, text=True)
+    assert both.returncode == 2 and "not both" in both.stderr
