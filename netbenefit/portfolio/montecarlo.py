@@ -53,7 +53,7 @@ APPLICATION_KEYS = ("file", "vary")
 #: Percentiles of the fiscal-year totals. [percent]
 PERCENTILES = (5, 25, 50, 75, 95)  # not a statutory number: as netbenefit.analysis.montecarlo
 #: Draws per task, and applications per task, unless the file or the caller says otherwise.
-DEFAULT_CHUNK_SIZE, DEFAULT_GROUP_SIZE = 10_000, 20
+DEFAULT_CHUNK_SIZE, DEFAULT_GROUP_SIZE = 10_000, 20  # not a statutory number: task sizes
 
 
 @dataclass(frozen=True)
