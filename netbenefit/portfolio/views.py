@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import safe_text
+from ..fiscal import BENEFIT_COLUMNS
 from ..labels import money_exact as money
 from ..output import atomic_write, csv_bytes, write_file
 from ..safe_text import html as escape
@@ -54,7 +55,8 @@ def _column(index: int) -> str:
 
 def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
     """The workbook: ``Credits`` and ``Benefits`` (fiscal year x application, the model's values,
-    with a Total column and row of SUM formulas), ``Fiscal years`` (every total a formula on those
+    with a Total column and row of SUM formulas), ``Benefits by tax`` (fiscal year x tax, likewise),
+    ``Fiscal years`` (every total a formula on those
     sheets: net, cumulative, headroom on the named cell ``cap``) and ``Applications``."""
 
     def write(temporary: Path) -> None:
@@ -91,6 +93,22 @@ def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
             sheet.set_column(0, 0, 11)
             sheet.set_column(1, total_col, 16)
             sheet.freeze_panes(1, 1)
+        taxes = book.add_worksheet("Benefits by tax")
+        taxes.write(0, 0, "Fiscal year", bold)
+        for j, tax in enumerate(BENEFIT_COLUMNS, start=1):
+            taxes.write(0, j, f"{tax.replace('_', ' ').capitalize()} [USD]", bold)
+        taxes.write(0, len(BENEFIT_COLUMNS) + 1, "Total [USD]", bold)
+        last_tax = _column(len(BENEFIT_COLUMNS))
+        for i, year in enumerate(years, start=1):
+            taxes.write_number(i, 0, int(year))
+            for j, tax in enumerate(BENEFIT_COLUMNS, start=1):
+                taxes.write_number(i, j, float(portfolio.fiscal_years.at[year, tax]), usd)
+            taxes.write_formula(i, len(BENEFIT_COLUMNS) + 1, f"=SUM(B{i + 1}:{last_tax}{i + 1})", usd_bold)
+        taxes.write(last_row + 1, 0, "Total", bold)
+        for j in range(1, len(BENEFIT_COLUMNS) + 2):
+            col = _column(j)
+            taxes.write_formula(last_row + 1, j, f"=SUM({col}2:{col}{last_row + 1})", usd_bold)
+        taxes.set_column(0, len(BENEFIT_COLUMNS) + 1, 18)
         total = _column(len(labels) + 1)
         sheet = book.add_worksheet("Fiscal years")
         heads = [

@@ -131,6 +131,7 @@ def test_the_workbook_recomputes_to_the_totals(book, tmp_path):
     assert values.cell("Fiscal years", f"B{last}") == pytest.approx(book.requested_credits, abs=CENT)
     assert values.cell("Fiscal years", f"C{last}") == pytest.approx(book.counted_benefits, abs=CENT)
     assert values.cell("Fiscal years", "J2") == pytest.approx(book.fiscal_years["cap_headroom"].iloc[0], abs=CENT)
+    assert values.cell("Benefits by tax", f"F{last}") == pytest.approx(book.counted_benefits, abs=CENT)
 
 
 def test_the_charts_end_with_the_fiscal_year_placement_and_the_cap(book):
