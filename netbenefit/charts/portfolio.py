@@ -29,6 +29,8 @@ from .style import (
     _money_axis,
     _text,
     conventions_footnote,
+    pass_fail,
+    pass_fail_handles,
 )
 
 if TYPE_CHECKING:
@@ -140,44 +142,55 @@ def benefits_vs_credits(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
 
 
 def cap_headroom(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
-    """Credits awarded (approved) in each fiscal year, against the user's cap where one is given. [USD]"""
+    """Credits awarded (approved) in each fiscal year with an approval, against the user's cap where
+    one is given: the headroom, or how far above it. [USD, nominal]"""
     ax = _axes(ax, _size(portfolio))
     table = portfolio.fiscal_years
+    approved = table.index[table["approved"] > 0]
+    table = table.loc[approved.min() : approved.max()]
     years = table.index.to_numpy()
     awarded = table["awarded"].to_numpy()
     cap = portfolio.cap
-    over = awarded > cap if cap is not None else np.zeros(len(years), dtype=bool)
-    colours = [FAIL_COLOUR if o else PASS_COLOUR for o in over]
-    hatches = [FAIL_HATCH if o else None for o in over]
-    for year, value, colour, hatch in zip(years, awarded, colours, hatches, strict=True):
-        ax.bar(year, value, 0.7, color=colour, hatch=hatch, edgecolor="black" if hatch else "white")
     scale = max(float(awarded.max()), cap or 0.0) or 1.0
+    for year, value in zip(years, awarded, strict=True):
+        over = cap is not None and value > cap
+        ax.bar(year, value, 0.7, **(pass_fail(not over) if cap is not None else pass_fail(True)))
     if cap is not None:
         ax.axhline(cap, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.2)
         ax.annotate(
-            _text(f"cap {_money(cap, scale)} (user-supplied)"),
-            (years[0] - 0.5, cap),
-            fontsize=8,
+            _text(f"cap {_money(cap, scale)} a year, user-supplied (--cap)"),
+            (1.0, cap),
+            xycoords=("axes fraction", "data"),
+            ha="right",
             va="bottom",
-            xytext=(0, 2),
+            fontsize=8,
+            xytext=(-4, 3),
             textcoords="offset points",
         )
         for year, value, headroom in zip(years, awarded, table["cap_headroom"], strict=True):
             word = "headroom" if headroom >= 0 else "over by"
             ax.annotate(
-                _text(f"{word}\n{_money(abs(headroom), scale)}"),
+                _text(f"{word} {_money(abs(headroom), scale)}"),
                 (year, value),
                 ha="center",
                 va="bottom",
-                fontsize=6,
+                fontsize=7,
                 xytext=(0, 2),
                 textcoords="offset points",
             )
+        ax.legend(
+            handles=pass_fail_handles("within the cap", "above the cap"),
+            loc="upper right",
+            fontsize=8,
+            frameon=False,
+            bbox_to_anchor=(1.0, 0.93),
+        )
         ax.set_title("Credits awarded in each State fiscal year against the cap")
     else:
         ax.set_title("Credits awarded in each State fiscal year (no cap given: no headroom)")
+    ax.set_ylim(0, scale * 1.15)
     _money_axis(ax.yaxis, scale)
-    ax.set_ylabel("Requested credits of the applications approved in the year [USD, nominal]")
+    ax.set_ylabel("Credits awarded (approved) [USD, nominal]")
     _fiscal_year_axis(ax, years)
     _footnote(portfolio, ax, cap=True)
     return ax
