@@ -40,22 +40,6 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def scenario_files(paths: list[Path]) -> list[Path]:
-    """The scenario files of ``paths``: a folder stands for its ``*.yaml`` files, in name order."""
-    from ..errors import ScenarioError
-
-    files = []
-    for path in paths:
-        if path.is_dir():
-            found = sorted(p for p in path.glob("*.yaml") if p.is_file())
-            if not found:
-                raise ScenarioError(str(path), "", "the folder holds no scenario file (*.yaml)")
-            files.extend(found)
-        else:
-            files.append(path)
-    return files
-
-
 def _client(args: argparse.Namespace):
     from .sweep import dask_client
 
@@ -94,6 +78,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         if not args.files:
             raise ScenarioError("portfolio", "", "give scenario files or folders, or --montecarlo PORTFOLIO.yaml")
+        from ..portfolio.book import scenario_files
+
         scenarios = scenario_files(args.files)
     results = []
     for item in scenarios:  # every application first: nothing written on error

@@ -28,7 +28,8 @@ _EXPORTS = {
 
 
 def portfolio(scenarios, *, cap: float | None = None) -> Any:
-    """Evaluate ``scenarios`` (paths, Scenario or Result objects) and return their :class:`Portfolio`.
+    """Evaluate ``scenarios`` and return their :class:`Portfolio`: paths of scenario files (a folder
+    for its ``*.yaml`` files), Scenario or Result objects; one or a list.
 
     ``cap``: a limit on the total value of credits awarded (approved) in each State fiscal year
     [USD], given by the user (the statute's figure could not be read: docs/portfolio.md); with

@@ -102,6 +102,31 @@ def check_cap(cap: Any) -> float | None:
     return cap
 
 
+def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The scenario files of ``paths``: a folder stands for its ``*.yaml`` files, in name order (not
+    its subfolders). Raises ScenarioError for a folder without any."""
+    files = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = sorted(p for p in path.glob("*.yaml") if p.is_file())
+            if not found:
+                raise ScenarioError(str(path), "", "the folder holds no scenario file (*.yaml)")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def _items(scenarios: Any) -> list:
+    """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
+    if isinstance(scenarios, str | Path):
+        scenarios = [scenarios]
+    items = []
+    for item in scenarios:
+        items.extend(scenario_files([item]) if isinstance(item, str | Path) else [item])
+    return items
+
+
 def _evaluate(item: Any) -> Result:
     from ..evaluate import evaluate
     from ..result import Result
@@ -144,7 +169,7 @@ class Portfolio:
         import pandas as pd
 
         cap = check_cap(cap)
-        results = tuple(_evaluate(item) for item in scenarios)
+        results = tuple(_evaluate(item) for item in _items(scenarios))
         if not results:
             raise ScenarioError("portfolio", "", "give at least one scenario")
         labels = _labels(results)

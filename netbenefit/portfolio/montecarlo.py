@@ -16,7 +16,7 @@ A portfolio file (YAML) lists the applications' scenario files, each with its ow
       - file: pharma_campus.yaml                # relative to this file's folder
         vary:
           jobs.new: [normal, 300, 30]
-          jobs.median_salary: normal(98000, 6000)   # the command line's form works too
+          jobs.median_salary: [triangular, 88000, 98000, 106000]
       - file: warehouse.yaml
 
 A macro draw *replaces* the key's value in every application (the State's discount rate, the
@@ -81,10 +81,8 @@ def _distribution(scenario, key: str, spec: Any, where: str):
     from ..analysis.keys import key_spec
     from ..analysis.montecarlo import parse_distribution
 
-    if isinstance(spec, str):  # the command line's form: normal(100, 10) or 1,2,3
-        from ..commands.montecarlo import parse_vary
-
-        spec = parse_vary(f"{key}={spec}", where)[1]
+    if isinstance(spec, str):  # the command line's form, normal(100, 10), is not YAML's
+        raise ScenarioError(where, key, f"write the distribution as a list, e.g. [normal, 100, 10], not {spec!r}")
     try:
         key_spec(scenario, key)
         return parse_distribution(scenario, key, spec)

@@ -70,6 +70,13 @@ def test_an_award_counts_against_the_cap_of_its_approval_fiscal_year(book):
     assert (table["cap_headroom"] == 60_000_000 - table["awarded"]).all()
 
 
+def test_a_folder_stands_for_its_scenario_files(book):
+    from_folder = netbenefit.portfolio(EXAMPLE, cap=60_000_000)
+    assert from_folder.labels == book.labels
+    with pytest.raises(ScenarioError, match="no scenario file"):
+        netbenefit.portfolio(ROOT / "docs")
+
+
 def test_without_a_cap_there_is_no_headroom_and_the_output_says_so():
     book = netbenefit.portfolio(FILES[:2])
     assert book.fiscal_years["cap_headroom"].isna().all()
