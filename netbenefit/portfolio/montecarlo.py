@@ -54,6 +54,8 @@ APPLICATION_KEYS = ("file", "vary")
 PERCENTILES = (5, 25, 50, 75, 95)  # not a statutory number: as netbenefit.analysis.montecarlo
 #: Draws per task, and applications per task, unless the file or the caller says otherwise.
 DEFAULT_CHUNK_SIZE, DEFAULT_GROUP_SIZE = 10_000, 20  # not a statutory number: task sizes
+#: Fiscal years a run provides past the scenarios' own, for drawn values that lengthen a project.
+HORIZON_MARGIN = 10  # not a statutory number: room for a longer draw; trimmed when unused
 
 
 @dataclass(frozen=True)
@@ -179,19 +181,21 @@ def group_task(
     entropy: int,
     chunk: int,
     size: int,
+    first: int,
     n_fiscal_years: int,
     out_of_range: str = "error",
 ) -> dict[str, np.ndarray]:
     """One (group of applications, chunk of draws): the group's sums by draw and fiscal year.
 
-    ``applications``: ``(scenario or its payload, index in the file, vary, fiscal-year column of
-    each project year, fingerprint of the scenario)``. Returns ``credits`` and ``benefits``
+    ``applications``: ``(scenario or its payload, index in the file, vary, fingerprint of the
+    scenario)``; column k of the sums is fiscal year ``first + k``. Returns ``credits`` and ``benefits``
     (``size`` x ``n_fiscal_years`` [USD, nominal]) and ``passing`` (applications passing 71(a)(5), per draw).
     """
     from ..analysis.distributed import _scenario
     from ..analysis.keys import drawn_values
     from ..analysis.variants import result_columns
     from ..cashflows import compute
+    from ..fiscal import fiscal_years
 
     credits = np.zeros((size, n_fiscal_years))
     benefits = np.zeros((size, n_fiscal_years))
@@ -200,7 +204,7 @@ def group_task(
         _CHECKED.clear()
     macro_rng = _stream(entropy, 0, chunk)
     macro_draws = {key: distribution.draw(macro_rng, size) for key, distribution in macro.items()}
-    for scenario, index, vary, columns, fingerprint in applications:
+    for scenario, index, vary, fingerprint in applications:
         if isinstance(scenario, tuple):  # a payload sent to a worker
             scenario = _scenario(scenario)
         rng = _stream(entropy, 1 + index, chunk)
@@ -212,6 +216,15 @@ def group_task(
             overrides[key] = drawn_values(scenario, key, draws, out_of_range, checked)
         c = compute(scenario, overrides)
         years = len(c.years)
+        columns = fiscal_years(scenario.approval, c.years, scenario.timing) - first  # drawn values may lengthen it
+        if columns.max() >= n_fiscal_years:
+            raise ScenarioError(
+                scenario.source,
+                "",
+                f"a drawn value runs the project to fiscal year {first + int(columns.max())}, past fiscal year "
+                f"{first + n_fiscal_years - 1}, the last of this run (the scenarios' own years and {HORIZON_MARGIN} "
+                "more): narrow the distribution of the key that lengthens it",
+            )
         yearly_credits = sum(_rows(phase.credits, c.size, years) for phase in c.phases)
         yearly_benefits = sum(_rows(phase.net_benefits * phase.weight, c.size, years) for phase in c.phases)
         for j, column in enumerate(columns):
@@ -307,7 +320,8 @@ def portfolio_montecarlo(
     group_size = _whole(book.source, "group_size", group_size or book.group_size, 1)
     first, columns = _plan(book)
     prints = [_fingerprint(scenario) for scenario in book.scenarios]
-    n_fy = max(int(c.max()) for c in columns) + 1
+    planned = max(int(c.max()) for c in columns) + 1
+    n_fy = planned + HORIZON_MARGIN
     indices = list(range(len(book.scenarios)))
     groups = [indices[i : i + group_size] for i in range(0, len(indices), group_size)]
     chunks = [(c, start, min(draws, start + chunk_size)) for c, start in enumerate(range(0, draws, chunk_size))]
@@ -319,19 +333,22 @@ def portfolio_montecarlo(
                 start,
                 stop,
                 group_task(
-                    _members(book, g, columns, None, prints), book.macro, seed, c, stop - start, n_fy, out_of_range
+                    _members(book, g, None, prints), book.macro, seed, c, stop - start, first, n_fy, out_of_range
                 ),
             )
             for c, start, stop in chunks
             for g in groups
         )
     else:
-        parts = _on_cluster(client, book, groups, columns, chunks, seed, n_fy, out_of_range, prints)
+        parts = _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints)
     for start, stop, part in parts:  # in the order of the chunks, then of the groups: the same sums
         totals["credits"][start:stop] += part["credits"]
         totals["benefits"][start:stop] += part["benefits"]
         passing[start:stop] += part["passing"]
-    table = _table(totals, first, n_fy)
+    used = np.flatnonzero(np.any(totals["credits"] != 0, axis=0) | np.any(totals["benefits"] != 0, axis=0))
+    keep = max(planned, int(used.max()) + 1 if used.size else 0)  # the margin's unused years trimmed
+    totals = {name: np.ascontiguousarray(values[:, :keep]) for name, values in totals.items()}
+    table = _table(totals, first, keep)
     summary = {f"p{p}": float(v) for p, v in zip(PERCENTILES, np.percentile(passing, PERCENTILES), strict=True)}
     summary["mean"] = float(passing.mean())
     table.attrs["conventions"] = "nominal USD by State fiscal year; " + _macro_note(book)
@@ -350,22 +367,22 @@ def _fingerprint(scenario) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _members(book: PortfolioFile, group: list[int], columns, payloads, prints) -> list:
-    return [
-        (book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], columns[i], prints[i]) for i in group
-    ]
+def _members(book: PortfolioFile, group: list[int], payloads, prints) -> list:
+    return [(book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], prints[i]) for i in group]
 
 
-def _on_cluster(client, book, groups, columns, chunks, seed, n_fy, out_of_range, prints):
+def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints):
     from ..analysis.distributed import _payload
 
     payloads = [client.scatter(_payload(s), broadcast=False, hash=False) for s in book.scenarios]
     futures, spans = [], []
     for c, start, stop in chunks:
         for g in groups:
-            members = _members(book, g, columns, payloads, prints)
+            members = _members(book, g, payloads, prints)
             futures.append(
-                client.submit(group_task, members, book.macro, seed, c, stop - start, n_fy, out_of_range, pure=False)
+                client.submit(
+                    group_task, members, book.macro, seed, c, stop - start, first, n_fy, out_of_range, pure=False
+                )
             )
             spans.append((start, stop))
     try:

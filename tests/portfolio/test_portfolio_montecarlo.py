@@ -112,3 +112,26 @@ def test_the_command_writes_the_montecarlo_percentiles(tmp_path):
     assert all(float(r["benefits_p5"]) <= float(r["benefits_p50"]) <= float(r["benefits_p95"]) for r in rows)
     both = subprocess.run([*run, "--force", str(ROOT / "scenarios" / "portfolio")], capture_output=True, text=True)
     assert both.returncode == 2 and "not both" in both.stderr
+
+
+def test_a_draw_that_lengthens_a_project_is_placed_in_its_later_fiscal_years(book):
+    # Northgate Software: $300,000 a year for 6 years; drawn 6 or 7 years
+    i = next(k for k, s in enumerate(book.scenarios) if s.name.startswith("Northgate"))
+    from netbenefit.analysis.montecarlo import parse_distribution
+
+    one = book.scenarios[i]
+    vary = {"award.eligibility_period_years": parse_distribution(one, "award.eligibility_period_years", [6, 7])}
+    run = portfolio_montecarlo(dataclasses.replace(book, scenarios=(one,), vary=(vary,), macro={}), draws=200, seed=5)
+    totals = run.totals["credits"].sum(axis=1)
+    assert set(np.round(totals)) == {1_800_000.0, 2_100_000.0}
+    base = netbenefit.portfolio([one]).fiscal_years
+    assert run.fiscal_years.index[-1] >= base.index[-1]
+
+
+def test_a_draw_past_the_run_s_fiscal_years_is_refused_in_one_line(book):
+    from netbenefit.analysis.montecarlo import parse_distribution
+
+    one = book.scenarios[0]  # a commitment period of 40 years runs 30 years past the scenario's own
+    vary = {"commitment.period_years": parse_distribution(one, "commitment.period_years", [10.5, 40.0])}
+    with pytest.raises(ScenarioError, match="a drawn value runs the project to fiscal year .* narrow"):
+        portfolio_montecarlo(dataclasses.replace(book, scenarios=(one,), vary=(vary,), macro={}), draws=50, seed=5)
