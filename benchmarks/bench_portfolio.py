@@ -11,12 +11,13 @@ asserted equal, bit for bit. Then the per-task overhead: 400 tasks, each of one
 application and 10 draws, on both sides. From them, the expected throughput on N machines of
 ``--cores`` cores each (default: this machine's):
 
-    throughput(N) = min(N x cores x W / (W / r1 + overhead), W / reduce)
+    throughput(N) = min(N x cores x W / (W / r1 + overhead), C / reduce)
 
 with W the application-draws of one task, r1 the one-process rate (application-draws a second),
-``overhead`` the cost of a task on the cluster and ``reduce`` the client's time to add one task's
-sums (measured here): the cluster's cores, each paying the overhead per task, until the client
-that adds the sums becomes the bottleneck. A model from two points, not a measurement on N
+``overhead`` the cost of a task on the cluster, C the application-draws of one chunk (every
+application) and ``reduce`` the client's time to add one chunk's sums (the groups' sums are added
+on the workers; measured here): the cluster's cores, each paying the overhead per task, until the
+client that adds the chunks' sums becomes the bottleneck. A model from two points, not a measurement on N
 machines; the network between real machines adds to the overhead. Needs ``netbenefit[dask]``.
 """
 
@@ -134,11 +135,11 @@ def main() -> None:
     print(
         f"per-task overhead ({TINY_TASKS} tasks of 1 application x 10 draws): {overhead * 1e3:.1f} ms a task "
         f"(cluster {min(small['cluster']):.2f} s vs one process {min(small['one process']):.2f} s, min); "
-        f"client reduce {reduce * 1e3:.1f} ms a task"
+        f"client reduce {reduce * 1e3:.1f} ms a chunk"
     )
     for machines in (1, 2, 4, 8, 16):
         compute = machines * args.cores * per_task / (per_task / rate + overhead)
-        expected = min(compute, per_task / reduce)
+        expected = min(compute, args.applications * CHUNK / reduce)
         print(
             f"expected on {machines:>2} machine(s) x {args.cores} cores: {expected:,.0f} application-draws/s "
             f"({work / expected:,.1f} s for this run)"

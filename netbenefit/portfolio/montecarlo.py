@@ -28,9 +28,9 @@ one stream of macro draws (spawn key ``(0, c)``) and one stream per application 
 ``(1 + i, c)``), drawn key after key in the order of ``vary``. Every task rebuilds the streams of
 its chunk from the seed alone; the applications are taken in groups of ``group_size``, each
 (group, chunk) is one task that returns its group's sums, and the groups' sums are added in the
-order of the file. The one-process run executes the very same tasks in the same order, so a
-Dask run gives the same numbers, bit for bit, for the same seed, chunk size and group size,
-whatever the number of workers.
+order of the file (on the workers, chunk by chunk). The one-process run executes the very same
+tasks and additions in the same order, so a Dask run gives the same numbers, bit for bit, for the
+same seed, chunk size and group size, whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -328,20 +328,10 @@ def portfolio_montecarlo(
     totals = {"credits": np.zeros((draws, n_fy)), "benefits": np.zeros((draws, n_fy))}
     passing = np.zeros(draws, dtype=np.int64)
     if client is None:
-        parts = (
-            (
-                start,
-                stop,
-                group_task(
-                    _members(book, g, None, prints), book.macro, seed, c, stop - start, first, n_fy, out_of_range
-                ),
-            )
-            for c, start, stop in chunks
-            for g in groups
-        )
+        parts = _in_process(book, groups, chunks, seed, first, n_fy, out_of_range, prints)
     else:
         parts = _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints)
-    for start, stop, part in parts:  # in the order of the chunks, then of the groups: the same sums
+    for start, stop, part in parts:  # each chunk's groups already added, in file order: the same sums
         totals["credits"][start:stop] += part["credits"]
         totals["benefits"][start:stop] += part["benefits"]
         passing[start:stop] += part["passing"]
@@ -371,25 +361,48 @@ def _members(book: PortfolioFile, group: list[int], payloads, prints) -> list:
     return [(book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], prints[i]) for i in group]
 
 
+def _in_process(book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+    """The tasks of :func:`_on_cluster`, and its additions, in the same order, in this process."""
+    for c, start, stop in chunks:
+        total = None
+        for g in groups:
+            part = group_task(
+                _members(book, g, None, prints), book.macro, seed, c, stop - start, first, n_fy, out_of_range
+            )
+            total = part if total is None else add_parts(total, part)
+        yield start, stop, total
+
+
+def add_parts(earlier: dict[str, np.ndarray], later: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The sums of two tasks of one chunk (earlier groups first), added on a worker."""
+    return {name: earlier[name] + later[name] for name in earlier}
+
+
 def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+    """Every (group, chunk) a task; each chunk's groups added on the workers, in file order (the
+    order of the one-process run: ``0 + a + b`` is ``a + b`` exactly), so that the client receives
+    one part per chunk."""
     from ..analysis.distributed import _payload
 
     payloads = [client.scatter(_payload(s), broadcast=False, hash=False) for s in book.scenarios]
-    futures, spans = [], []
+    futures, spans, submitted = [], [], []
     for c, start, stop in chunks:
+        total = None
         for g in groups:
             members = _members(book, g, payloads, prints)
-            futures.append(
-                client.submit(
-                    group_task, members, book.macro, seed, c, stop - start, first, n_fy, out_of_range, pure=False
-                )
+            part = client.submit(
+                group_task, members, book.macro, seed, c, stop - start, first, n_fy, out_of_range, pure=False
             )
-            spans.append((start, stop))
+            submitted.append(part)
+            total = part if total is None else client.submit(add_parts, total, part, pure=False)
+            submitted.append(total)
+        futures.append(total)
+        spans.append((start, stop))
     try:
         for (start, stop), future in zip(spans, futures, strict=True):
             yield start, stop, future.result()
     finally:
-        for future in futures:
+        for future in submitted:
             if not future.done():
                 future.cancel()
 
