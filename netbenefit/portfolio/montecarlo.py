@@ -308,8 +308,6 @@ def portfolio_montecarlo(
     ``distributed.Client``; every (group, chunk) is then a task on its cluster, with the same
     result as in one process (module docstring).
     """
-    import pandas as pd
-
     if not isinstance(book, PortfolioFile):
         book = load_portfolio_file(book)
     draws = draws if draws is not None else (book.draws or 10_000)
@@ -342,7 +340,6 @@ def portfolio_montecarlo(
     summary = {f"p{p}": float(v) for p, v in zip(PERCENTILES, np.percentile(passing, PERCENTILES), strict=True)}
     summary["mean"] = float(passing.mean())
     table.attrs["conventions"] = "nominal USD by State fiscal year; " + _macro_note(book)
-    del pd
     return PortfolioMonteCarlo(
         book.name, draws, seed, chunk_size, group_size, len(book.scenarios), table, summary, totals
     )
