@@ -16,11 +16,13 @@ _startup.hold_while_starting()  # the command line: signals held from here (netb
 
 from importlib import import_module  # noqa: E402
 
-# These three share their name with their module: they are bound now, since importing the module
+# These share their name with their module: they are bound now, since importing the module
 # (which any command does) would otherwise leave the package attribute pointing at the module.
 from .compare import compare as compare  # noqa: E402
 from .diff import diff as diff  # noqa: E402
 from .evaluate import evaluate as evaluate  # noqa: E402
+from .explore import explore as explore  # noqa: E402
+from .portfolio import portfolio as portfolio  # noqa: E402
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
@@ -44,12 +46,14 @@ _EXPORTS = {
     "PARAMETERS": "parameters",
     "parameter": "parameters",
     "PlausibilityWarning": "plausibility",
+    "Portfolio": "portfolio",
+    "portfolio_montecarlo": "portfolio",
     "Result": "result",
     "Scenario": "scenario",
     "load_scenario": "scenario",
 }
 
-__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate"])
+__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "explore", "portfolio"])
 
 
 def _version() -> str:

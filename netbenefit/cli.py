@@ -22,14 +22,14 @@ import threading
 import warnings
 from collections.abc import Sequence
 
-from .commands import actuals, award, compare, diff, evaluate, montecarlo, report, schema, sweep
+from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
 from .errors import ScenarioError
 from .safe_text import terminal
 
 EXIT_OK, EXIT_WRITE_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 #: The sub-command modules, in the order ``--help`` lists them.
-COMMANDS = (evaluate, compare, diff, sweep, montecarlo, report, award, actuals, schema)
+COMMANDS = (evaluate, compare, diff, sweep, montecarlo, report, award, actuals, portfolio, schema)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -211,6 +211,12 @@ class Result:
         table.attrs["currency"] = f"USD of {self.approval_year}"
         return table
 
+    def by_fiscal_year(self) -> pd.DataFrame:
+        """Credits and counted benefits by New Jersey State fiscal year (:func:`netbenefit.fiscal.by_fiscal_year`)."""
+        from .fiscal import by_fiscal_year
+
+        return by_fiscal_year(self)
+
     @property
     def net_benefit_ratio(self) -> float:
         return self.ratio

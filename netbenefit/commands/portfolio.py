@@ -1,0 +1,128 @@
+"""``netbenefit portfolio FILE... --out DIR``: several applications by New Jersey State fiscal year.
+
+A FILE may be a scenario file or a folder (its ``*.yaml`` scenario files, in name order). The
+folder receives ``fiscal_years.csv`` (the totals by fiscal year), ``applications.csv``,
+``applications_by_fiscal_year.csv``, ``portfolio.xlsx`` (live SUM formulas), ``portfolio.html``
+and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every application is
+evaluated before anything is written; the folder rules of ``compare`` apply (``--force``, one
+run per folder, :mod:`netbenefit.outdir`).
+
+``--cap USD``: a cap on the credits awarded (approved) in each fiscal year, given by the user
+(the statute's figure for Emerge could not be read; docs/portfolio.md): the headroom under it.
+
+``--montecarlo PORTFOLIO.yaml``: the portfolio Monte Carlo of that file
+(:mod:`netbenefit.portfolio.montecarlo`), written to ``montecarlo_fiscal_years.csv``; its
+applications are then the file's, and no FILE is given. ``--dask`` runs it on a LocalCluster,
+``--scheduler ADDRESS`` on a running cluster; the percentiles are the same for the same seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("portfolio", help="several applications by State fiscal year, with a cap headroom")
+    parser.add_argument("files", type=Path, nargs="*", help="scenario files or folders of them")
+    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--force", action="store_true", help="write into a non-empty output folder")
+    parser.add_argument("--cap", type=float, default=None, metavar="USD", help="cap on credits awarded per fiscal year")
+    parser.add_argument("--svg", action="store_true", help="write each chart as SVG as well as PNG")
+    parser.add_argument("--charts", choices=("all", "none"), default="all", help="every chart (default) or none")
+    parser.add_argument("--montecarlo", type=Path, metavar="PORTFOLIO", help="a portfolio file: run its Monte Carlo")
+    parser.add_argument("--draws", type=int, default=None, help="Monte Carlo draws (default: the file's, or 10,000)")
+    parser.add_argument("--seed", type=int, default=None, help="Monte Carlo seed (default: the file's)")
+    parser.add_argument("--dask", action="store_true", help="run the Monte Carlo on a local Dask cluster")
+    from .sweep import add_scheduler_option
+
+    add_scheduler_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def _client(args: argparse.Namespace):
+    from .sweep import dask_client
+
+    client = dask_client(args)
+    if client is None and args.dask:
+        from ..errors import ScenarioError
+
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ScenarioError("--dask", "", "running on Dask needs dask: pip install 'netbenefit[dask]'") from None
+        cluster = LocalCluster(processes=True, dashboard_address=None)
+        client = Client(cluster)
+    return client
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import ScenarioError
+    from ..evaluate import evaluate
+    from ..labels import money_exact
+    from ..outdir import check_unlocked, one_run
+    from ..output import atomic_write, check_output_folder, csv_bytes, prepare_output_folder
+    from ..portfolio.book import check_cap
+    from ..safe_text import terminal, terminal_lines
+
+    check_cap(args.cap)  # a bad cap refused before any work
+    check_output_folder(args.out, args.force)
+    check_unlocked(args.out)
+    book = run_mc = None
+    if args.montecarlo is not None:
+        if args.files:
+            raise ScenarioError(str(args.montecarlo), "", "give either scenario FILEs or --montecarlo, not both")
+        from ..portfolio.montecarlo import load_portfolio_file
+
+        book = load_portfolio_file(args.montecarlo)
+        scenarios = list(book.scenarios)
+    else:
+        if not args.files:
+            raise ScenarioError("portfolio", "", "give scenario files or folders, or --montecarlo PORTFOLIO.yaml")
+        from ..portfolio.book import scenario_files
+
+        scenarios = scenario_files(args.files)
+    results = []
+    for item in scenarios:  # every application first: nothing written on error
+        result = evaluate(item)
+        results.append(result)
+        print(
+            terminal(
+                f"{result.name}: approved {result.scenario.approval.isoformat()}; ratio {result.ratio:.1%} vs "
+                f"{result.threshold:.0%} {'passes' if result.passes else 'fails'}; "
+                f"credits {money_exact(result.requested_credits)}"
+            ),
+            flush=True,
+        )
+    from ..portfolio import portfolio
+
+    book_view = portfolio(results, cap=args.cap)
+    if book is not None:
+        from ..portfolio.montecarlo import portfolio_montecarlo
+
+        client = _client(args)
+        try:
+            run_mc = portfolio_montecarlo(book, draws=args.draws, seed=args.seed, client=client)
+        finally:
+            if client is not None:
+                cluster = getattr(client, "cluster", None)
+                client.close()
+                if args.dask and cluster is not None:
+                    cluster.close()
+    folder = prepare_output_folder(args.out, args.force)
+    from ..portfolio.views import write_portfolio
+
+    with one_run(folder) as run:
+        formats = ("png", "svg") if args.svg else ("png",)
+        written = run.wrote(write_portfolio(book_view, folder, formats=formats, charts=args.charts == "all"))
+        if run_mc is not None:
+            table = run_mc.fiscal_years.reset_index()
+            data = csv_bytes(list(table.columns), list(table.itertuples(index=False, name=None)))
+            path = folder / "montecarlo_fiscal_years.csv"
+            atomic_write(path, lambda temporary: Path(temporary).write_bytes(data))
+            written.append(path)
+    print(terminal_lines(book_view.summary()))
+    if run_mc is not None:
+        print(terminal_lines(str(run_mc)))
+    print(terminal(f"wrote {len(written)} files to {folder}"))
+    return 0

@@ -1,0 +1,318 @@
+"""The :class:`Portfolio`: several evaluated applications by New Jersey State fiscal year.
+
+Every application's amounts are placed in fiscal years by :func:`netbenefit.fiscal.by_fiscal_year`
+(the timing point of each project year; benefits as the test counts them; nominal USD), so the
+fiscal-year totals add up to the sum of the applications' requested credits and counted benefits.
+
+The cap: the statute's words on the Emerge cap (section 98 of P.L.2020, c.156, C.34:1B-362) could
+not be read, and the figure the Office of Legislative Services states is shared with the Aspire
+program (``netbenefit/parameters/program_caps.yaml``, graded secondary). A headroom is therefore
+computed only against a cap the user gives, on the credits *awarded* (approved) in each fiscal
+year: the total requested credits of the applications approved in it. Every output says so.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import ScenarioError
+from ..fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
+from ..labels import money_exact
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..result import Result
+
+#: Columns of :attr:`Portfolio.fiscal_years` (after its index, ``fiscal_year``).
+FISCAL_YEAR_COLUMNS = (
+    "credits",
+    *BENEFIT_COLUMNS,
+    "benefits",
+    "net_benefits",
+    "cumulative_credits",
+    "cumulative_benefits",
+    "approved",
+    "approved_passing",
+    "awarded",
+    "cap",
+    "cap_headroom",
+)
+#: Columns of :attr:`Portfolio.applications`.
+APPLICATION_COLUMNS = (
+    "application",
+    "source",
+    "approval_date",
+    "approval_fiscal_year",
+    "requested_credits",
+    "counted_benefits",
+    "ratio",
+    "threshold",
+    "threshold_clause",
+    "passes",
+    "eligible",
+    "first_fiscal_year",
+    "last_fiscal_year",
+)
+
+
+def cap_note(cap: float | None) -> str:
+    """What the outputs say of the cap (module docstring)."""
+    from ..parameters import PARAMETERS
+
+    stated = PARAMETERS["aspire_and_emerge_annual_award_cap"]
+    known = (
+        f"the statute's words on the Emerge cap (P.L.2020, c.156, s.98, C.34:1B-362) could not be read; "
+        f"the Office of Legislative Services states {money_exact(stated.value)} a year for Aspire and Emerge together "
+        f"({stated.source})"
+    )
+    if cap is None:
+        return f"No cap given (--cap): no headroom computed; {known}."
+    return (
+        f"Cap {money_exact(cap)} per State fiscal year on the credits awarded (approved) in it, as given by the user "
+        f"(--cap); {known}."
+    )
+
+
+def _labels(results: Sequence[Result]) -> list[str]:
+    labels: list[str] = []
+    for result in results:
+        label, n = result.name, 2
+        while label in labels:
+            label, n = f"{result.name} ({n})", n + 1
+        labels.append(label)
+    return labels
+
+
+def check_cap(cap: Any) -> float | None:
+    if cap is None:
+        return None
+    if isinstance(cap, bool) or not isinstance(cap, int | float | np.integer | np.floating):
+        raise ScenarioError("--cap", "", f"give the cap as a number of dollars, not {cap!r}")
+    cap = float(cap)
+    if not math.isfinite(cap) or cap < 0:
+        raise ScenarioError("--cap", "", f"the cap must be a finite amount >= 0 [USD], not {cap!r}")
+    if 0 < cap < 1_000:  # not a statutory number: a cap in millions given by mistake
+        raise ScenarioError("--cap", "", f"the cap is in dollars: did you mean {cap * 1e6:,.0f}?")
+    return cap
+
+
+def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The scenario files of ``paths``: a folder stands for its ``*.yaml`` files, in name order (not
+    its subfolders). Raises ScenarioError for a folder without any."""
+    files = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found = sorted(p for p in path.glob("*.yaml") if p.is_file())
+            if not found:
+                raise ScenarioError(str(path), "", "the folder holds no scenario file (*.yaml)")
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def _items(scenarios: Any) -> list:
+    """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
+    if isinstance(scenarios, str | Path):
+        scenarios = [scenarios]
+    items = []
+    for item in scenarios:
+        items.extend(scenario_files([item]) if isinstance(item, str | Path) else [item])
+    return items
+
+
+def _evaluate(item: Any) -> Result:
+    from ..evaluate import evaluate
+    from ..result import Result
+
+    return item if isinstance(item, Result) else evaluate(item)
+
+
+@dataclass(frozen=True, eq=False)  # tables inside: compared by identity
+class Portfolio:
+    """Several applications by State fiscal year (module docstring).
+
+    Attributes
+    ----------
+    results : tuple of Result
+    labels : tuple of str
+        Each application's name, made distinct (``"Name (2)"``).
+    cap : float or None
+        The user's cap on the credits awarded in a fiscal year. [USD]
+    by_application : DataFrame
+        One row per application and fiscal year: ``fiscal_year``, ``application``, ``credits``,
+        the benefits by tax, ``benefits``. [USD, nominal]
+    fiscal_years : DataFrame
+        Indexed by ``fiscal_year``: :data:`FISCAL_YEAR_COLUMNS`. ``approved``,
+        ``approved_passing``: applications approved in the year (all, and those passing the net
+        benefit test); ``awarded``: their requested credits; ``cap`` and ``cap_headroom`` (cap -
+        awarded) only with a cap (else missing).
+    applications : DataFrame
+        One row per application: :data:`APPLICATION_COLUMNS`.
+    """
+
+    results: tuple
+    labels: tuple[str, ...]
+    cap: float | None
+    by_application: pd.DataFrame
+    fiscal_years: pd.DataFrame
+    applications: pd.DataFrame
+
+    @classmethod
+    def of(cls, scenarios: Iterable[Any], *, cap: float | None = None) -> Portfolio:
+        import pandas as pd
+
+        cap = check_cap(cap)
+        results = tuple(_evaluate(item) for item in _items(scenarios))
+        if not results:
+            raise ScenarioError("portfolio", "", "give at least one scenario")
+        labels = _labels(results)
+        parts, rows = [], []
+        for result, label in zip(results, labels, strict=True):
+            table = result.by_fiscal_year()
+            part = table[["credits", *BENEFIT_COLUMNS, "benefits"]].reset_index()
+            part.insert(1, "application", label)
+            parts.append(part)
+            approval = result.scenario.approval
+            rows.append(
+                {
+                    "application": label,
+                    "source": str(result.scenario.source),
+                    "approval_date": approval.isoformat(),
+                    "approval_fiscal_year": state_fiscal_year(approval),
+                    "requested_credits": float(result.requested_credits),
+                    "counted_benefits": math.fsum(table["benefits"]),
+                    "ratio": float(result.ratio),
+                    "threshold": float(result.threshold),
+                    "threshold_clause": result.threshold_clause,
+                    "passes": bool(result.passes),
+                    "eligible": bool(result.eligible),
+                    "first_fiscal_year": int(table.index.min()),
+                    "last_fiscal_year": int(table.index.max()),
+                }
+            )
+        by_application = pd.concat(parts, ignore_index=True)
+        applications = pd.DataFrame(rows, columns=list(APPLICATION_COLUMNS))
+        first = int(min(by_application["fiscal_year"].min(), applications["approval_fiscal_year"].min()))
+        last = int(max(by_application["fiscal_year"].max(), applications["approval_fiscal_year"].max()))
+        years = pd.RangeIndex(first, last + 1, name="fiscal_year")
+        money = ["credits", *BENEFIT_COLUMNS, "benefits"]
+        totals = by_application.groupby("fiscal_year")[money].sum().reindex(years, fill_value=0.0)
+        totals["net_benefits"] = totals["benefits"] - totals["credits"]
+        totals["cumulative_credits"] = totals["credits"].cumsum()
+        totals["cumulative_benefits"] = totals["benefits"].cumsum()
+        by_approval = applications.groupby("approval_fiscal_year")
+        totals["approved"] = by_approval.size().reindex(years, fill_value=0).astype(int)
+        totals["approved_passing"] = by_approval["passes"].sum().reindex(years, fill_value=0).astype(int)
+        totals["awarded"] = by_approval["requested_credits"].sum().reindex(years, fill_value=0.0)
+        totals["cap"] = np.nan if cap is None else cap
+        totals["cap_headroom"] = totals["cap"] - totals["awarded"]
+        totals = totals[list(FISCAL_YEAR_COLUMNS)]
+        totals.attrs["conventions"] = PLACEMENT_NOTE.format(timing=_timings(results))
+        totals.attrs["cap"] = cap_note(cap)
+        return cls(results, tuple(labels), cap, by_application, totals, applications)
+
+    # --- facts ---------------------------------------------------------------------------------
+    @property
+    def passing(self) -> int:
+        """How many applications pass the net benefit test, 71(a)(5)."""
+        return int(self.applications["passes"].sum())
+
+    @property
+    def failing(self) -> int:
+        return len(self.results) - self.passing
+
+    @property
+    def eligible(self) -> int:
+        """How many applications pass every check of s.71."""
+        return int(self.applications["eligible"].sum())
+
+    @property
+    def requested_credits(self) -> float:
+        """The applications' requested credits, nominal, summed. [USD]"""
+        return math.fsum(self.applications["requested_credits"])
+
+    @property
+    def counted_benefits(self) -> float:
+        """The applications' counted benefits, nominal, summed. [USD]"""
+        return math.fsum(self.applications["counted_benefits"])
+
+    @property
+    def cap_note(self) -> str:
+        return cap_note(self.cap)
+
+    def credits_table(self) -> pd.DataFrame:
+        """Requested credits by fiscal year (rows) and application (columns). [USD]"""
+        return self._wide("credits")
+
+    def benefits_table(self) -> pd.DataFrame:
+        """Counted benefits by fiscal year (rows) and application (columns). [USD]"""
+        return self._wide("benefits")
+
+    def _wide(self, column: str) -> pd.DataFrame:
+        wide = self.by_application.pivot(index="fiscal_year", columns="application", values=column)
+        return wide.reindex(index=self.fiscal_years.index, columns=list(self.labels)).fillna(0.0)
+
+    def summary(self) -> str:
+        """A short plain-text account."""
+        lines = [
+            f"{len(self.results)} applications: {self.passing} pass the net benefit test, {self.failing} fail; "
+            f"{self.eligible} eligible",
+            f"requested credits {money_exact(self.requested_credits)}; "
+            f"counted benefits {money_exact(self.counted_benefits)} "
+            f"(nominal USD, fiscal years {self.fiscal_years.index[0]}-{self.fiscal_years.index[-1]})",
+            self.cap_note,
+        ]
+        if self.cap is not None:
+            short = self.fiscal_years[self.fiscal_years["cap_headroom"] < 0]
+            if len(short):
+                years = ", ".join(f"FY{year}" for year in short.index)
+                lines.append(f"awards above the cap in {years}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def __repr__(self) -> str:
+        return (
+            f"<Portfolio of {len(self.results)} applications: {self.passing} pass, {self.failing} fail; "
+            f"credits {money_exact(self.requested_credits)}, benefits {money_exact(self.counted_benefits)}>"
+        )
+
+    # --- views ---------------------------------------------------------------------------------
+    def _repr_html_(self) -> str:
+        from .views import portfolio_html
+
+        return portfolio_html(self)
+
+    def plot(self, kind: str = "credits_by_application", ax=None):
+        """A chart of :data:`netbenefit.charts.portfolio.PORTFOLIO_CHARTS`; returns the Axes."""
+        from ..charts.portfolio import PORTFOLIO_CHARTS
+
+        if kind not in PORTFOLIO_CHARTS:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(PORTFOLIO_CHARTS)}")
+        return PORTFOLIO_CHARTS[kind](self, ax=ax)
+
+    def to_excel(self, path) -> Path:
+        """The workbook of :func:`netbenefit.portfolio.views.write_portfolio_workbook`. Atomic."""
+        from .views import write_portfolio_workbook
+
+        return write_portfolio_workbook(self, Path(path))
+
+    def to_html(self, path) -> Path:
+        """The self-contained page of :func:`netbenefit.portfolio.views.write_portfolio_page`. Atomic."""
+        from .views import write_portfolio_page
+
+        return write_portfolio_page(self, Path(path))
+
+
+def _timings(results: Sequence[Result]) -> str:
+    timings = sorted({result.scenario.timing for result in results})
+    return " / ".join(timings)

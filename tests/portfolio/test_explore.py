@@ -1,0 +1,98 @@
+"""netbenefit.explore: sliders for the ranked drivers; callbacks re-evaluate, redraw and export."""
+
+from __future__ import annotations
+
+import builtins
+from pathlib import Path
+
+import pytest
+
+import netbenefit
+from netbenefit.explore import Unavailable, explore, ranked_drivers, slider_range
+
+pytest.importorskip("ipywidgets")
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = ROOT / "scenarios" / "portfolio" / "05_ridgeway_fintech.yaml"
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return explore(SCENARIO, keys=["award.annual_credit", "jobs.new", "discount_rate"])
+
+
+def test_the_drivers_are_ranked_by_the_swing_of_the_ratio():
+    scenario = netbenefit.load_scenario(SCENARIO)
+    ranked = ranked_drivers(scenario, count=4)
+    swings = [swing for _, _, swing in ranked]
+    assert len(ranked) == 4 and swings == sorted(swings, reverse=True) and swings[-1] > 0
+    table = netbenefit.sensitivity(scenario, {key: None for key, _, _ in ranked})
+    assert list(table["key"]) == [key for key, _, _ in ranked]
+
+
+def test_a_share_s_slider_stays_inside_its_valid_range():
+    scenario = netbenefit.load_scenario(SCENARIO)  # nj_withholding_share 0.85: 0.85 x 1.5 > 1
+    low, high, _ = slider_range(scenario, "jobs.nj_withholding_share")
+    assert low == pytest.approx(0.425) and high == 1.0
+
+
+def test_moving_a_slider_re_evaluates_and_redraws(explorer):
+    assert not explorer.result.passes
+    image = explorer.chart.value
+    explorer.sliders["award.annual_credit"].value = 630_000  # $1,050,000 -> $630,000: 254% -> 424%
+    assert explorer.result.passes and explorer.result.ratio == pytest.approx(4.2398, abs=1e-4)
+    assert "passes" in explorer.verdict.value and explorer.chart.value != image
+    assert explorer.changes() == {"award.annual_credit": 630_000}
+    explorer.reset()
+    assert explorer.changes() == {} and not explorer.result.passes
+
+
+def test_a_slider_keeps_inside_the_key_s_range():
+    shown = explore(SCENARIO, keys=["award.eligibility_period_years"])
+    slider = shown.sliders["award.eligibility_period_years"]  # 7 years, s.69: at most 7
+    assert (slider.min, slider.max) == (4, 7)
+
+
+def test_a_value_the_rules_refuse_is_said_and_keeps_the_last_result(explorer, monkeypatch):
+    from netbenefit.scenario import Scenario
+
+    before = explorer.result
+
+    def refuse(self, changes=None, **more):
+        raise netbenefit.ScenarioError(self.source, "jobs.new", "refused <here>")
+
+    monkeypatch.setattr(Scenario, "replace", refuse)
+    explorer.sliders["jobs.new"].value = 100
+    assert explorer.result is before
+    assert "jobs.new: refused &lt;here&gt;" in explorer.status.value
+    monkeypatch.undo()
+    explorer.reset()
+    assert explorer.status.value == ""
+
+
+def test_export_writes_the_current_variant_as_yaml(explorer, tmp_path):
+    explorer.sliders["jobs.new"].value = 120
+    path = explorer.export(tmp_path / "variant.yaml")
+    assert path.is_file() and "wrote" in explorer.status.value
+    assert netbenefit.load_scenario(path).jobs.new == 120
+    explorer.reset()
+
+
+def test_user_text_is_escaped_in_the_verdict():
+    scenario = netbenefit.load_scenario(SCENARIO).replace({"name": "<b>x</b>"})
+    shown = explore(scenario, keys=["jobs.new"])
+    assert "<b>x</b>" not in shown.verdict.value and "&lt;b&gt;x" in shown.verdict.value
+
+
+def test_without_ipywidgets_a_clear_message(monkeypatch):
+    real_import = builtins.__import__
+
+    def without_widgets(name, *args, **kwargs):
+        if name == "ipywidgets":
+            raise ImportError("no ipywidgets")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_widgets)
+    shown = explore(SCENARIO)
+    assert isinstance(shown, Unavailable)
+    assert "pip install 'netbenefit[explore]'" in repr(shown) and "ipywidgets" in shown._repr_html_()
