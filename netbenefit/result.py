@@ -100,7 +100,6 @@ class _Field:
 _NO_DEFAULT = object()
 
 
-
 @dataclass(frozen=True)
 class Result:
     """Everything :func:`netbenefit.evaluate` found for one scenario.

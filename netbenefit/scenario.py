@@ -336,6 +336,12 @@ class Phase(_Model):
 
     name: Name
     start_year: YearCount
+    capital_investment: ByYear = Field(default_factory=_empty_by_year)
+    jobs: Jobs
+    award: Award
+    commitment: PhaseCommitment = PhaseCommitment()
+    facility: PhaseFacility | None = None  # premises added by the phase, 71(d)
+    streams: Annotated[tuple[Stream, ...], Items] = ()
 
     @model_validator(mode="before")
     @classmethod
@@ -352,12 +358,6 @@ class Phase(_Model):
             raise ValueError(f"starts_in_year must be a whole number from 1 to {MAX_YEARS + 1} (got {year!r})")
         data["start_year"] = year - 1
         return data
-    capital_investment: ByYear = Field(default_factory=_empty_by_year)
-    jobs: Jobs
-    award: Award
-    commitment: PhaseCommitment = PhaseCommitment()
-    facility: PhaseFacility | None = None  # premises added by the phase, 71(d)
-    streams: Annotated[tuple[Stream, ...], Items] = ()
 
 
 class Scenario(_Model):
