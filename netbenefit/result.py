@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from .labels import money_exact
+from .rules.clawback import SCHEDULE_COLUMNS
 from .scenario import Scenario
 
 if TYPE_CHECKING:
@@ -421,18 +422,8 @@ class Result:
         return max(revenue.employment_multiplier, float(multipliers.get("employment_multiplier") or 1.0)) > 1.0
 
 
-#: Columns of the clawback schedule (netbenefit.rules.clawback), in the order of the JSON rows.
-CLAWBACK_COLUMNS = (
-    "years_maintained",
-    "credits_received",
-    "recapture_none",
-    "recapture",
-    "recapture_all",
-    "interest",
-    "extension_repayment",
-    "total",
-    "pv_total",
-)
+#: Columns of the clawback schedule, in the order of the JSON rows (one list: the rule's).
+CLAWBACK_COLUMNS = SCHEDULE_COLUMNS
 
 
 def _clawback_rows(rows: list) -> list[dict[str, Any]]:
