@@ -654,6 +654,8 @@ def _scenario_sections(result: Result) -> str:
     clawback = clawback_html(result)
     if clawback:
         optional += f"<h3>Clawback schedule: amount owed if the project stops</h3>{clawback}"
+    elif result.clawback_note:
+        optional += f"<h3>Clawback schedule</h3><p>{escape(result.clawback_note)}</p>"
     return f"""<section class="page scenario">
 <h2>{escape(result.name)}</h2>
 <p>{escape(scenario.description)}</p>

@@ -28,11 +28,13 @@ CHECK_IDS = ["71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(
 RESULT_KEYS = {
     "name", "eligible", "net_benefit", "checks", "capital_investment_minimum", "infrastructure_fund_donation",
     "jobs_clause", "retained_jobs_eligible", "phases", "extended_commitment", "max_credit_pv", "excluded_streams",
-    "clawback_schedule",
+    "clawback_schedule", "clawback_note",
     "benefits_by_tax", "conventions", "method",
     "warnings",
 }  # fmt: skip
-NET_BENEFIT_KEYS = {"pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate"}
+NET_BENEFIT_KEYS = {
+    "pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate", "ratio_as_given",
+}  # fmt: skip
 CHECK_KEYS = {"id", "passed", "message"}
 PHASE_KEYS = {"phases", "pv_benefits", "pv_credits", "ratio", "passes"}
 EXTENDED_KEYS = {"years", "incremental_credit", "repayment_schedule"}

@@ -117,6 +117,8 @@ def test_compare_writes_csvs_workbook_and_charts(compared):
     expected |= {f"cashflows/{stem}.csv" for stem in stems}
     expected |= {f"charts/comparison_ratios.{suffix}" for suffix in ("png", "svg")}
     expected |= {f"charts/{stem}/{chart}.{suffix}" for stem in stems for chart in charts for suffix in ("png", "svg")}
+    # phased_campus is not eligible: no award, an empty clawback schedule, no clawback chart
+    expected -= {f"charts/phased_campus/clawback_schedule.{suffix}" for suffix in ("png", "svg")}
     expected |= {f"charts/phased_campus/phase_ratios.{s}" for s in ("png", "svg")}
     expected |= {f"charts/extended_commitment/repayment_schedule.{s}" for s in ("png", "svg")}
     expected |= {".netbenefit-manifest.json"}  # the files of this run, for the next --force
@@ -164,9 +166,11 @@ def test_report_is_self_contained_and_has_every_check(tmp_path, results):
         assert f"<code>{check_id}</code>" in page
     for message in result.checks["message"]:
         assert escape(message) in page
+    # not eligible: no clawback chart, the note instead
     assert page.count('src="data:image/png;base64,') == len(
-        ["cumulative_pv", "benefit_streams", "benefits_by_tax", "phase_ratios", "clawback_schedule", "scorecard"]
+        ["cumulative_pv", "benefit_streams", "benefits_by_tax", "phase_ratios", "scorecard"]
     )
+    assert escape(result.clawback_note) in page and result.clawback_note
     assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)  # nothing fetched from the network
     assert "<script" not in page and "@import" not in page
     for convention in ("Discount rate", "6% a year", "end of year", "Commitment period", "10.5 years", "71(a)(5)"):

@@ -52,11 +52,11 @@ def test_34_1B_341a4_range_none_to_all_beside_the_rule():
 # --- interest (off by default), N.J.A.C. 19:31Q-1.10(b)3 as a model --------------------------------
 
 
-def test_recapture_interest_off_by_default():
+def test_19_31Q_1_10b3_recapture_interest_off_by_default():
     assert (evaluate().clawback_schedule["interest"] == 0).all()
 
 
-def test_recapture_interest_simple_from_the_end_of_each_year_received():
+def test_19_31Q_1_10b3_recapture_interest_simple_from_the_end_of_each_year_received():
     # Exit after 3 years, pro rata: recapture 300,000 x 7.5 / 10.5, taken from each year's credit in
     # the same share; 5% simple interest for 2, 1 and 0 years.
     table = evaluate(commitment={"recapture_interest": {"rate": 0.05}}).clawback_schedule.set_index("years_maintained")
@@ -67,7 +67,7 @@ def test_recapture_interest_simple_from_the_end_of_each_year_received():
     assert recapture_interest([0.0], [100.0], [1], 0.05).tolist() == [0.0]
 
 
-def test_recapture_interest_rate_is_a_decimal():
+def test_19_31Q_1_10b3_recapture_interest_rate_is_a_decimal():
     with pytest.raises(netbenefit.ScenarioError, match="commitment.recapture_interest.rate"):
         evaluate(commitment={"recapture_interest": {"rate": 5}})
 
