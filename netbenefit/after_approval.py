@@ -468,6 +468,7 @@ def actual_scenario(scenario: Scenario, actuals: Actuals, projected: Result) -> 
     return scenario.replace(changes)
 
 
+@np.errstate(all="ignore")  # an overflowing amount is a non-finite value or an error, not a warning
 def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> AfterApproval:
     """Follow an approved scenario through its actual annual results.
 

@@ -355,6 +355,7 @@ def _jobs_created(inputs: Inputs) -> np.ndarray:
     return inputs.number("jobs.new") * np.max(np.where(within, shares, 0.0), axis=1, keepdims=True)
 
 
+@np.errstate(all="ignore")  # a variant that overflows gives a non-finite value, reported as such: no warning
 def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = None) -> Computation:
     """Evaluate a scenario (and optional arrays of variants of its numeric keys).
 

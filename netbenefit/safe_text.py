@@ -60,9 +60,16 @@ def terminal_lines(text: str) -> str:
     return "\n".join(terminal(line) for line in str(text).split("\n"))
 
 
+#: Characters no HTML page may hold raw: control characters other than tab and line breaks (a NUL
+#: above all), and lone surrogates, which no UTF-8 page can encode.
+_NOT_IN_HTML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
 def html(text: Any) -> str:
-    """``text`` escaped for HTML text and quoted attribute values."""
-    return _html.escape(str(text), quote=True)
+    """``text`` escaped for HTML text and quoted attribute values; a control character (a NUL) or
+    a lone surrogate written as its escape (``\\x00``), never raw."""
+    escaped = _html.escape(str(text), quote=True)
+    return _NOT_IN_HTML.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), escaped)
 
 
 def _table(frame, guard: Callable[[Any], Any]):
