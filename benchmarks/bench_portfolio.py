@@ -6,7 +6,8 @@ The example portfolio (``scenarios/portfolio/montecarlo/portfolio.yaml``: its ap
 distributions and the shared macro draws) is repeated to ``--applications`` applications. The
 run of ``--draws`` draws (chunks of 10,000 draws, groups of 20 applications: one task each) is
 timed wall-clock, in this process and on a ``distributed.LocalCluster`` of ``--workers``
-single-threaded worker processes, the two taking turns in each round; the fiscal-year sums are
+single-threaded worker processes (``local_cluster``: with the allocator setting of
+``WORKER_ENVIRONMENT``), the two taking turns in each round; the fiscal-year sums are
 asserted equal, bit for bit. Then the per-task overhead: 400 tasks, each of one
 application and 10 draws, on both sides. From them, the expected throughput on N machines of
 ``--cores`` cores each (default: this machine's):
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from netbenefit.portfolio.montecarlo import load_portfolio_file, portfolio_montecarlo, totals_match
+from netbenefit.portfolio.montecarlo import load_portfolio_file, local_cluster, portfolio_montecarlo, totals_match
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo" / "portfolio.yaml"
@@ -56,15 +57,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores per machine of the model")
     args = parser.parse_args()
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     book = repeated(load_portfolio_file(PORTFOLIO), args.applications)
     tiny_book = book  # its own draws, so that each tiny task computes
     tasks = -(-args.applications // GROUP) * -(-args.draws // CHUNK)
-    with (
-        LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
-        Client(cluster) as client,
-    ):
+    with local_cluster(args.workers) as cluster, Client(cluster) as client:
 
         def run(on_cluster: bool):
             return portfolio_montecarlo(

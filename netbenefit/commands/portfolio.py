@@ -48,11 +48,12 @@ def _client(args: argparse.Namespace):
         from ..errors import ScenarioError
 
         try:
-            from distributed import Client, LocalCluster
+            from distributed import Client
         except ImportError:
             raise ScenarioError("--dask", "", "running on Dask needs dask: pip install 'netbenefit[dask]'") from None
-        cluster = LocalCluster(processes=True, dashboard_address=None)
-        client = Client(cluster)
+        from ..portfolio.montecarlo import local_cluster
+
+        client = Client(local_cluster())
     return client
 
 

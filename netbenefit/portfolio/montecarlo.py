@@ -158,6 +158,25 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
     )
 
 
+# --- Workers ----------------------------------------------------------------------------------
+#: Set in each worker process before it starts. Dask's nanny sets MALLOC_TRIM_THRESHOLD_, which
+#: also stops glibc from raising its mmap threshold as it otherwise does: every array of a task
+#: (10,000 draws x the project years, about 1 MB) is then mapped and unmapped anew, and a task
+#: runs about 1.5-2 times slower than in one process. A high mmap threshold puts them back on the
+#: heap (docs/portfolio.md, "On a real cluster").
+WORKER_ENVIRONMENT = {"MALLOC_MMAP_THRESHOLD_": "268435456"}  # not a statutory number: 256 MB
+
+
+def local_cluster(n_workers: int | None = None):
+    """A ``distributed.LocalCluster`` of single-threaded worker processes with :data:`WORKER_ENVIRONMENT`."""
+    import dask
+    from distributed import LocalCluster
+
+    settings = {f"distributed.nanny.pre-spawn-environ.{name}": value for name, value in WORKER_ENVIRONMENT.items()}
+    with dask.config.set(settings):
+        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
+
+
 # --- One task ---------------------------------------------------------------------------------
 #: The values already checked for each application of a run, in this process (a worker keeps
 #: them from task to task): ``(seed, application index, fingerprint of the scenario) ->
