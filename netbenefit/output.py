@@ -316,12 +316,19 @@ def write_charts(
         return []
     stems = file_stems(results)
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
-    workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))
+    from .chart_cache import kept_charts
+
+    kept = kept_charts(folder.parent, results, jobs, places, formats)  # the charts a run keeps as they are
+    draw = [job for job, keep in zip(jobs, kept, strict=True) if keep is None]
+    workers = min(len(draw), os.cpu_count() or 1) if workers is None else min(len(draw), max(1, workers))
     import multiprocessing
 
     written: list[Path] = []
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for (index, chart), place in zip(jobs, places, strict=True):
+        for (index, chart), place, keep in zip(jobs, places, kept, strict=True):
+            if keep is not None:
+                written.extend(_kept_images(keep, progress))
+                continue
             images = _chart_images(results if index is None else results[index], chart, formats)
             written.extend(_write_images(place, images, progress))
         return written
@@ -330,12 +337,21 @@ def write_charts(
     _CHART_JOBS[:] = results
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_forked_chart_images, index, chart, tuple(formats)) for index, chart in jobs]
-            for place, future in zip(places, futures, strict=True):  # in order: the files of one process
-                written.extend(_write_images(place, future.result(), progress))
+            futures = iter([pool.submit(_forked_chart_images, index, chart, tuple(formats)) for index, chart in draw])
+            for place, keep in zip(places, kept, strict=True):  # in order: the files of one process
+                if keep is not None:
+                    written.extend(_kept_images(keep, progress))
+                else:
+                    written.extend(_write_images(place, next(futures).result(), progress))
     finally:
         _CHART_JOBS.clear()
     return written
+
+
+def _kept_images(paths: list[Path], progress) -> list[Path]:
+    if progress is not None:
+        progress.update(len(paths))
+    return paths
 
 
 def write_comparison(
