@@ -70,3 +70,19 @@ def kept_charts(
             same.append(run.unchanged(name, key))
         kept.append(run.keep(paths) if all(same) else None)
     return kept
+
+
+def warm_up() -> None:
+    """Import the chart machinery and draw one small text in this process, so that the worker
+    processes forked after it inherit Matplotlib's modules and its loaded font instead of each
+    loading them (its text is never written anywhere)."""
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(2.0, 1.0), layout="constrained")
+    ax = figure.add_subplot()
+    ax.plot([1, 2], [1, 2])
+    ax.set_title("Net benefit ratio 400%")
+    FigureCanvasAgg(figure).print_png(io.BytesIO())

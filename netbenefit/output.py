@@ -334,6 +334,9 @@ def write_charts(
         return written
     from concurrent.futures import ProcessPoolExecutor
 
+    from .chart_cache import warm_up
+
+    warm_up()  # once here, inherited by every worker
     _CHART_JOBS[:] = results
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
