@@ -15,7 +15,7 @@ data files) into a temporary folder first.
 - The floor: the baseline's work, then as many charts as ``compare`` draws, each the least a
   reader needs (one line of 11 points, a title, two axis labels and the tick labels; the same
   size, layout, resolution and PNG writer as the scenario charts), drawn in the same number of
-  forked worker processes. Goal: a cold ``compare`` within 1.5x of it.
+  worker processes forked after the same warm-up. Goal: a cold ``compare`` within 1.5x of it.
 - ``compare, rerun after one edit``: before each round (untimed), one scenario's ``jobs.new``
   is changed (by one job, back and forth); then ``compare --force`` into the folder of the
   previous round, which keeps the charts whose inputs did not change. Goal: within 5x of the
@@ -63,6 +63,8 @@ def draw(index):
 
 charts = chart_count(results)
 workers = min(len(results), os.cpu_count() or 1)
+from netbenefit.chart_cache import warm_up
+warm_up()  # as compare does before its workers fork
 with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
     assert all(pool.map(draw, range(charts)))
 """
