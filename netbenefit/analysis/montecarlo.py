@@ -315,6 +315,8 @@ def montecarlo(
     generators = [np.random.default_rng(child) for child in seed_sequence.spawn(len(distributions))]
 
     checked: dict[str, tuple[float, float]] = {}  # the values already applied to each key (check_values)
+    if use_structure and client is None:
+        _check_box(scenario, distributions, checked)
 
     def make_overrides(start: int, stop: int) -> dict[str, np.ndarray]:
         values = {}
@@ -374,6 +376,21 @@ def montecarlo(
     return MonteCarloResult(
         draws=table, summary=summary, seed=seed_sequence.entropy, vary=distributions, conventions=conventions
     )
+
+
+def _check_box(scenario: Scenario, distributions: Mapping[str, Distribution], checked: dict) -> None:
+    """Apply the extremes of each key's distribution (:func:`netbenefit.analysis.structure.box`)
+    once, up front, where they are valid: the chunks' draws between them then need no
+    :meth:`Scenario.replace` (check_values reads a key valid at two values as valid between
+    them); a key whose extremes are not valid is checked chunk by chunk as before."""
+    from .keys import check_values
+    from .structure import box
+
+    for key, values in (box(scenario, distributions) or {}).items():
+        try:
+            check_values(scenario, key, values, checked=checked)
+        except ScenarioError:
+            checked.pop(key, None)
 
 
 def _summarise(ratios: np.ndarray, draws: int, passes: int, eligible: int, undefined: int) -> MonteCarloSummary:
