@@ -4,15 +4,21 @@ Where the varied keys enter the yearly benefits and credits multilinearly (each 
 power: jobs, salaries, multipliers, shares, tax rates) and the discount rate may vary as well,
 the present values of a draw are
 
-    PV = D1(r) x sum over subsets S of the keys of  u_S x sum over years t of  a_S[t] x^(t - 1)
+    PV = D1(r) x sum over subsets S of the keys of  v_S x sum over years t of  a_S[t] x^(t - 1)
 
-with ``u_k`` the key's value scaled to [0, 1] over the box of the draws, ``u_S`` the product over
-``S``, ``x = D(t + 1) / D(t)`` the model's one-year discount factor and ``D1`` its factor of
-year 1. The coefficient rows ``a_S`` are not written out from formulas: they are read from the
-model itself (:func:`netbenefit.cashflows.compute`) at the corners of the box (the counted
-benefits by year, summed over phases, and the credits by year), then turned into the
-coefficients of the multilinear form (the Moebius transform of the corner values). So the fast
-path follows the model when it changes.
+with ``v_k`` the key's value divided by its largest size over the box the distributions draw in
+(:func:`box`: a uniform's or triangular's bounds, a normal's mean +- 8 sd, within the key's valid
+range), ``v_S`` the product over ``S``, ``x = D(t + 1) / D(t)`` the model's one-year discount
+factor and ``D1`` its factor of year 1. The coefficient rows ``a_S`` are not written out from
+formulas: they are read from the model itself (:func:`netbenefit.cashflows.compute`) at the
+corners of the box (the counted benefits by year, summed over phases, the credits by year and
+the requested credits), then turned into the coefficients of the multilinear form (the Moebius
+transform of the corner values, then a change of variable key by key); a subset whose
+coefficients are all within the rounding of the sums that made them (a product the model does
+not form, such as jobs alone) is left out. So the fast path follows the model when it changes.
+The box is the same for every chunk and every worker of a cluster, and each draw is computed
+alone (the sums over years a product with a block of fixed width), so that a draw's numbers do
+not depend on the chunk size; a draw outside the box is computed by the general path.
 
 It is used only when a structural test on the model's own numbers says it gives the general
 path's numbers (:func:`plan`), else the general path runs:
@@ -27,9 +33,9 @@ path's numbers (:func:`plan`), else the general path runs:
 - every result other than the present values (the threshold and its clause, the job clause,
   retained jobs' eligibility, every check but the net benefit test, the horizon) is the same at
   every probe: at the corners, the centre, the random points and at 17 evenly spaced values of
-  each key over the box. When they do not depend on a key at all (the model's arrays for them keep one row)
-  this is exact; when they do (the job minimum on ``jobs.new``) it relies on the eligibility
-  rules being minimums and maximums (monotone in each key), which those of s.71 are.
+  each key over the box. When they do not depend on a key at all this is exact; when they do
+  (the job minimum on ``jobs.new``) it relies on the eligibility rules being minimums and
+  maximums (monotone in each key), which those of s.71 are.
 
 The pass flag and the ratio are then made by the model's own functions
 (:func:`netbenefit.cashflows._ratio`, :func:`netbenefit.rules.net_benefit.meets_threshold`), and
