@@ -1,11 +1,16 @@
 """One run, one folder: the outputs of ``compare --out`` belong to one run.
 
-The folder keeps a manifest, ``.netbenefit-manifest.json``, of the files netbenefit wrote into it.
-When a run (with ``--force``) writes into a folder that holds a previous run's outputs, the files
-the manifest lists and this run did not write are removed once this run has written everything,
-so the folder never shows a stale result beside a fresh one. Nothing the manifest does not list is
-ever removed: a file the user put in the folder stays, and an entry that leads outside the folder,
-is not a regular file (a link, a folder) or is missing is left alone.
+The folder keeps a manifest, ``.netbenefit-manifest.json``, of the files netbenefit wrote into it:
+for each, the SHA-256 of its bytes, and for a chart the digest of everything that drew it
+(:mod:`netbenefit.chart_keys`). When a run (with ``--force``) writes into a folder that holds a
+previous run's outputs, the files the manifest lists and this run did not write are removed once
+this run has written everything, so the folder never shows a stale result beside a fresh one.
+Only a file whose bytes are those the manifest recorded is ever removed: a file the user put in
+the folder (or changed since) stays, whatever a manifest says, and an entry that leads outside the
+folder, is not a regular file (a link, a folder) or is missing is left alone.
+
+A chart whose file is still the one recorded and whose digest is unchanged is kept as it is
+(:meth:`Run.unchanged`), unless the run was started with ``cache=False`` (``--no-cache``).
 
 While a run writes, it holds a lock, ``.netbenefit.lock`` (an advisory ``flock`` on POSIX, which
 the system releases when the process ends, so the lock of a run that died is free; the file holds
@@ -14,11 +19,13 @@ the process id for the message). A second run into the same folder is refused wi
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from .output import OUTPUT_ROOT, WRITTEN, OutputError, atomic_write_text
@@ -27,18 +34,33 @@ from .output import OUTPUT_ROOT, WRITTEN, OutputError, atomic_write_text
 MANIFEST_NAME = ".netbenefit-manifest.json"
 #: The lock a run holds while it writes.
 LOCK_NAME = ".netbenefit.lock"
-#: Version of the manifest's format.
-MANIFEST_FORMAT = 1
+#: Version of the manifest's format: 1 listed names; 2 maps each name to ``{"sha256": ...}`` and,
+#: for a chart, ``"drawn_from"``: the digest of what drew it.
+MANIFEST_FORMAT = 2
+
+
+def file_digest(path: Path) -> str | None:
+    """The SHA-256 of the regular file ``path`` (not followed if a link), None if there is none."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
 
 
 class Run:
     """The files one run writes into its folder (see :func:`one_run`)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, cache: bool = True) -> None:
         self.folder = folder
-        self.previous = read_manifest(folder)
+        self.cache = cache
+        self.previous = read_manifest(folder)  # name -> {"sha256": ..., "drawn_from": ...}
         self.arrived: list[Path] = []  # every file atomic_write put in place during the run
         self.listed: list[Path] = []
+        self.drawn_from: dict[str, str] = {}  # this run's charts: name -> digest of what drew it
+        self.kept: list[str] = []  # charts kept as they were (not drawn again)
 
     @property
     def written(self) -> list[str]:
@@ -52,41 +74,88 @@ class Run:
         self.listed += paths
         return paths
 
+    def unchanged(self, name: str, drawn_from: str | None) -> bool:
+        """Whether the file ``name`` (relative to the folder) may be kept as it is: the cache is
+        on, the previous run recorded it drawn from ``drawn_from`` (not None), and its bytes are
+        still those recorded. Records ``drawn_from`` for this run's manifest either way."""
+        if drawn_from is None:
+            return False
+        self.drawn_from[name] = drawn_from
+        entry = self.previous.get(name, {})
+        if not self.cache or entry.get("drawn_from") != drawn_from or "sha256" not in entry:
+            return False
+        return file_digest(self.folder / name) == entry["sha256"]
+
+    def keep(self, paths: Iterable[Path]) -> list[Path]:
+        """Record files kept from the previous run as this run's (their bytes were checked by
+        :meth:`unchanged`); returns them."""
+        paths = list(paths)
+        self.listed += paths
+        self.kept += [_relative(self.folder, path) for path in paths]
+        return paths
+
+    def _entries(self, names: Iterable[str]) -> dict[str, dict[str, str]]:
+        entries = {}
+        for name in names:
+            digest = file_digest(self.folder / name)
+            if digest is not None:
+                entries[name] = {"sha256": digest}
+                if name in self.drawn_from:
+                    entries[name]["drawn_from"] = self.drawn_from[name]
+        return entries
+
     def finish(self) -> None:
-        """After a complete run: remove the previous run's files this run did not write, then
-        record this run's files."""
+        """After a complete run: remove the previous run's files this run did not write (those
+        whose bytes are still the ones recorded), then record this run's files."""
         written = self.written
         for name in sorted(set(self.previous) - set(written)):
-            remove_written_file(self.folder, name)
-        write_manifest(self.folder, written)
+            remove_written_file(self.folder, name, self.previous[name].get("sha256"))
+        write_manifest(self.folder, self._entries(written))
 
     def abandon(self) -> None:
-        """After a failed or interrupted run: record the files of the previous run that remain and
-        those this run wrote, so that a later run can remove them."""
-        kept = [name for name in self.previous if (self.folder / name).is_file()]
+        """After a failed or interrupted run: record the files of the previous run that remain
+        unchanged and those this run wrote, so that a later run can remove them."""
+        written = self.written
+        kept = {
+            name: entry
+            for name, entry in self.previous.items()
+            if name not in written and entry.get("sha256") and file_digest(self.folder / name) == entry["sha256"]
+        }
         try:
-            write_manifest(self.folder, [*kept, *self.written])
+            write_manifest(self.folder, {**kept, **self._entries(written)})
         except OSError:  # the disk that failed the run may fail this too; the run's error is reported
             pass
 
 
+#: The run writing, while :func:`one_run`'s body runs (write_charts asks it which charts to keep).
+_RUN: ContextVar[Run | None] = ContextVar("run", default=None)
+
+
+def current_run(folder: Path) -> Run | None:
+    """The :class:`Run` writing into ``folder`` now, if any."""
+    run = _RUN.get()
+    return run if run is not None and Path(run.folder) == Path(folder) else None
+
+
 @contextmanager
-def one_run(folder: Path) -> Iterator[Run]:
+def one_run(folder: Path, *, cache: bool = True) -> Iterator[Run]:
     """Hold the folder's lock while the body writes; then keep its manifest (:class:`Run`).
+    ``cache=False``: keep no chart of the previous run, draw every one.
 
     Raises :class:`~netbenefit.output.OutputError` when another run holds the lock.
     """
     folder = Path(folder)
     lock = _lock(folder)
     try:
-        run = Run(folder)
-        token, root = WRITTEN.set(run.arrived), OUTPUT_ROOT.set(folder)
+        run = Run(folder, cache=cache)
+        token, root, run_token = WRITTEN.set(run.arrived), OUTPUT_ROOT.set(folder), _RUN.set(run)
         try:
             yield run
         except BaseException:
             run.abandon()
             raise
         finally:
+            _RUN.reset(run_token)
             WRITTEN.reset(token)
             OUTPUT_ROOT.reset(root)
         run.finish()
@@ -102,33 +171,49 @@ def check_unlocked(folder: Path) -> None:
         _unlock(folder, _lock(folder))
 
 
-def read_manifest(folder: Path) -> list[str]:
-    """The files a previous run recorded; none when there is no manifest or it cannot be read."""
+def read_manifest(folder: Path) -> dict[str, dict[str, str]]:
+    """The files a previous run recorded, each with what it recorded of it (``sha256``, and
+    ``drawn_from`` for a chart; nothing for a name of a format-1 manifest, which listed names
+    alone); none when there is no manifest or it cannot be read."""
     try:
         data = json.loads((Path(folder) / MANIFEST_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return []
+        return {}
     files = data.get("files") if isinstance(data, dict) else None
-    return [name for name in files if isinstance(name, str)] if isinstance(files, list) else []
+    if isinstance(files, list):
+        return {name: {} for name in files if isinstance(name, str)}
+    if not isinstance(files, dict):
+        return {}
+    entries = {}
+    for name, entry in files.items():
+        if isinstance(entry, dict):
+            entries[name] = {key: value for key, value in entry.items() if isinstance(value, str)}
+    return entries
 
 
-def write_manifest(folder: Path, names: Iterable[str]) -> None:
-    data = {"format": MANIFEST_FORMAT, "written_by": "netbenefit", "files": sorted(dict.fromkeys(names))}
+def write_manifest(folder: Path, entries: Mapping[str, Mapping[str, str]]) -> None:
+    """Record ``entries`` (name -> ``{"sha256": ..., "drawn_from": ...}``) as the folder's manifest."""
+    files = {name: dict(entries[name]) for name in sorted(entries)}
+    data = {"format": MANIFEST_FORMAT, "written_by": "netbenefit", "files": files}
     atomic_write_text(Path(folder) / MANIFEST_NAME, json.dumps(data, indent=1) + "\n")
 
 
-def remove_written_file(folder: Path, name: str) -> bool:
-    """Remove ``folder/name`` if it is a regular file inside ``folder`` (links resolved), then the
-    folders it leaves empty; returns whether it was removed. Any other entry is left alone."""
+def remove_written_file(folder: Path, name: str, sha256: str | None) -> bool:
+    """Remove ``folder/name`` if it is a regular file inside ``folder`` (links resolved) whose
+    bytes have the digest ``sha256`` (the one netbenefit recorded when it wrote the file), then
+    the folders it leaves empty; returns whether it was removed. Any other entry, or a file whose
+    digest is not given or differs (the user's, or changed since), is left alone."""
     relative = Path(name)
     if relative.is_absolute() or not relative.parts or ".." in relative.parts or name in (MANIFEST_NAME, LOCK_NAME):
+        return False
+    if not sha256:
         return False
     path = Path(folder) / relative
     root = os.path.realpath(folder)
     if not Path(os.path.realpath(path.parent)).is_relative_to(root):
         return False
     try:
-        if not stat.S_ISREG(path.lstat().st_mode):
+        if not stat.S_ISREG(path.lstat().st_mode) or file_digest(path) != sha256:
             return False
         path.unlink()
     except OSError:

@@ -369,35 +369,79 @@ def write_charts(
     files, and the order in which they are written, are those of one process drawing them all.
     ``progress`` (an object with ``update(n)``, a progress bar) is told of each file written.
     """
+    with _charts_drawn(results, folder, formats, charts, workers) as finish:
+        return finish(progress)
+
+
+@contextlib.contextmanager
+def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str], charts: str, workers: int | None):
+    """Start drawing the charts of :func:`write_charts` (in worker processes, which draw while
+    the body runs); yield ``finish(progress)``, which writes their files in order and returns
+    their paths. Leaving the block before ``finish`` cancels the charts not yet drawn."""
     if charts not in CHART_CHOICES:
         raise ValueError(f"charts must be one of {CHART_CHOICES}, not {charts!r}")
     folder = Path(folder) / "charts"
     jobs = _chart_jobs(results, charts)
     if not jobs:
-        return []
+        yield lambda progress: []
+        return
     import_held()  # matplotlib's C extensions initialised with the signals held
     stems = file_stems(results)
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
-    workers = min(len(jobs), os.cpu_count() or 1) if workers is None else min(len(jobs), max(1, workers))
+    from .chart_cache import kept_charts
+
+    kept = kept_charts(folder.parent, results, jobs, places, formats)  # the charts a run keeps as they are
+    draw = [job for job, keep in zip(jobs, kept, strict=True) if keep is None]
+    workers = min(len(draw), os.cpu_count() or 1) if workers is None else min(len(draw), max(1, workers))
     import multiprocessing
 
-    written: list[Path] = []
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        for (index, chart), place in zip(jobs, places, strict=True):
-            images = _chart_images(results if index is None else results[index], chart, formats)
-            written.extend(_write_images(place, images, progress))
-        return written
+
+        def in_this_process(progress) -> list[Path]:
+            written: list[Path] = []
+            for (index, chart), place, keep in zip(jobs, places, kept, strict=True):
+                if keep is not None:
+                    written.extend(_kept_images(keep, progress))
+                    continue
+                images = _chart_images(results if index is None else results[index], chart, formats)
+                written.extend(_write_images(place, images, progress))
+            return written
+
+        yield in_this_process
+        return
     from concurrent.futures import ProcessPoolExecutor
 
+    from .chart_cache import warm_up
+
+    warm_up()  # once here, inherited by every worker
     _CHART_JOBS[:] = results
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_forked_chart_images, index, chart, tuple(formats)) for index, chart in jobs]
-            for place, future in zip(places, futures, strict=True):  # in order: the files of one process
-                written.extend(_write_images(place, future.result(), progress))
+            futures = [pool.submit(_forked_chart_images, index, chart, tuple(formats)) for index, chart in draw]
+
+            def in_workers(progress) -> list[Path]:
+                written: list[Path] = []
+                drawn = iter(futures)
+                for place, keep in zip(places, kept, strict=True):  # in order: the files of one process
+                    if keep is not None:
+                        written.extend(_kept_images(keep, progress))
+                    else:
+                        written.extend(_write_images(place, next(drawn).result(), progress))
+                return written
+
+            try:
+                yield in_workers
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
     finally:
         _CHART_JOBS.clear()
-    return written
+
+
+def _kept_images(paths: list[Path], progress) -> list[Path]:
+    if progress is not None:
+        progress.update(len(paths))
+    return paths
 
 
 def write_comparison(
@@ -421,16 +465,18 @@ def write_comparison(
     """
     folder = Path(folder)
     written = []
-    for name, data in csv_files(results):
-        path = folder / name
-        atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
-        written.append(path)
-    from .workbook import write_workbook
+    # the charts are drawn in worker processes while this process writes the tables
+    with _charts_drawn(results, folder, formats, charts, workers) as finish_charts:
+        for name, data in csv_files(results):
+            path = folder / name
+            atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
+            written.append(path)
+        from .workbook import write_workbook
 
-    written.append(write_workbook(results, folder / "comparison.xlsx"))
-    if progress is not None:
-        progress.update(len(written))
-    written.extend(write_charts(results, folder, formats, charts=charts, workers=workers, progress=progress))
+        written.append(write_workbook(results, folder / "comparison.xlsx"))
+        if progress is not None:
+            progress.update(len(written))
+        written.extend(finish_charts(progress))
     return written
 
 

@@ -60,17 +60,30 @@ def variants_task(payload, overrides: dict[str, np.ndarray], size: int) -> dict[
 
 
 def montecarlo_task(
-    payload, distributions: dict, states: list[dict], size: int, out_of_range: str, keep_draws: bool = True
+    payload,
+    distributions: dict,
+    states: list[dict],
+    size: int,
+    out_of_range: str,
+    keep_draws: bool = True,
+    use_structure: bool = False,
 ):
     """One chunk of a Monte Carlo run: ``(overrides, columns)``, drawn from the streams' ``states``
-    (the overrides empty when the draws are not kept: less to send back)."""
+    (the overrides empty when the draws are not kept: less to send back); on the model's structure
+    as in one process when ``use_structure`` (:mod:`netbenefit.analysis.structure`)."""
     scenario = _scenario(payload)
     overrides = {}
     for (key, distribution), state in zip(distributions.items(), states, strict=True):
         generator = np.random.Generator(np.random.PCG64())
         generator.bit_generator.state = state
         overrides[key] = drawn_values(scenario, key, distribution.draw(generator, size), out_of_range)
-    return (overrides if keep_draws else {}), _columns(scenario, overrides, size)
+    if use_structure:
+        from .structure import columns_on_structure, plan_for
+
+        columns = columns_on_structure(scenario, plan_for(scenario, distributions), overrides, size)
+    else:
+        columns = _columns(scenario, overrides, size)
+    return (overrides if keep_draws else {}), columns
 
 
 def _ranges(size: int, chunk_size: int) -> list[tuple[int, int]]:
@@ -114,9 +127,11 @@ def montecarlo_chunks(
     out_of_range: str,
     progress=None,
     keep_draws: bool = True,
+    use_structure: bool = False,
 ) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
     """As :func:`netbenefit.analysis.variants.iter_chunks` for Monte Carlo, each chunk a task
-    (without the drawn values when ``keep_draws`` is False)."""
+    (without the drawn values when ``keep_draws`` is False; on the model's structure when
+    ``use_structure``)."""
     payload = _scatter(client, scenario)
     ranges = _ranges(size, chunk_size)
     futures = []
@@ -124,7 +139,15 @@ def montecarlo_chunks(
         states = [generator.bit_generator.state for generator in generators]
         futures.append(
             client.submit(
-                montecarlo_task, payload, distributions, states, stop - start, out_of_range, keep_draws, pure=False
+                montecarlo_task,
+                payload,
+                distributions,
+                states,
+                stop - start,
+                out_of_range,
+                keep_draws,
+                use_structure,
+                pure=False,
             )
         )
         for distribution, generator in zip(distributions.values(), generators, strict=True):

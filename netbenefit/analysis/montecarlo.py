@@ -256,6 +256,7 @@ def montecarlo(
     keep_draws: bool = True,
     out_of_range: str = "error",
     client: Any = None,
+    use_structure: bool = True,
 ) -> MonteCarloResult:
     """Draw values of some keys at random and run the test on every draw.
 
@@ -283,6 +284,11 @@ def montecarlo(
     client : distributed.Client, optional
         Run each chunk as a task on this Dask cluster (:mod:`netbenefit.analysis.distributed`):
         the same draws and results as in one process, whatever the number of workers.
+    use_structure : bool
+        Where the model's own numbers show that the varied keys enter the benefits and credits
+        multilinearly (and the discount rate only discounts), evaluate each draw as a few sums
+        over years (:mod:`netbenefit.analysis.structure`): the same results to 1e-12 relative,
+        the same flags. False, or a model that fails the test, runs the general path.
 
     Returns
     -------
@@ -311,6 +317,8 @@ def montecarlo(
     generators = [np.random.default_rng(child) for child in seed_sequence.spawn(len(distributions))]
 
     checked: dict[str, tuple[float, float]] = {}  # the values already applied to each key (check_values)
+    if use_structure and client is None:
+        _check_box(scenario, distributions, checked)
 
     def make_overrides(start: int, stop: int) -> dict[str, np.ndarray]:
         values = {}
@@ -330,13 +338,18 @@ def montecarlo(
     chunks = -(-draws // chunk_size)
     bar = _progress_bar(progress, draws, chunks)
     try:
-        if client is None:
+        if client is None and use_structure:
+            from .structure import chunks as structure_chunks
+
+            chunks = structure_chunks(scenario, draws, make_overrides, chunk_size, bar, distributions)
+        elif client is None:
             chunks = iter_chunks(scenario, draws, make_overrides, chunk_size, bar)
         else:
             from .distributed import montecarlo_chunks
 
             chunks = montecarlo_chunks(
-                client, scenario, draws, distributions, generators, chunk_size, out_of_range, bar, keep_draws
+                client, scenario, draws, distributions, generators, chunk_size, out_of_range, bar, keep_draws,
+                use_structure,
             )
         for start, stop, overrides, chunk in chunks:
             ratios[start:stop] = chunk["ratio"]
@@ -365,6 +378,21 @@ def montecarlo(
     return MonteCarloResult(
         draws=table, summary=summary, seed=seed_sequence.entropy, vary=distributions, conventions=conventions
     )
+
+
+def _check_box(scenario: Scenario, distributions: Mapping[str, Distribution], checked: dict) -> None:
+    """Apply the extremes of each key's distribution (:func:`netbenefit.analysis.structure.box`)
+    once, up front, where they are valid: the chunks' draws between them then need no
+    :meth:`Scenario.replace` (check_values reads a key valid at two values as valid between
+    them); a key whose extremes are not valid is checked chunk by chunk as before."""
+    from .keys import check_values
+    from .structure import box
+
+    for key, values in (box(scenario, distributions) or {}).items():
+        try:
+            check_values(scenario, key, values, checked=checked)
+        except ScenarioError:
+            checked.pop(key, None)
 
 
 def _summarise(ratios: np.ndarray, draws: int, passes: int, eligible: int, undefined: int) -> MonteCarloSummary:

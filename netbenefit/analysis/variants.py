@@ -68,9 +68,16 @@ def failed_checks(computation: Computation) -> np.ndarray:
     """Per variant, a bit mask of the checks of s.71 it fails: bit i for the i-th check of
     ``computation.checks`` (statute order, as :data:`netbenefit.evaluate.CHECK_IDS`)."""
     mask = np.zeros(computation.size, dtype=np.int32)
+    same = 0  # the bits of the checks every variant fails alike (one value for all)
     for bit, passed in enumerate(computation.checks.values()):
-        failed = ~np.broadcast_to(np.asarray(passed, dtype=bool), (computation.size, 1))[:, 0]
+        passed = np.asarray(passed, dtype=bool)
+        if passed.size == 1:
+            same |= int(not passed.reshape(-1)[0]) << bit
+            continue
+        failed = ~np.broadcast_to(passed, (computation.size, 1))[:, 0]
         mask |= failed.astype(np.int32) << bit
+    if same:
+        mask |= same
     return mask
 
 

@@ -10,7 +10,9 @@ run's outputs (:mod:`netbenefit.outdir`): a manifest of them, and a lock while a
 Each scenario's line (its ratio against its threshold) is printed as soon as it is evaluated;
 a progress bar on stderr (a terminal only) then counts the files written. The scenarios' charts
 are drawn in parallel processes, one per core; ``--charts summary`` draws the comparison chart
-alone, ``--charts none`` no chart.
+alone, ``--charts none`` no chart. A chart whose inputs are unchanged since the previous run into the
+folder, and whose file is still the one that run wrote, is kept as it is (:mod:`netbenefit.chart_cache`);
+``--no-cache`` draws every chart.
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ def register(subparsers) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--force", action="store_true", help="write into a non-empty output folder")
     parser.add_argument("--svg", action="store_true", help="write each chart as SVG as well as PNG")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="draw every chart; by default a chart whose inputs and file are unchanged since the last run is kept",
+    )
     parser.add_argument(
         "--charts",
         choices=("all", "summary", "none"),
@@ -88,10 +95,12 @@ def run(args: argparse.Namespace) -> int:
 
         bar = tqdm(total=file_count(results, formats, args.charts), unit="file", desc="Writing", leave=False)
     try:
-        with one_run(folder) as run:  # a lock while writing; the previous run's leftovers removed after
+        # a lock while writing; the previous run's leftovers removed after
+        with one_run(folder, cache=not args.no_cache) as run:
             written = run.wrote(write_comparison(results, folder, formats=formats, charts=args.charts, progress=bar))
     finally:
         if bar is not None:
             bar.close()
-    print(terminal(f"wrote {len(written)} files to {folder}"))
+    kept = f" ({len(run.kept)} chart files unchanged, kept)" if run.kept else ""
+    print(terminal(f"wrote {len(written)} files to {folder}{kept}"))
     return 0

@@ -1,10 +1,12 @@
 """One run, one folder: ``compare --out`` keeps a manifest of the files it wrote; with ``--force``
-the previous run's outputs that this run did not write are removed (only files the manifest lists,
-never another), and a lock refuses a second run into a folder while one is writing."""
+the previous run's outputs that this run did not write are removed (only files the manifest lists
+with the digest of their bytes as they are, never another), and a lock refuses a second run into a
+folder while one is writing."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -112,9 +114,51 @@ def test_removing_a_written_file_removes_the_folders_it_leaves_empty_and_no_more
     (tmp_path / "charts" / "old").mkdir(parents=True)
     (tmp_path / "charts" / "old" / "a.png").write_bytes(b"x")
     (tmp_path / "charts" / "keep.png").write_bytes(b"x")
-    assert remove_written_file(tmp_path, "charts/old/a.png")
+    digest = hashlib.sha256(b"x").hexdigest()
+    assert remove_written_file(tmp_path, "charts/old/a.png", digest)
     assert not (tmp_path / "charts" / "old").exists() and (tmp_path / "charts" / "keep.png").exists()
-    assert not remove_written_file(tmp_path, "charts/old/a.png")  # already gone
+    assert not remove_written_file(tmp_path, "charts/old/a.png", digest)  # already gone
+
+
+def test_a_file_is_removed_only_when_its_bytes_are_those_recorded(tmp_path):
+    (tmp_path / "a.csv").write_bytes(b"written by netbenefit")
+    assert not remove_written_file(tmp_path, "a.csv", None)  # no digest recorded (a format-1 manifest)
+    assert not remove_written_file(tmp_path, "a.csv", hashlib.sha256(b"other bytes").hexdigest())
+    assert (tmp_path / "a.csv").exists()
+    assert remove_written_file(tmp_path, "a.csv", hashlib.sha256(b"written by netbenefit").hexdigest())
+
+
+@pytest.mark.parametrize("entry", ["listed", "wrong digest", "no digest"])
+def test_a_planted_manifest_never_makes_a_forced_run_remove_the_user_s_file(tmp_path, two, entry):
+    # Was: any name a manifest listed was removed by the next --force run, so a manifest copied or
+    # written into a folder could make netbenefit delete the user's files.
+    a, _ = two
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "thesis.docx").write_bytes(b"the user's own work")
+    files = {
+        "listed": ["thesis.docx"],
+        "wrong digest": {"thesis.docx": {"sha256": hashlib.sha256(b"something else").hexdigest()}},
+        "no digest": {"thesis.docx": {}},
+    }[entry]
+    (out / MANIFEST_NAME).write_text(json.dumps({"format": 1 if entry == "listed" else 2, "files": files}))
+    assert run("compare", a, "--out", out, "--force", "--charts", "none")[0] == 0
+    assert (out / "thesis.docx").read_bytes() == b"the user's own work"
+    assert "thesis.docx" not in json.loads((out / MANIFEST_NAME).read_text())["files"]
+
+
+def test_a_file_netbenefit_wrote_and_the_user_changed_since_is_not_removed(tmp_path, two):
+    a, b = two
+    out = tmp_path / "out"
+    assert run("compare", a, b, "--out", out, "--charts", "none")[0] == 0
+    manifest = json.loads((out / MANIFEST_NAME).read_text())
+    assert manifest["format"] == 2
+    assert manifest["files"]["cashflows/beta.csv"]["sha256"] == hashlib.sha256(
+        (out / "cashflows" / "beta.csv").read_bytes()
+    ).hexdigest()
+    (out / "cashflows" / "beta.csv").write_text("year,my notes\n")
+    assert run("compare", a, "--out", out, "--force", "--charts", "none")[0] == 0
+    assert (out / "cashflows" / "beta.csv").read_text() == "year,my notes\n"
 
 
 # ----------------------------------------------------------------------------------------------
