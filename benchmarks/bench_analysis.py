@@ -33,19 +33,13 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
+from office_reference import VARY, draws_of, flags, timeline
 
 import netbenefit
 from netbenefit.analysis import montecarlo, sweep
-from netbenefit.parameters import parameter
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "office_hq_default_area.yaml"
-VARY = {
-    "jobs.new": ("normal", 260.0, 25.0),
-    "discount_rate": ("uniform", 0.04, 0.08),
-    "jobs.median_salary": ("triangular", 85_000.0, 98_000.0, 115_000.0),
-    "revenue.earnings_multiplier": ("uniform", 1.4, 1.9),
-}
 GRID = {
     "jobs.new": np.linspace(150, 400, 50),
     "discount_rate": np.linspace(0.03, 0.09, 40),
@@ -60,47 +54,24 @@ def hand_written(scenario, draws: int, seed: int, chunk: int = 100_000) -> dict[
     the seed in the order of VARY), so the numbers can be compared row by row. Everything that
     does not vary is computed once; the rest in chunks of ``chunk`` draws, as the library does.
     """
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(len(VARY))]
-    new_jobs = rngs[0].normal(260.0, 25.0, draws)
-    rate = rngs[1].uniform(0.04, 0.08, draws)
-    salary0 = rngs[2].triangular(85_000.0, 98_000.0, 115_000.0, draws)
-    multiplier = rngs[3].uniform(1.4, 1.9, draws)
-
-    jobs_in, revenue, award = scenario.jobs, scenario.revenue, scenario.award
-    period = award.eligibility_period_years * parameter("commitment_period_multiple_of_eligibility_period")
-    window_end = award.first_credit_year - 1 + period
-    years = np.arange(1, int(np.ceil(window_end)) + 1)
-    ramp = np.array(jobs_in.ramp)[np.minimum(years - 1, len(jobs_in.ramp) - 1)]
-    capital = np.array([scenario.capital_investment.get(int(t), 0.0) for t in years])
-    sales_tax = revenue.sales_and_use_tax_rate
-    weight = np.clip(window_end - (years - 1.0), 0.0, 1.0)
-    first = award.first_credit_year
-    credit_years = (years >= first) & (years < first + award.eligibility_period_years)
-    growth = (1.0 + jobs_in.salary_growth) ** (years - 1)
-    operations_rate = (
-        revenue.income_tax_effective_rate * jobs_in.nj_withholding_share + revenue.taxable_spending_share * sales_tax
-    )
-    construction_wages = capital * revenue.construction_labor_share
-    construction = construction_wages * (
-        revenue.construction_income_tax_rate + revenue.taxable_spending_share * sales_tax
-    )
-    construction_sales = capital * revenue.construction_taxable_share * sales_tax
+    new_jobs, rate, salary0, multiplier = draws_of(seed, draws)
+    line, revenue, award = timeline(scenario), scenario.revenue, scenario.award
+    years, ramp, growth = line.years, line.ramp, line.growth
+    construction = line.construction_wages * line.construction_rate
 
     pv_benefits, pv_credits = np.empty(draws), np.empty(draws)
     for start in range(0, draws, chunk):  # chunks, as the library, so that both work in cache-sized pieces
         part = slice(start, min(draws, start + chunk))
         jobs = new_jobs[part, None] * ramp
         wages = jobs * (salary0[part, None] * growth)
-        net = (wages * operations_rate + construction) * multiplier[part, None]
-        net += construction_sales
+        net = (wages * line.operations_rate + construction) * multiplier[part, None]
+        net += line.construction_sales
         net += revenue.corporate_business_tax * (jobs > 0)
         discount = np.exp(-years * np.log1p(rate[part, None]))
-        pv_benefits[part] = np.einsum("ij,ij->i", net, discount * weight)
-        pv_credits[part] = award.annual_credit * discount[:, credit_years].sum(axis=1)
+        pv_benefits[part] = np.einsum("ij,ij->i", net, discount * line.weight)
+        pv_credits[part] = award.annual_credit * discount[:, line.credit_years].sum(axis=1)
     ratio = pv_benefits / pv_credits
-    threshold = parameter("net_benefit_threshold_default")
-    passes = ratio >= threshold * (1 - parameter("net_benefit_ratio_relative_tolerance"))
-    eligible = passes & (new_jobs >= parameter("other_business_minimum_new_jobs"))
+    _, passes, eligible = flags(new_jobs, ratio)
     return {"jobs.new": new_jobs, "pv_benefits": pv_benefits, "pv_credits": pv_credits, "ratio": ratio,
             "passes": passes, "eligible": eligible}
 

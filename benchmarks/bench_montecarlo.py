@@ -29,57 +29,30 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from office_reference import VARY, draws_of, flags, timeline
 
 import netbenefit
 from netbenefit.analysis import montecarlo
 from netbenefit.analysis.montecarlo import PERCENTILES
-from netbenefit.parameters import parameter
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = ROOT / "scenarios" / "office_hq_default_area.yaml"
-VARY = {
-    "jobs.new": ("normal", 260.0, 25.0),
-    "discount_rate": ("uniform", 0.04, 0.08),
-    "jobs.median_salary": ("triangular", 85_000.0, 98_000.0, 115_000.0),
-    "revenue.earnings_multiplier": ("uniform", 1.4, 1.9),
-}
 GOAL = 2.0
 
 
 def fused(scenario, draws: int, seed: int, chunk: int = 100_000) -> dict[str, np.ndarray]:
     """The office HQ scenario's Monte Carlo written for its structure: four polynomials in
     ``1 / (1 + r)`` a draw, evaluated by Horner's rule over chunks of ``chunk`` draws."""
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(len(VARY))]
-    new_jobs = rngs[0].normal(260.0, 25.0, draws)
-    rate = rngs[1].uniform(0.04, 0.08, draws)
-    salary = rngs[2].triangular(85_000.0, 98_000.0, 115_000.0, draws)
-    multiplier = rngs[3].uniform(1.4, 1.9, draws)
+    new_jobs, rate, salary, multiplier = draws_of(seed, draws)
     assert new_jobs.min() > 0  # so that the corporation business tax is due every year with jobs
-
-    jobs_in, revenue, award = scenario.jobs, scenario.revenue, scenario.award
-    period = award.eligibility_period_years * parameter("commitment_period_multiple_of_eligibility_period")
-    window_end = award.first_credit_year - 1 + period
-    years = np.arange(1, int(np.ceil(window_end)) + 1)
-    ramp = np.array(jobs_in.ramp)[np.minimum(years - 1, len(jobs_in.ramp) - 1)]
-    capital = np.array([scenario.capital_investment.get(int(t), 0.0) for t in years])
-    sales_tax = revenue.sales_and_use_tax_rate
-    weight = np.clip(window_end - (years - 1.0), 0.0, 1.0)
-    first = award.first_credit_year
-    credit_years = (years >= first) & (years < first + award.eligibility_period_years)
-    growth = (1.0 + jobs_in.salary_growth) ** (years - 1)
-    operations_rate = (
-        revenue.income_tax_effective_rate * jobs_in.nj_withholding_share + revenue.taxable_spending_share * sales_tax
-    )
-    construction = capital * revenue.construction_labor_share * (
-        revenue.construction_income_tax_rate + revenue.taxable_spending_share * sales_tax
-    )
+    line, revenue = timeline(scenario), scenario.revenue
+    years, weight, ramp = line.years, line.weight, line.ramp
     coefficients = np.array(
         [
-            weight * ramp * growth * operations_rate,  # x jobs x salary x multiplier
-            weight * construction,  # x multiplier
-            weight * capital * revenue.construction_taxable_share * sales_tax
-            + weight * revenue.corporate_business_tax * (ramp > 0),
-            award.annual_credit * credit_years,  # the credits
+            weight * ramp * line.growth * line.operations_rate,  # x jobs x salary x multiplier
+            weight * line.construction_wages * line.construction_rate,  # x multiplier
+            weight * line.construction_sales + weight * revenue.corporate_business_tax * (ramp > 0),
+            scenario.award.annual_credit * line.credit_years,  # the credits
         ]
     )
     pv = np.empty((4, draws))
@@ -94,9 +67,7 @@ def fused(scenario, draws: int, seed: int, chunk: int = 100_000) -> dict[str, np
     pv_benefits = new_jobs * salary * multiplier * pv[0] + multiplier * pv[1] + pv[2]
     pv_credits = pv[3]
     ratio = pv_benefits / pv_credits
-    threshold = parameter("net_benefit_threshold_default")
-    passes = ratio >= threshold * (1 - parameter("net_benefit_ratio_relative_tolerance"))
-    eligible = passes & (new_jobs >= parameter("other_business_minimum_new_jobs"))
+    threshold, passes, eligible = flags(new_jobs, ratio)
     return {"jobs.new": new_jobs, "discount_rate": rate, "jobs.median_salary": salary,
             "revenue.earnings_multiplier": multiplier, "pv_benefits": pv_benefits, "pv_credits": pv_credits,
             "ratio": ratio, "threshold": np.full(draws, threshold), "passes": passes, "eligible": eligible}
