@@ -69,6 +69,16 @@ def notes(scenario: Scenario, multipliers_all_one: bool) -> tuple[str, ...]:
         return ()
     known = "; ".join(f"{c.topic}: {c.value} [{c.grade}]" for c in choices("authority"))
     lines = [f"method: authority, the authority's published choices where known ({known})"]
+    departures = [
+        f"readings.{reading}: {getattr(scenario.readings, reading)}"
+        for reading, name in (
+            ("retained_benefits", "method_authority_retained_jobs"),
+            ("payroll", "method_authority_payroll"),
+        )
+        if getattr(scenario.readings, reading) != parameter(name)
+    ]
+    if departures:
+        lines.append(f"the scenario departs from method authority where it says so: {'; '.join(departures)}")
     if multipliers_all_one and parameter("method_authority_indirect_effects"):
         lines.append(
             "method authority counts indirect effects (RIMS II multipliers, one-time and ongoing) [secondary]; "

@@ -120,3 +120,14 @@ def test_the_omissions_listed_are_the_ones_the_scenario_leaves_out():
     ).conventions
     line = next(n for n in modelled if n.startswith("Gross Income Tax by the brackets leaves out"))
     assert "dependants" not in line and "property tax" not in line and "filing thresholds" in line
+
+
+def test_a_reading_given_against_method_authority_is_named():
+    result = netbenefit.evaluate(
+        _brackets(method="authority", **{"readings.retained_benefits": "credit_eligible_only"})
+    )
+    assert any(
+        n.startswith("the scenario departs from method authority") and "retained_benefits: credit_eligible_only" in n
+        for n in result.conventions
+    )
+    assert not any("departs" in n for n in netbenefit.evaluate(_brackets(method="authority")).conventions)
