@@ -238,7 +238,10 @@ def test_a_signal_while_the_command_line_imports_is_one_line_and_its_status(sign
         out, err = child.communicate(timeout=60)
         outcomes.append((extra, child.returncode, err[-300:]))
     for extra, code, err in outcomes:
-        assert code in (status, 0), (extra, code, err)
+        # Death by the signal with nothing written: it landed in the interpreter's own start-up,
+        # before the package's first line (on a loaded machine start-up can outlast the base
+        # measured); a traceback, the defect, writes to stderr.
+        assert code in (status, 0) or (code == -signal_number and err == ""), (extra, code, err)
         if code == status:
             assert len(err.splitlines()) == 1 and err.startswith("netbenefit: "), (extra, err)
     assert any(code == status for _, code, _ in outcomes)
