@@ -7,7 +7,7 @@ those variants at once with numpy: every quantity is an array of shape ``(n, yea
 does. :func:`netbenefit.evaluate` is the case of a single variant; sweeps and Monte Carlo pass
 arrays. Both therefore give the same numbers by construction.
 
-Timeline (README, "Conventions"): project years 1, 2, ... from approval; phase year t of a phase
+Timeline (docs/conventions.md, 1): project years 1, 2, ... from approval; phase year t of a phase
 starting ``start_year`` years after approval is project year ``start_year + t``.
 """
 
@@ -29,7 +29,7 @@ from .scenario import Scenario
 from .taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
 from .withholdings import phase_weights as withholding_weights
 
-#: Built-in benefit streams (README, "Benefit streams"), in the order results list them.
+#: Built-in benefit streams (docs/scenario-format.md, "Benefit streams"), in the order results list them.
 BUILT_IN_STREAMS = (
     "income_tax",
     "spending_sales_tax",
@@ -660,7 +660,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
 def _driver_components(
     inputs, prefix, phase_number, jobs, wages, salary, capital, construction_wages, sales_tax_rate, growth, years
 ):
-    """Streams of the built-in revenue drivers for one phase (README, "Benefit streams")."""
+    """Streams of the built-in revenue drivers for one phase (docs/scenario-format.md, "Benefit streams")."""
     number = inputs.number
     revenue = inputs.scenario.revenue
     withholding = number(prefix + "jobs.nj_withholding_share")

@@ -16,7 +16,7 @@ from .labels import money_exact
 from .scenario import Scenario
 from .taxes import QUALIFYING_CHILDREN, mean_wage
 
-#: The multipliers of the revenue drivers, total / direct (README, "Benefit streams").
+#: The multipliers of the revenue drivers, total / direct (docs/scenario-format.md, "Benefit streams").
 MULTIPLIERS = ("earnings_multiplier", "construction_earnings_multiplier", "employment_multiplier")
 
 

@@ -278,7 +278,7 @@ def _benefits_by_tax(c: Computation) -> dict[str, list]:
 
 
 def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
-    """Conventions the result rests on that the scenario did not state (README, "Conventions")."""
+    """Conventions the result rests on that the scenario did not state (docs/conventions.md)."""
     revenue = scenario.revenue
     if revenue is None:
         return ()

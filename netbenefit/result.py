@@ -197,7 +197,8 @@ class Result:
         """``cashflows`` with every nominal amount in USD of the approval year.
 
         Amounts of project year t are divided by ``(1 + inflation)^(t - 1)``: year-1 dollars are
-        taken as dollars of the approval year, as flat amounts are given (README, "Inflation").
+        taken as dollars of the approval year, as flat amounts are given
+        (docs/scenario-format.md, "Inflation, nominal and real").
         Present values are not deflated (they are already values at approval). With no inflation
         the table equals ``cashflows``. Stream columns are deflated too.
         """
@@ -244,7 +245,7 @@ class Result:
         raise KeyError(f"no check {check_id!r}; checks are {[row.id for row in rows]}")
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON result contract (README, "Result reference"), with plain Python values."""
+        """The JSON result contract (docs/results.md), with plain Python values."""
         return {
             "name": self.name,
             "eligible": bool(self.eligible),

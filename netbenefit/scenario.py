@@ -1,6 +1,6 @@
 """Scenario files: loading, validation and the typed, immutable scenario.
 
-A scenario is one YAML file in the v1 format (README, "Scenario reference"). It is read with a
+A scenario is one YAML file in the v1 format (docs/scenario-format.md). It is read with a
 safe loader that also rejects duplicate keys, validated field by field, and returned as a frozen
 :class:`Scenario`. Every problem raises :class:`~netbenefit.errors.ScenarioError`, whose one-line
 message names the file, the dotted key path and the problem.
@@ -100,7 +100,7 @@ class Business(_Model):
     #: its intent to remain in the State for the commitment period"; not given: not demonstrated.
     intent_to_remain_demonstrated: Flag | None = None
     #: 71(c)(1)(e)/(f): "a minimum of the business's retained full-time jobs at the time of
-    #: application"; not given: taken as jobs.retained (README, "Conventions").
+    #: application"; not given: taken as jobs.retained (docs/scenario-format.md).
     retained_jobs_at_application: Count | None = None
     naics: Annotated[str, Strict(), Field(pattern=r"^[0-9]{2,6}$")] | None = None  # row of revenue.multiplier_table
 
@@ -217,7 +217,7 @@ class PhaseFacility(_Model):
 
 
 class Readings(_Model):
-    """Readings of the law that stay choices (README, "Conventions"): the default and its alternative."""
+    """Readings of the law that stay choices (docs/conventions.md): the default and its alternative."""
 
     #: Several location flags at once: the lowest threshold and retained-jobs minimum (default) or the highest.
     several_locations: Literal["lowest", "highest"] = "lowest"
@@ -255,7 +255,7 @@ class QualifyingChildren(_Model):
 
 
 class IncomeTax(_Model):
-    """The Gross Income Tax on the jobs' wages (README, "Benefit streams").
+    """The Gross Income Tax on the jobs' wages (docs/scenario-format.md, "Benefit streams").
 
     ``brackets``: the published schedules on a lognormal distribution of wages whose median is
     ``jobs.median_salary`` and whose log standard deviation is ``wage_dispersion``, less the
@@ -278,7 +278,7 @@ class IncomeTax(_Model):
 
 
 class Revenue(_Model):
-    """Built-in revenue drivers (README, "Benefit streams"). Rates and shares are decimals."""
+    """Built-in revenue drivers (docs/scenario-format.md, "Benefit streams"). Rates and shares are decimals."""
 
     income_tax_effective_rate: Share | None = None
     income_tax: Literal["progressive"] | IncomeTax | None = None
@@ -1142,7 +1142,7 @@ def _check_consistency(scenario: Scenario, source: str) -> None:
                 raise ScenarioError(source, f"{key}.{i}.name", f"{name!r} is used by another stream of the list")
 
 
-#: Columns of a multiplier table (README, "Multipliers").
+#: Columns of a multiplier table (docs/scenario-format.md, "Multiplier tables").
 MULTIPLIER_COLUMNS = (
     "naics",
     "earnings_multiplier",

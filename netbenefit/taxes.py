@@ -37,7 +37,7 @@ FILING_STATUSES = {
 }
 #: Personal exemptions per return (N.J.S.A. 54A:3-1(a); (b)(1) adds the spouse's on a joint return).
 EXEMPTIONS_PER_RETURN = {"single": 1, "married_joint": 2}
-#: The taxes a benefit stream may belong to (README, "Benefit streams").
+#: The taxes a benefit stream may belong to (docs/scenario-format.md, "Benefit streams").
 TAXES = ("gross_income_tax", "sales_and_use_tax", "corporation_business_tax", "other")
 
 

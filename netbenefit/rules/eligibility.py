@@ -141,7 +141,7 @@ def job_minimum_clause(
     Returns an integer array: an index into :data:`JOB_CLAUSES`, 0 when no clause is met.
     The retained jobs count for the award when the code is that of (d), (e) or (f).
 
-    Order (README, "Job minimum"): (d), (e) or (f) when the retained jobs are eligible under
+    Order (docs/results.md, `jobs_clause`): (d), (e) or (f) when the retained jobs are eligible under
     it; otherwise (a), (b) or (c), whichever made the business eligible.
 
     >>> int(job_minimum_clause(35, 0, 0, False, False, False, False, False))

@@ -38,7 +38,7 @@ def test_no_stale_expected_outputs():
     assert {p.stem for p in EXPECTED.glob("*.json")} == {p.stem for p in PATHS}
 
 
-# What each bundled scenario is there to show (README, "Bundled scenarios").
+# What each bundled scenario is there to show (docs/scenarios.md).
 STORIES = {
     "office_hq_default_area": dict(eligible=True, passes=True, threshold_clause="71(a)(5)"),
     "warehouse_distressed_shortfall": dict(eligible=True, threshold_clause="71(a)(5)(a)", donation=2_500_000),
