@@ -143,9 +143,7 @@ def test_emerge_model_2_1_year_0_falls_in_the_fiscal_year_of_the_approval_date()
     table = by_fiscal_year(result)
     first = state_fiscal_year(result.scenario.approval)
     assert table.index[0] == first
-    assert table["benefits"].sum() == pytest.approx(
-        float((result.cashflows["counted_net_benefits"]).sum()), rel=1e-12
-    )
+    assert table["benefits"].sum() == pytest.approx(float((result.cashflows["counted_net_benefits"]).sum()), rel=1e-12)
 
 
 def test_to_yaml_round_trip_keeps_year_0():
@@ -157,7 +155,9 @@ def test_to_yaml_round_trip_keeps_year_0():
 
 def test_a_csv_stream_may_give_year_0(tmp_path):
     (tmp_path / "stream.csv").write_text("year,amount\n0,500\n1,1000000\n", encoding="utf-8")
-    data = with_changes(base_scenario_dict(), {"streams": [{"name": "csv", "kind": "revenue", "from_csv": "stream.csv"}]})
+    data = with_changes(
+        base_scenario_dict(), {"streams": [{"name": "csv", "kind": "revenue", "from_csv": "stream.csv"}]}
+    )
     (tmp_path / "s.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
     assert dict(load_scenario(tmp_path / "s.yaml").streams[0].by_year) == {0: 500.0, 1: 1_000_000.0}
 
@@ -195,7 +195,9 @@ def test_emerge_model_2_1_a_year_below_0_is_an_error(key):
 
 def test_emerge_model_2_1_a_csv_year_below_0_is_an_error(tmp_path):
     (tmp_path / "stream.csv").write_text("year,amount\n-1,500\n", encoding="utf-8")
-    data = with_changes(base_scenario_dict(), {"streams": [{"name": "csv", "kind": "revenue", "from_csv": "stream.csv"}]})
+    data = with_changes(
+        base_scenario_dict(), {"streams": [{"name": "csv", "kind": "revenue", "from_csv": "stream.csv"}]}
+    )
     (tmp_path / "s.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
     with pytest.raises(ScenarioError, match="year must be a whole number from 0 to 1000"):
         load_scenario(tmp_path / "s.yaml")
