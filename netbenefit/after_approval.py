@@ -548,7 +548,8 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     extended = projected.extended_years if projected.extension_counted else 0
     years_maintained, repayment, recaptured, interest = None, 0.0, 0.0, 0.0
     if stop is not None:
-        approved_all = cashflows["credits"].to_numpy(dtype=float)
+        # by project year from 1 (a year-0 row, the approval year, never holds a credit)
+        approved_all = cashflows.loc[cashflows.index >= 1, "credits"].to_numpy(dtype=float)
         received_by_year = approved_all[:stop].copy()
         reported_until = min(stop, len(certified))
         received_by_year[:reported_until] = certified[:reported_until]

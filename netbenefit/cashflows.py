@@ -7,7 +7,8 @@ those variants at once with numpy: every quantity is an array of shape ``(n, yea
 does. :func:`netbenefit.evaluate` is the case of a single variant; sweeps and Monte Carlo pass
 arrays. Both therefore give the same numbers by construction.
 
-Timeline (docs/conventions.md, 1): project years 1, 2, ... from approval; phase year t of a phase
+Timeline (docs/conventions.md, 1): project years 1, 2, ... from approval, with year 0 (the approval
+year, discounted at t = 0) when the scenario gives an amount in it; phase year t of a phase
 starting ``start_year`` years after approval is project year ``start_year + t``.
 """
 
@@ -28,6 +29,7 @@ from .rules.section_75 import check as section_75_check
 from .scenario import Scenario
 from .taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
 from .withholdings import phase_weights as withholding_weights
+from .year_zero import has_year_zero
 
 #: Built-in benefit streams (docs/scenario-format.md, "Benefit streams"), in the order results list them.
 BUILT_IN_STREAMS = (
@@ -422,7 +424,10 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             )
         commitment.append(period)
     horizon = _horizon(inputs, commitment, extended_years)
-    years = np.arange(1, horizon + 1)
+    # Year 0, the approval year (emerge-model.md 2.1), has a column only when the scenario gives an
+    # amount in it: every other timeline, and every table built on it, is unchanged.
+    years = np.arange(0 if has_year_zero(scenario) else 1, horizon + 1)
+    width = len(years)
     discount_factor = finance.discount_factors(number("discount_rate")[:, 0], years, scenario.timing)
 
     revenue = scenario.revenue
@@ -448,7 +453,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
             retained_jobs = retained * active
             jobs = new_jobs + retained_jobs
         else:  # none counted: the jobs are the new jobs (adding zeros would give the same numbers)
-            retained_jobs = np.zeros((1, horizon))
+            retained_jobs = np.zeros((1, width))
             jobs = new_jobs
         salary = number(prefix + "jobs.median_salary") * (1.0 + number(prefix + "jobs.salary_growth")) ** (
             np.maximum(phase_year, 1) - 1
@@ -483,9 +488,12 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         # Benefit window: from approval through the commitment period (plus a counted extension).
         window_end_without = start + first - 1 + period
         window_end = window_end_without + counted_extension
-        weight = finance.window_weights(window_end[:, 0], years).reshape(-1, horizon) * active
+        # 2.1: year 0, the approval year, is inside every window of the initial phase (its flows are
+        # the only ones there; a later phase's years start at 1).
+        in_window = phase_year >= 0 if index == 0 else active
+        weight = finance.window_weights(window_end[:, 0], years).reshape(-1, width) * in_window
         if np.any(counted_extension):
-            weight_without = finance.window_weights(window_end_without[:, 0], years).reshape(-1, horizon) * active
+            weight_without = finance.window_weights(window_end_without[:, 0], years).reshape(-1, width) * in_window
         else:  # no extension counts: the two windows are one
             weight_without = weight
 
@@ -537,7 +545,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
                     tax=stream.tax,
                 )
             )
-        net = _net_benefits(flows.components, horizon)
+        net = _net_benefits(flows.components, width)
         flows.net_benefits = net
         # Benefits are never reduced by the credit ("prior to considering the value of the
         # requested tax credit"); credits and benefits use one discount rate, 71(a)(5)(c).

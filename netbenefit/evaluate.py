@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import award, commitment_window, disclosures, explain, finance, taxes
+from . import award, commitment_window, disclosures, explain, finance, taxes, year_zero
 from .cashflows import Computation, compute
 from .errors import ScenarioError
 from .overflow import check_finite_sums, overflowing_key
@@ -241,8 +241,11 @@ def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) ->
         incremental,
     )
     interest = scenario.commitment.recapture_interest
+    # The schedule counts credits from year 1 (column 0 is year 1): a year-0 column, which never
+    # holds a credit (emerge-model.md 2.1), is left out.
+    paid = np.asarray(c.years) >= 1
     schedule = clawback_schedule(
-        np.array([_row(p.credits, n_years) for p in c.phases]),
+        np.array([_row(p.credits, n_years)[paid] for p in c.phases]),
         starts,
         [_scalar(p.commitment_period_years) for p in c.phases],
         shares,
@@ -279,6 +282,11 @@ def _benefits_by_tax(c: Computation) -> dict[str, list]:
 
 def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
     """Conventions the result rests on that the scenario did not state (docs/conventions.md)."""
+    return _drivers_conventions(scenario, c) + year_zero.notes(scenario)
+
+
+def _drivers_conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
+    """The conventions of the revenue drivers (none without them)."""
     revenue = scenario.revenue
     if revenue is None:
         return ()

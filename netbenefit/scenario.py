@@ -73,7 +73,9 @@ Items = BeforeValidator(_sequence)
 Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(no_control_characters)]
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
 YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
-ByYear = Annotated[Mapping[YearKey, Money], AfterValidator(MappingProxyType)]
+#: A year of an amount: 0 is the approval year (emerge-model.md 2.1), 1 the first year after it.
+AmountYear = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
+ByYear = Annotated[Mapping[AmountYear, Money], AfterValidator(MappingProxyType)]
 
 
 def _empty_by_year() -> Mapping[int, float]:
@@ -858,9 +860,9 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
             raise ScenarioError(source, key, f"{where}: expected 2 cells (year,amount), got {len(row)}")
         year_text, amount_text = (cell.strip() for cell in row)
         whole = year_text.isascii() and year_text.isdigit() and len(year_text.lstrip("0")) <= len(str(MAX_YEARS))
-        if not whole or not 1 <= int(year_text) <= MAX_YEARS:
+        if not whole or not 0 <= int(year_text) <= MAX_YEARS:  # 0: the approval year, emerge-model.md 2.1
             raise ScenarioError(
-                source, key, f"{where}: year must be a whole number from 1 to {MAX_YEARS}, got {_shown(year_text)}"
+                source, key, f"{where}: year must be a whole number from 0 to {MAX_YEARS}, got {_shown(year_text)}"
             )
         try:
             amount = csv_number(amount_text)
@@ -945,8 +947,9 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
     loc = [str(part) for part in item["loc"]]
     kind = item["type"]
     if loc and loc[-1] == "[key]":  # a bad key of a year mapping
-        lowest = 0 if "recapture" in loc else 1  # a recapture table counts whole years maintained, from 0
-        return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= {lowest} and <= {MAX_YEARS}"
+        # amounts' years count from 0, the approval year (emerge-model.md 2.1); a recapture table
+        # counts whole years maintained, from 0
+        return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= 0 and <= {MAX_YEARS}"
     key = ".".join(loc)
     problem = _PROBLEMS.get(kind)
     if problem is None:
@@ -1140,6 +1143,25 @@ def _check_consistency(scenario: Scenario, source: str) -> None:
                 raise ScenarioError(source, f"{key}.{i}.name", f"{name!r} is the name of a built-in column")
             if name in names[:i]:
                 raise ScenarioError(source, f"{key}.{i}.name", f"{name!r} is used by another stream of the list")
+    _check_phase_year_zero(scenario, source)
+
+
+def _check_phase_year_zero(scenario: Scenario, source: str) -> None:
+    """Year 0, the approval year, belongs to the initial phase: a later phase's years start at 1
+    (emerge-model.md 2.1, "Phase years start at 1")."""
+    for i, phase in enumerate(scenario.phases):
+        keys = [("capital_investment", phase.capital_investment)] + [
+            (f"streams.{j}.by_year", stream.by_year) for j, stream in enumerate(phase.streams)
+        ]
+        for key, by_year in keys:
+            if 0 in by_year:
+                raise ScenarioError(
+                    source,
+                    f"phases.{i}.{key}.0",
+                    "a later phase's years start at 1 (phase year 1 is project year start_year + 1); "
+                    "year 0, the approval year, belongs to the initial phase: move the amount to the "
+                    "top level's year 0 or to this phase's year 1",
+                )
 
 
 #: Columns of a multiplier table (docs/scenario-format.md, "Multiplier tables").

@@ -863,6 +863,9 @@ def _cashflow_sheet(workbook: _Book, result: Result, cells: _Cells) -> None:
         window_end[k] = (f"$B${row}", f"$F${row}")
 
     suffix = cells.suffix
+    # Year 0, the approval year (emerge-model.md 2.1), has a row only when the scenario gives an
+    # amount in it: discounted at t = 0 under both timings, inside the initial phase's window.
+    year_zero = bool(years) and years[0] == 0
     for i, year in enumerate(years):
         r = first + i
         _put(sheet, r, year_column, year)
@@ -876,16 +879,20 @@ def _cashflow_sheet(workbook: _Book, result: Result, cells: _Cells) -> None:
                     counted_columns.append(c)
             _formula(sheet, r, net, "=" + _sum_of_columns(counted_columns, r), MONEY_FORMAT)
             start, end = window_end[phase.number - 1]
-            _formula(sheet, r, weight, f"=IF(A{r}>{start},MAX(0,MIN(1,{end}-(A{r}-1))),0)", WEIGHT_FORMAT)
+            after = ">=" if year_zero and phase.number == 1 else ">"  # year 0 is in the initial phase's window
+            _formula(sheet, r, weight, f"=IF(A{r}{after}{start},MAX(0,MIN(1,{end}-(A{r}-1))),0)", WEIGHT_FORMAT)
             if credit_column is not None:
                 _put(sheet, r, credit_column, float(phase.credits[i]), MONEY_FORMAT)
         terms = "+".join(f"{letter(net)}{r}*{letter(weight)}{r}" for _, net, weight, _ in layout)
         _formula(sheet, r, counted, f"={terms}", MONEY_FORMAT)
+        exponent = f'A{r}-IF(timing{suffix}="mid_year",0.5,0)'
+        if year_zero:
+            exponent = f"MAX(0,{exponent})"
         _formula(
             sheet,
             r,
             factor,
-            f'=POWER(1+discount_rate{suffix},-(A{r}-IF(timing{suffix}="mid_year",0.5,0)))',
+            f"=POWER(1+discount_rate{suffix},-({exponent}))",
             FACTOR_FORMAT,
         )
         _formula(sheet, r, pv, f"={letter(counted)}{r}*{letter(factor)}{r}", MONEY_FORMAT)

@@ -27,7 +27,8 @@ path's numbers (:func:`plan`), else the general path runs:
   random points) are those of the multilinear form, to 1e-11 relative to the largest (any
   nonlinear term, a step, a bracket, fails this);
 - they do not depend on the discount rate (probed at two rates);
-- the model's discount factors are ``D1 x x^(t - 1)`` and its present values the sums above;
+- the model's discount factors are ``D1 x x^(t - 1)`` and its present values the sums above (a
+  year-0 column, the approval year of emerge-model.md 2.1, has factor 1: its row is added as is);
 - one phase, no counted extension (the test on the whole project is then the test of this
   ratio, and the present value without the extension is the same one);
 - every result other than the present values (the threshold and its clause, the job clause,
@@ -97,6 +98,7 @@ class Plan:
     template: Computation  # one probe's computation: the flags, the checks, the phase
     timing: str
     rate: float  # the scenario's discount rate (when it is not varied)
+    year_zero: bool = False  # the first column is year 0, the approval year, at factor 1
 
     def inside(self, overrides: Mapping[str, np.ndarray]) -> np.ndarray:
         """Which draws lie in the box (the others are computed by the general path)."""
@@ -129,6 +131,9 @@ class Plan:
         size = len(pv_benefits)
         monomials = self.monomials(overrides, size)  # (subsets, n)
         rows, benefit_rows, credit_rows = self._rows
+        zero = None
+        if self.year_zero:  # year 0 is discounted at t = 0 (emerge-model.md 2.1): added as is
+            zero, rows = rows[:, :1], rows[:, 1:]
         rates = overrides.get(RATE)
         years = rows.shape[1]
         if rates is None:
@@ -143,6 +148,8 @@ class Plan:
                 np.multiply(powers[t - 1, :size], step, out=powers[t, :size])
             sums = (rows @ powers)[:, :size]  # (rows, n)
             sums *= first
+        if zero is not None:
+            sums += zero
         _sum_of_products(monomials[benefit_rows], sums[: len(benefit_rows)], pv_benefits)
         _sum_of_products(monomials[credit_rows], sums[len(benefit_rows) :], pv_credits)
         _sum_of_products(monomials, np.broadcast_to(self.requested[:, None], monomials.shape), requested)
@@ -333,6 +340,7 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
         template=_template(c),
         timing=scenario.timing,
         rate=float(scenario.discount_rate),
+        year_zero=bool(c.years[0] == 0),
     )
     form = result.monomials(probe, size).T @ coefficients[kept]  # the form at every probe
     parts = (slice(0, years), slice(years, 2 * years), slice(2 * years, None))  # benefits, credits, requested
@@ -341,7 +349,10 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
     # the model's discount factors and present values are the sums of the form
     first, step = _factors(probe_rates, scenario.timing)
     factors = np.broadcast_to(c.discount_factor, (size, years))
-    if not _close(factors, first[:, None] * step[:, None] ** np.arange(years)):
+    expected = first[:, None] * step[:, None] ** np.arange(years - int(result.year_zero))
+    if result.year_zero:  # year 0's factor is 1 under every timing (emerge-model.md 2.1)
+        expected = np.hstack([np.ones((size, 1)), expected])
+    if not _close(factors, expected):
         return None
     check = result.columns(probe)
     model = result_columns(c)

@@ -149,3 +149,14 @@ def test_draws_outside_the_probed_box_are_computed_by_the_general_path(monkeypat
     assert_same(fast, general)
     other = montecarlo(scenario, draws=6_000, vary=OFFICE_VARY, seed=7, progress=False, chunk_size=333)
     assert fast.draws.equals(other.draws)
+
+
+@pytest.mark.parametrize("timing", ["end_of_year", "mid_year"])
+def test_emerge_model_2_1_the_fast_path_discounts_year_0_at_t_0_like_the_general_path(timing):
+    scenario = netbenefit.load_scenario(SCENARIOS / "office_hq_default_area.yaml").replace(
+        {"capital_investment": {0: 30_000_000.0, 2: 8_000_000.0}, "timing": timing}
+    )
+    vary = vary_for(scenario)
+    found = plan(scenario, overrides_of(scenario, vary))
+    assert found is not None and found.year_zero  # taken, with the year-0 column at factor 1
+    assert_same(*both_paths(scenario, vary, draws=4_000, chunk_size=1_000))

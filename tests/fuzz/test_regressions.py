@@ -43,7 +43,7 @@ def test_a_whole_number_too_large_for_a_float_is_an_error_not_an_overflow(key, v
 
 def test_a_huge_year_key_or_start_year_is_an_error_naming_it():
     data = with_changes(base_scenario_dict(), {"capital_investment": {10**400: 1.0}})
-    with pytest.raises(ScenarioError, match="year keys must be whole numbers >= 1 and <= 1000"):
+    with pytest.raises(ScenarioError, match="year keys must be whole numbers >= 0 and <= 1000"):
         Scenario.from_dict(data)
     phase = {"name": "p", "start_year": 10**400, "jobs": {"new": 1, "nj_withholding_share": 1.0},
              "award": {"annual_credit": 1.0}}  # fmt: skip
@@ -83,7 +83,7 @@ def test_a_csv_year_that_is_not_an_ascii_whole_number_up_to_1000_is_an_error(tmp
     # Was: ValueError from int() for '²' (a digit to str.isdigit) and for 5,000 digits.
     (tmp_path / "stream.csv").write_text(f"year,amount\n{year},5\n", encoding="utf-8")
     text = base_text(streams=[{"name": "csv", "kind": "revenue", "from_csv": "stream.csv"}])
-    with pytest.raises(ScenarioError, match="year must be a whole number from 1 to 1000") as caught:
+    with pytest.raises(ScenarioError, match="year must be a whole number from 0 to 1000") as caught:
         load_scenario(write(tmp_path, text))
     assert caught.value.key == "streams.0.from_csv"
 
