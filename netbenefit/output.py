@@ -321,12 +321,19 @@ def _chart_images(results, chart: str, formats: Sequence[str]) -> list[tuple[str
     return [(f"{stem}.{image_format}", figure_bytes(figure, image_format)) for image_format in formats]
 
 
-def _write_images(folder: Path, images: list[tuple[str, bytes]], progress) -> list[Path]:
+def write_named_bytes(folder: Path, files) -> list[Path]:
+    """Write each ``(file name, bytes)`` of ``files`` into ``folder``, atomically and in order;
+    return their paths."""
     written = []
-    for name, data in images:
-        path = folder / name
+    for name, data in files:
+        path = Path(folder) / name
         atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
         written.append(path)
+    return written
+
+
+def _write_images(folder: Path, images: list[tuple[str, bytes]], progress) -> list[Path]:
+    written = write_named_bytes(folder, images)
     if progress is not None:
         progress.update(len(images))
     return written
@@ -467,10 +474,7 @@ def write_comparison(
     written = []
     # the charts are drawn in worker processes while this process writes the tables
     with _charts_drawn(results, folder, formats, charts, workers) as finish_charts:
-        for name, data in csv_files(results):
-            path = folder / name
-            atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
-            written.append(path)
+        written.extend(write_named_bytes(folder, csv_files(results)))
         from .workbook import write_workbook
 
         written.append(write_workbook(results, folder / "comparison.xlsx"))

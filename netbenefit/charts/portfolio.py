@@ -79,15 +79,7 @@ def credits_by_application(portfolio: Portfolio, ax: Axes | None = None) -> Axes
     scale = float(bottom.max()) if len(bottom) else 0.0
     for year, total in zip(years, bottom, strict=True):
         if total > 0:
-            ax.annotate(
-                _text(_money(total, scale)),
-                (year, total),
-                ha="center",
-                va="bottom",
-                fontsize=7,
-                xytext=(0, 2),
-                textcoords="offset points",
-            )
+            _label_above(ax, _money(total, scale), (year, total))
     _money_axis(ax.yaxis, scale)
     ax.set_ylabel("Requested credits [USD, nominal]")
     ax.set_title(f"Requested credits by State fiscal year: {len(portfolio.results)} applications")
@@ -169,15 +161,7 @@ def cap_headroom(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
         )
         for year, value, headroom in zip(years, awarded, table["cap_headroom"], strict=True):
             word = "headroom" if headroom >= 0 else "over by"
-            ax.annotate(
-                _text(f"{word} {_money(abs(headroom), scale)}"),
-                (year, value),
-                ha="center",
-                va="bottom",
-                fontsize=7,
-                xytext=(0, 2),
-                textcoords="offset points",
-            )
+            _label_above(ax, f"{word} {_money(abs(headroom), scale)}", (year, value))
         ax.legend(
             handles=pass_fail_handles("within the cap", "above the cap"),
             loc="upper right",
@@ -202,3 +186,8 @@ PORTFOLIO_CHARTS = {
     "benefits_vs_credits": benefits_vs_credits,
     "cap_headroom": cap_headroom,
 }
+
+
+def _label_above(ax, text: str, point) -> None:
+    """A small label just above a bar's top at ``point`` (x, y)."""
+    ax.annotate(_text(text), point, ha="center", va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")

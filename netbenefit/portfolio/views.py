@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .. import safe_text
 from ..fiscal import BENEFIT_COLUMNS
 from ..labels import money_exact as money
-from ..output import atomic_write, csv_bytes, write_file
+from ..output import csv_bytes, write_file, write_named_bytes
 from ..safe_text import html as escape
 from .book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
 
@@ -309,11 +309,7 @@ def write_portfolio(
     from ..charts.style import new_figure, save_figure
 
     folder = Path(folder)
-    written = []
-    for name, data in csv_files(portfolio):
-        path = folder / name
-        atomic_write(path, lambda temporary, data=data: Path(temporary).write_bytes(data))
-        written.append(path)
+    written = write_named_bytes(folder, csv_files(portfolio))
     written.append(write_portfolio_workbook(portfolio, folder / WORKBOOK_NAME))
     written.append(write_portfolio_page(portfolio, folder / PAGE_NAME))
     if charts:
