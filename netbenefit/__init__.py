@@ -39,6 +39,7 @@ _EXPORTS = {
     "sweep": "analysis",
     "tornado": "analysis",
     "award_table": "award",
+    "Comparison": "compare",
     "Diff": "diff",
     "economist_view": "economics",
     "economist_view_of": "economics",
@@ -56,19 +57,11 @@ _EXPORTS = {
 __all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "explore", "portfolio"])
 
 
-def _version() -> str:
-    """The installed version (read on first use: importlib.metadata is slow to import)."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("netbenefit")
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "0+unknown"
-
-
 def __getattr__(name: str):
     if name == "__version__":
-        globals()[name] = value = _version()
+        from .version import installed_version
+
+        globals()[name] = value = installed_version()
         return value
     if name not in _EXPORTS:
         raise AttributeError(f"module 'netbenefit' has no attribute {name!r}")

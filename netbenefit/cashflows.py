@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import award, finance, methods, taxes
+from .columns import BUILT_IN_STREAMS, CASHFLOW_COLUMNS, RESERVED_STREAM_NAMES  # noqa: F401  (named here before)
 from .commitment_window import window_period
 from .errors import ScenarioError
 from .parameters import parameter
@@ -31,39 +32,6 @@ from .taxes import gross_income_tax  # the single-filer schedule of the v1 `inco
 from .withholdings import phase_weights as withholding_weights
 from .year_zero import has_year_zero
 
-#: Built-in benefit streams (docs/scenario-format.md, "Benefit streams"), in the order results list them.
-BUILT_IN_STREAMS = (
-    "income_tax",
-    "spending_sales_tax",
-    "construction_income_tax",
-    "construction_spending_sales_tax",
-    "construction_sales_tax",
-    "corporation_business_tax",
-)
-#: Columns of the cash-flow table; an explicit stream may not take one of these names.
-CASHFLOW_COLUMNS = (
-    "phase",
-    "new_full_time_jobs",
-    "retained_full_time_jobs",
-    "full_time_jobs",
-    "wages",
-    "capital_investment",
-    "construction_wages",
-    "indirect_and_induced_jobs",
-    "revenues",
-    "costs",
-    "net_benefits",
-    "weight",
-    "counted_net_benefits",
-    "discount_factor",
-    "pv_net_benefits",
-    "credits",
-    "pv_credits",
-    "cumulative_pv_net_benefits",
-    "cumulative_pv_credits",
-    "year",
-)
-RESERVED_STREAM_NAMES = frozenset(BUILT_IN_STREAMS) | frozenset(CASHFLOW_COLUMNS)
 MAXIMUM_HORIZON_YEARS = 1000  # not a statutory number: a guard against runaway horizons
 _YEAR_ROUNDING = 1e-9  # not a statutory number: a window ending at 10.000000001 ends in year 10
 

@@ -20,7 +20,7 @@ def _options(image_format: str) -> dict:
     """The printing options of a chart file that are not in the package's code: the date an SVG
     or PDF records (``SOURCE_DATE_EPOCH``); and, for the record, the resolution and PNG options."""
     from .charts.style import PNG_OPTIONS, figure_bytes
-    from .output import source_date
+    from .files import source_date
 
     options: dict = {"dpi": figure_bytes.__kwdefaults__["dpi"]}
     if image_format == "png":
@@ -48,7 +48,7 @@ def kept_charts(
     if run is None:
         return [None] * len(jobs)
     from .chart_keys import NotDigestible, chart_key, result_digest, style_digest
-    from .output import _FILE_STEMS
+    from .files import CHART_FILE_STEMS
 
     try:
         digests: list[str] | None = [result_digest(result) for result in results]
@@ -58,7 +58,7 @@ def kept_charts(
     options = {image_format: _options(image_format) for image_format in formats}
     kept: list[list[Path] | None] = []
     for (index, chart), place in zip(jobs, places, strict=True):
-        stem = _FILE_STEMS.get(chart, chart)
+        stem = CHART_FILE_STEMS.get(chart, chart)
         paths = [place / f"{stem}.{image_format}" for image_format in formats]
         same = []
         for path, image_format in zip(paths, formats, strict=True):

@@ -141,10 +141,10 @@ def result_digest(result: Result) -> str:
 @functools.cache
 def package_digest() -> str:
     """netbenefit's version and the digest of every file of the package (code and parameters)."""
-    import netbenefit
+    from .version import installed_version
 
-    root = Path(netbenefit.__file__).resolve().parent
-    hasher = hashlib.sha256(f"netbenefit {netbenefit.__version__};".encode())
+    root = Path(__file__).resolve().parent  # the package folder
+    hasher = hashlib.sha256(f"netbenefit {installed_version()};".encode())
     for path in sorted(root.rglob("*")):
         if "__pycache__" in path.parts or path.suffix in (".pyc", ".pyo") or not path.is_file():
             continue

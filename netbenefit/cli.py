@@ -37,15 +37,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"netbenefit: {message}\n")
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("netbenefit")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 class _VersionAction(argparse.Action):
     """``--version``: the installed version, read only when asked (importlib.metadata is slow to import)."""
 
@@ -53,7 +44,9 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=default, help=help or "show the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        print(f"netbenefit {_version()}")
+        from .version import installed_version
+
+        print(f"netbenefit {installed_version('unknown')}")
         parser.exit()
 
 
@@ -140,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Stopped as stopped:
         return _stopped(stopped.number)
     finally:
-        from .output import put_back_handlers
+        from .files import put_back_handlers
 
         put_back_handlers(previous)
 
@@ -170,7 +163,7 @@ def _stopped(number: int) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .output import OutputError
+    from .files import OutputError
     from .plausibility import PlausibilityWarning
 
     try:

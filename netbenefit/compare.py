@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .evaluate import evaluate
 from .result import Result
 from .scenario import Scenario
+from .views import view
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -92,3 +94,41 @@ def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterabl
         scenario = item if isinstance(item, Scenario) else load_scenario(item)
         results.extend(evaluate(variant) for variant in under_methods(scenario, methods))
     return pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Several evaluated scenarios, displayed side by side in a notebook.
+
+    ``Comparison.of(items)`` evaluates scenario files or scenarios (results are kept as they
+    are). In a notebook the comparison shows as a table coloured by the net benefit test;
+    :attr:`table` is the DataFrame of :func:`netbenefit.compare`; :meth:`plot` draws the ratios.
+    """
+
+    results: tuple[Result, ...]
+
+    @classmethod
+    def of(cls, items: Iterable[Result | Scenario | str | Path]) -> Comparison:
+        return cls(tuple(item if isinstance(item, Result) else evaluate(item) for item in items))
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """One row per scenario: :func:`netbenefit.compare`."""
+        return compare(self.results)
+
+    def plot(self, ax=None):
+        """:func:`netbenefit.charts.compare_ratios` of these results; returns the Axes."""
+        return view("compare_ratios")(self.results, ax=ax)
+
+    def _repr_html_(self) -> str:
+        return view("comparison_html")(self.results)
+
+    def to_excel(self, path: str | Path) -> Path:
+        """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
+        :func:`netbenefit.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
+        return view("write_workbook")(self.results, Path(path))
+
+    def to_html(self, path: str | Path) -> Path:
+        """Write the report ``netbenefit report`` writes for these scenarios (:func:`netbenefit.html.report_html`):
+        their comparison, then each one. Atomic; returns the path; an OSError names the file."""
+        return view("write_report")(self.results, Path(path))

@@ -166,15 +166,15 @@ class Diff:
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall."""
-        from .notebook import diff_html
+        from .views import view
 
-        return diff_html(self)
+        return view("diff_html")(self)
 
     def plot(self, ax=None):
         """The ratio waterfall, :func:`netbenefit.charts.ratio_waterfall`; returns the Axes."""
-        from .charts import ratio_waterfall
+        from .views import view
 
-        return ratio_waterfall(self, ax=ax)
+        return view("ratio_waterfall")(self, ax=ax)
 
 
 def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:

@@ -21,18 +21,18 @@ from __future__ import annotations
 
 import base64
 import math
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .compare import Comparison  # noqa: F401  (importable from here as before)
 from .safe_text import html as escape  # one rule for user text in HTML
+from .version import installed_version
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from .result import Result
-    from .scenario import Scenario
 
 #: Background and text colours of a passed and a failed check (as in :mod:`netbenefit.charts`).
 PASS_STYLE = "background:#e8f1fa;color:#0b4f8a"
@@ -282,65 +282,13 @@ def comparison_html(results: Sequence[Result]) -> str:
     )
 
 
-@dataclass(frozen=True)
-class Comparison:
-    """Several evaluated scenarios, displayed side by side in a notebook.
-
-    ``Comparison.of(items)`` evaluates scenario files or scenarios (results are kept as they
-    are). In a notebook the comparison shows as a table coloured by the net benefit test;
-    :attr:`table` is the DataFrame of :func:`netbenefit.compare`; :meth:`plot` draws the ratios.
-    """
-
-    results: tuple[Result, ...]
-
-    @classmethod
-    def of(cls, items: Iterable[Result | Scenario | str | Path]) -> Comparison:
-        from .evaluate import evaluate
-        from .result import Result
-
-        return cls(tuple(item if isinstance(item, Result) else evaluate(item) for item in items))
-
-    @property
-    def table(self) -> pd.DataFrame:
-        """One row per scenario: :func:`netbenefit.compare`."""
-        from .compare import compare
-
-        return compare(self.results)
-
-    def plot(self, ax=None):
-        """:func:`netbenefit.charts.compare_ratios` of these results; returns the Axes."""
-        from .charts import compare_ratios
-
-        return compare_ratios(self.results, ax=ax)
-
-    def _repr_html_(self) -> str:
-        return comparison_html(self.results)
-
-    def to_excel(self, path: str | Path) -> Path:
-        """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
-        :func:`netbenefit.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
-        from .workbook import write_workbook
-
-        return write_workbook(self.results, Path(path))
-
-    def to_html(self, path: str | Path) -> Path:
-        """Write the report ``netbenefit report`` writes for these scenarios (:func:`report_html`):
-        their comparison, then each one. Atomic; returns the path; an OSError names the file."""
-        return write_report(self.results, Path(path))
-
-
-def _version() -> str:
-    from .cli import _version
-
-    return _version()
-
-
 def write_report(results: Result | Sequence[Result], path: str | Path, *, paper: str = "letter") -> Path:
     """Write :func:`report_html` of ``results`` to ``path``, as ``netbenefit report`` does.
     Atomic; returns the path; an OSError names the file."""
-    from .output import write_file
+    from .files import write_file
 
-    page = report_html(results, version=_version(), paper=paper)  # the whole page first: nothing written on error
+    # the whole page first: nothing written on error
+    page = report_html(results, version=installed_version("unknown"), paper=paper)
     return write_file(Path(path), lambda temporary: temporary.write_text(page, encoding="utf-8"))
 
 
@@ -616,7 +564,7 @@ def _figure(figure, alt: str, caption: str) -> str:
 def _scenario_sections(result: Result) -> str:
     """Every section on one result, each a printed page of its own."""
     from . import charts
-    from .output import import_held
+    from .files import import_held
 
     import_held()  # matplotlib's C extensions initialised with the signals held
 
@@ -778,7 +726,7 @@ def write_pdf(page: str, path: str | Path) -> Path:
         raise ModuleNotFoundError(
             "writing a PDF needs WeasyPrint: pip install 'netbenefit[pdf]'", name="weasyprint"
         ) from error
-    from .output import atomic_write, dates_fixed
+    from .files import atomic_write, dates_fixed
 
     path = Path(path)
     document = HTML(string=page).render()

@@ -26,11 +26,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import _printable
 from .parameters import parameter, parse_data_yaml
-from .scenario import Scenario
+
+if TYPE_CHECKING:  # for annotations only: scenario.py imports this module
+    from .scenario import Scenario
 
 RANGES_FILE = "ranges/plausibility.yaml"
 MEASURES = ("value", "per_job")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from .labels import money_exact
 from .rules.clawback import SCHEDULE_COLUMNS
 from .scenario import Scenario
+from .views import view
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,7 +89,7 @@ class _Field:
             value = value()
             instance.__dict__[self.name] = value
         if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
-            from .tables import ResultTable  # shown in a notebook with units and formats
+            from .tables import ResultTable  # shown in a notebook with units and formats (a model table)
 
             value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
             instance.__dict__[self.name] = value
@@ -358,24 +359,18 @@ class Result:
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: :func:`netbenefit.html.result_html`."""
-        from .html import result_html
-
-        return result_html(self)
+        return view("result_html")(self)
 
     def to_excel(self, path) -> Path:
         """Write the workbook of this result (:mod:`netbenefit.workbook`): inputs, cash flows whose
         discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
         checks, phase tests. Atomic; returns the path; an OSError names the file."""
-        from .workbook import write_workbook
-
-        return write_workbook([self], Path(path), comparison=False)
+        return view("write_workbook")([self], Path(path), comparison=False)
 
     def to_html(self, path) -> Path:
         """Write the self-contained HTML report of ``netbenefit report``. Atomic; returns the path;
         an OSError names the file."""
-        from .html import write_report
-
-        return write_report(self, Path(path))
+        return view("write_report")(self, Path(path))
 
     def plot(self, kind: str = "cumulative_pv", ax=None):
         """A chart of this result; returns the Axes.
@@ -384,13 +379,12 @@ class Result:
         default), ``benefit_streams``, ``benefits_by_tax``, ``phase_ratios``,
         ``repayment_schedule``, ``clawback_schedule`` or ``scorecard``.
         """
-        from .charts import SCENARIO_CHARTS
-
+        charts = view("scenario_charts")
         if not isinstance(kind, str):  # plot(ax) as before: the Axes given first
             kind, ax = "cumulative_pv", kind
-        if kind not in SCENARIO_CHARTS:
-            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(SCENARIO_CHARTS)}")
-        return SCENARIO_CHARTS[kind](self, ax=ax)
+        if kind not in charts:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
+        return charts[kind](self, ax=ax)
 
     def _rows(self, name: str) -> list:
         """The rows of the table ``name`` (attributes named by its columns), read from its columns

@@ -495,7 +495,7 @@ class Scenario(_Model):
         text = comment + "\n" + body
         if path is None:
             return text
-        from .output import write_file
+        from .files import write_file
 
         return write_file(Path(path), lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
@@ -546,7 +546,7 @@ class Scenario(_Model):
         variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
         if written is not None:
             variant._written = written
-        from .plausibility import emit, entered_warnings, quieted  # here: that module imports this one
+        from .plausibility import emit, entered_warnings, quieted
 
         if not quieted():  # a percent for a rate: a PlausibilityWarning, every line carried by each
             via = "given to Scenario.replace"
@@ -558,9 +558,9 @@ class Scenario(_Model):
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: the inputs as written, with their labels."""
-        from .notebook import scenario_html
+        from .views import view
 
-        return scenario_html(self)
+        return view("scenario_html")(self)
 
     def value_at(self, key: str) -> Any:
         """The value at a dotted key path (``jobs.new``, ``phases.0.award.annual_credit``)."""
@@ -1134,7 +1134,7 @@ def _check_consistency(scenario: Scenario, source: str) -> None:
         raise ScenarioError(
             source, "revenue", "the scenario has no benefits: give revenue drivers or streams (or both)"
         )
-    from .cashflows import RESERVED_STREAM_NAMES  # one list of built-in names
+    from .columns import RESERVED_STREAM_NAMES  # one list of built-in names
 
     for key, streams in all_streams:
         names = [stream.name for stream in streams]

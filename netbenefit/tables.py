@@ -26,6 +26,6 @@ class ResultTable(pd.DataFrame):
         return table
 
     def _repr_html_(self) -> str:
-        from .notebook import result_table_html
+        from .views import view
 
-        return result_table_html(self, unknown=self._unknown_unit)
+        return view("result_table_html")(self, unknown=self._unknown_unit)

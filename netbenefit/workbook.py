@@ -454,7 +454,7 @@ class _Book:
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         options["in_memory"] = True  # the parts zipped from memory, not from temporary files
         book = xlsxwriter.Workbook(str(path), options)
-        from .output import NO_DATE, source_date
+        from .files import NO_DATE, source_date
 
         # No time of writing, so that the same results give the same file (SOURCE_DATE_EPOCH to set one)
         book.set_properties({"created": source_date() or dt.datetime(*NO_DATE, tzinfo=dt.UTC)})
@@ -681,7 +681,7 @@ def write_workbook(results: Sequence[Result], path: Path, *, comparison: bool = 
 
     Raises OSError naming ``path`` when it cannot be written.
     """
-    from .output import file_stems, write_file
+    from .files import file_stems, write_file
 
     results = list(results)
     if not comparison and len(results) != 1:

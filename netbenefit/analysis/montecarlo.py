@@ -225,14 +225,14 @@ class MonteCarloResult:
 
     def plot(self, ax=None):
         """:func:`netbenefit.charts.montecarlo_distribution` of this run; returns the Axes."""
-        from ..charts import montecarlo_distribution
+        from ..views import view
 
-        return montecarlo_distribution(self, ax=ax)
+        return view("montecarlo_distribution")(self, ax=ax)
 
     def _repr_html_(self) -> str:
-        from ..notebook import montecarlo_html
+        from ..views import view
 
-        return montecarlo_html(self)
+        return view("montecarlo_html")(self)
 
 
 def _progress_bar(enabled: bool | None, total: int, chunks: int):

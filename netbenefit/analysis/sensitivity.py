@@ -43,15 +43,15 @@ class SensitivityTable(pd.DataFrame):
     def _repr_html_(self) -> str:
         if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
             return pd.DataFrame(self)._repr_html_()
-        from ..notebook import sensitivity_html
+        from ..views import view
 
-        return sensitivity_html(self)
+        return view("sensitivity_html")(self)
 
     def tornado(self, ax=None):
         """:func:`netbenefit.charts.tornado` of this table; returns the Axes."""
-        from ..charts import tornado
+        from ..views import view
 
-        return tornado(self, ax=ax)
+        return view("tornado")(self, ax=ax)
 
 
 def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:

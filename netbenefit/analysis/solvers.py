@@ -66,9 +66,9 @@ class SolverResult:
         return self.status == SOLVED
 
     def _repr_html_(self) -> str:
-        from ..notebook import solver_html
+        from ..views import view
 
-        return solver_html(self)
+        return view("solver_html")(self)
 
     def __str__(self) -> str:
         return self.message

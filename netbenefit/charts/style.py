@@ -124,7 +124,7 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float = 150) -> Path:
     Path
         The path written.
     """
-    from ..output import atomic_write
+    from ..files import atomic_write
 
     path = Path(path)
     image_format = path.suffix.lstrip(".").lower()
@@ -164,7 +164,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
 
     The same figure always gives the same bytes: an SVG's ids are salted with
     :data:`SVG_HASH_SALT`, and an SVG or PDF records the date of
-    :func:`netbenefit.output.source_date` (``SOURCE_DATE_EPOCH``), or none."""
+    :func:`netbenefit.files.source_date` (``SOURCE_DATE_EPOCH``), or none."""
     if image_format == "png":
         from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
     elif image_format == "svg":
@@ -173,7 +173,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
         from matplotlib.backends.backend_pdf import FigureCanvasPdf as Canvas
     import matplotlib
 
-    from ..output import source_date
+    from ..files import source_date
 
     date = None if image_format == "png" else source_date()  # checked before anything is drawn
     canvas, original_dpi = figure.canvas, figure.dpi

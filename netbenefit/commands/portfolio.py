@@ -60,9 +60,10 @@ def _client(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     from ..errors import ScenarioError
     from ..evaluate import evaluate
+    from ..files import atomic_write
     from ..labels import money_exact
     from ..outdir import check_unlocked, one_run
-    from ..output import atomic_write, check_output_folder, csv_bytes, prepare_output_folder
+    from ..output import check_output_folder, csv_bytes, prepare_output_folder
     from ..portfolio.book import check_cap
     from ..safe_text import terminal, terminal_lines
 

@@ -26,12 +26,13 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cli import _version
     from ..evaluate import evaluate
+    from ..files import OutputError, atomic_write_text
     from ..html import report_html, write_pdf
     from ..labels import ratio
-    from ..output import OutputError, atomic_write_text, prepare_output_file
+    from ..output import prepare_output_file
     from ..safe_text import terminal
+    from ..version import installed_version
 
     pdf_only = args.out.suffix.lower() == ".pdf"
     if pdf_only and not args.pdf:
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             raise OutputError("--pdf needs WeasyPrint: pip install 'netbenefit[pdf]'") from None
     results = [evaluate(path) for path in args.files]
     # The whole page first: nothing written on error.
-    page = report_html(results, version=_version(), paper=args.paper)
+    page = report_html(results, version=installed_version("unknown"), paper=args.paper)
     if html_path is not None:
         atomic_write_text(html_path, page)
     if pdf_path is not None:

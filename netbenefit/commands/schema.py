@@ -24,7 +24,8 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    from ..output import atomic_write_text, prepare_output_file
+    from ..files import atomic_write_text
+    from ..output import prepare_output_file
     from ..safe_text import terminal
 
     prepare_output_file(args.out, args.force)

@@ -92,7 +92,7 @@ def parse_value(text: str, key: str, source: str):
 
 def write_table(table, path: Path) -> None:
     """Write a DataFrame atomically as CSV or Parquet, chosen by the file's extension."""
-    from ..output import OutputError, atomic_write
+    from ..files import OutputError, atomic_write
     from ..safe_text import csv_table
 
     suffix = path.suffix.lower()

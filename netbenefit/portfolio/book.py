@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import ScenarioError
 from ..fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
 from ..labels import money_exact
+from ..views import view
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -288,29 +289,22 @@ class Portfolio:
 
     # --- views ---------------------------------------------------------------------------------
     def _repr_html_(self) -> str:
-        from .views import portfolio_html
-
-        return portfolio_html(self)
+        return view("portfolio_html")(self)
 
     def plot(self, kind: str = "credits_by_application", ax=None):
         """A chart of :data:`netbenefit.charts.portfolio.PORTFOLIO_CHARTS`; returns the Axes."""
-        from ..charts.portfolio import PORTFOLIO_CHARTS
-
-        if kind not in PORTFOLIO_CHARTS:
-            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(PORTFOLIO_CHARTS)}")
-        return PORTFOLIO_CHARTS[kind](self, ax=ax)
+        charts = view("portfolio_charts")
+        if kind not in charts:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
+        return charts[kind](self, ax=ax)
 
     def to_excel(self, path) -> Path:
         """The workbook of :func:`netbenefit.portfolio.views.write_portfolio_workbook`. Atomic."""
-        from .views import write_portfolio_workbook
-
-        return write_portfolio_workbook(self, Path(path))
+        return view("write_portfolio_workbook")(self, Path(path))
 
     def to_html(self, path) -> Path:
         """The self-contained page of :func:`netbenefit.portfolio.views.write_portfolio_page`. Atomic."""
-        from .views import write_portfolio_page
-
-        return write_portfolio_page(self, Path(path))
+        return view("write_portfolio_page")(self, Path(path))
 
 
 def _timings(results: Sequence[Result]) -> str:

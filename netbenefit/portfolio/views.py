@@ -1,7 +1,7 @@
 """The files of ``netbenefit portfolio``: CSV tables, a workbook whose totals are live SUM
 formulas, a self-contained HTML page, and the charts; and the portfolio's rich display in Jupyter.
 
-Every file is written atomically (:func:`netbenefit.output.atomic_write`); user text is written
+Every file is written atomically (:func:`netbenefit.files.atomic_write`); user text is written
 through :mod:`netbenefit.safe_text` (escaped in HTML, guarded in CSV and workbook cells).
 """
 
@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import safe_text
+from ..files import write_file
 from ..fiscal import BENEFIT_COLUMNS
 from ..labels import money_exact as money
-from ..output import csv_bytes, write_file, write_named_bytes
+from ..output import csv_bytes, write_named_bytes
 from ..safe_text import html as escape
 from .book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
 
@@ -62,7 +63,7 @@ def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
     def write(temporary: Path) -> None:
         import xlsxwriter
 
-        from ..output import NO_DATE, source_date
+        from ..files import NO_DATE, source_date
 
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         book = xlsxwriter.Workbook(str(temporary), {**options, "in_memory": True})

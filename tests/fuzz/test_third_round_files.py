@@ -1,6 +1,6 @@
 """Hostile inputs of the third round, files and folders: every file a scenario names
 (``revenue.multiplier_table`` as ``from_csv``) held to one rule (netbenefit.named_files), and every
-folder netbenefit makes under ``--out`` never reached through a link (netbenefit.output.make_folders,
+folder netbenefit makes under ``--out`` never reached through a link (netbenefit.files.make_folders,
 the lock opened with O_NOFOLLOW, each file flushed to the disk before it is renamed into place)."""
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def test_a_link_planted_as_the_lock_is_not_followed(tmp_path):
 
 
 def test_atomic_write_flushes_the_file_before_renaming_it(tmp_path, monkeypatch):
-    from netbenefit import output
+    from netbenefit import files as output
 
     events: list[tuple[str, str]] = []
     real_fsync, real_replace = os.fsync, os.replace

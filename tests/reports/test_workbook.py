@@ -361,7 +361,7 @@ def test_the_formulas_are_written_as_xlsxwriter_itself_prepares_them(results):
     """The shortcut past XlsxWriter's renaming of newer Excel functions changes no formula written."""
     from xlsxwriter.worksheet import Worksheet
 
-    from netbenefit.output import file_stems
+    from netbenefit.files import file_stems
     from netbenefit.workbook import FORMULA_FUNCTIONS, _worksheet_class, build_workbook
 
     results = list(results.values())
