@@ -37,7 +37,7 @@ _EXPORTS = {
     "montecarlo": "analysis",
     "sensitivity": "analysis",
     "sweep": "analysis",
-    "tornado": "analysis",
+    "tornado": "charts",
     "award_table": "award",
     "Comparison": "compare",
     "Diff": "diff",

@@ -42,7 +42,7 @@ def kept_charts(
     the folder of ``places``), the paths of its files in each of ``formats`` when the run writing
     into ``root`` keeps them as they are, else None (it is to be drawn). Outside a run, every
     chart is drawn. The digest of each file is recorded for the run's manifest either way."""
-    from .outdir import _relative, current_run
+    from .outdir import current_run, relative_name
 
     run = current_run(root)
     if run is None:
@@ -62,7 +62,7 @@ def kept_charts(
         paths = [place / f"{stem}.{image_format}" for image_format in formats]
         same = []
         for path, image_format in zip(paths, formats, strict=True):
-            name = _relative(run.folder, path)
+            name = relative_name(run.folder, path)
             key = None
             if digests is not None:
                 reads = digests if index is None else [digests[index]]

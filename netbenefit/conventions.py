@@ -30,7 +30,8 @@ class Conventions:
     timing : str
         ``end_of_year`` or ``mid_year``.
     dollars : str
-        ``nominal`` (the v1 model) or ``real``.
+        ``nominal``: every amount of the v1 model is in nominal dollars (a table given
+        as ``real`` by a caller is shown as such in the footnote).
     commitment_period_years : float
         Commitment period of the initial phase. [years]
     extended_years : int
@@ -58,7 +59,7 @@ class Conventions:
         return cls(
             discount_rate=float(result.discount_rate),
             timing=result.scenario.timing,
-            dollars=_dollars(result),
+            dollars="nominal",  # the v1 model: every amount in nominal dollars
             commitment_period_years=float(result.commitment_period_years),
             extended_years=int(result.extended_years),
             extension_counted=bool(result.extension_counted),
@@ -73,7 +74,7 @@ class Conventions:
         return cls(
             discount_rate=float(scenario.discount_rate),
             timing=scenario.timing,
-            dollars=_dollars(scenario),
+            dollars="nominal",
             commitment_period_years=float(np.asarray(computation.phases[0].commitment_period_years).reshape(-1)[0]),
             extended_years=extended,
             extension_counted=counted,
@@ -83,15 +84,6 @@ class Conventions:
 
     def to_dict(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}
-
-
-def _dollars(thing: Any) -> str:
-    """``real`` when a result or scenario says its amounts are real dollars, else ``nominal``."""
-    for holder in (thing, getattr(thing, "scenario", None)):
-        value = getattr(holder, "dollars", None) if holder is not None else None
-        if isinstance(value, str) and value:
-            return value
-    return "nominal"
 
 
 def of_scenario(scenario: Scenario, varied: tuple[str, ...] = ()) -> Conventions:

@@ -366,8 +366,8 @@ def _coalition_ratios(
     scenario: Scenario, changes: Mapping[str, Any], players: list[tuple[str, list[str]]]
 ) -> np.ndarray:
     """The ratio of every coalition of ``players`` (bit i of the index: player i's changes made)."""
+    from .analysis.columns import result_columns
     from .analysis.keys import key_spec
-    from .analysis.variants import result_columns
     from .cashflows import compute
     from .plausibility import quiet
 

@@ -31,12 +31,12 @@ class ScenarioError(ValueError):
         self.problem = " ".join(str(problem).split())  # always one line
         self.problems = ((key, self.problem), *((k, " ".join(str(p).split())) for k, p in more))
         self.lines = tuple(
-            _printable(f"{self.source}: {k}: {p}" if k else f"{self.source}: {p}") for k, p in self.problems
+            printable(f"{self.source}: {k}: {p}" if k else f"{self.source}: {p}") for k, p in self.problems
         )
         super().__init__("\n".join(self.lines))
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     """``text`` with each control or other non-printable character (a newline in a file name or a
     quoted YAML key, a terminal escape) written as its escape sequence, so the message stays one
     line and prints as it reads."""

@@ -65,7 +65,7 @@ class Run:
     @property
     def written(self) -> list[str]:
         """The files this run wrote into the folder, relative to it."""
-        names = [_relative(self.folder, path) for path in [*self.listed, *self.arrived]]
+        names = [relative_name(self.folder, path) for path in [*self.listed, *self.arrived]]
         return [name for name in dict.fromkeys(names) if not name.startswith("../")]
 
     def wrote(self, paths: Iterable[Path]) -> list[Path]:
@@ -91,7 +91,7 @@ class Run:
         :meth:`unchanged`); returns them."""
         paths = list(paths)
         self.listed += paths
-        self.kept += [_relative(self.folder, path) for path in paths]
+        self.kept += [relative_name(self.folder, path) for path in paths]
         return paths
 
     def _entries(self, names: Iterable[str]) -> dict[str, dict[str, str]]:
@@ -228,7 +228,7 @@ def remove_written_file(folder: Path, name: str, sha256: str | None) -> bool:
     return True
 
 
-def _relative(folder: Path, path: Path) -> str:
+def relative_name(folder: Path, path: Path) -> str:
     path = Path(path)
     try:
         return path.relative_to(folder).as_posix()

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from .errors import _printable
+from .errors import printable
 from .parameters import parameter, parse_data_yaml
 
 if TYPE_CHECKING:  # for annotations only: scenario.py imports this module
@@ -93,8 +93,8 @@ class PlausibleRange:
 
     def bound_text(self) -> str:
         if self.low is not None and self.high is not None:
-            return f"outside {_number(self.low)} to {_number(self.high)}"
-        return f"below {_number(self.low)}" if self.low is not None else f"above {_number(self.high)}"
+            return f"outside {reader_number(self.low)} to {reader_number(self.high)}"
+        return f"below {reader_number(self.low)}" if self.low is not None else f"above {reader_number(self.high)}"
 
 
 def _load_ranges() -> tuple[PlausibleRange, ...]:
@@ -334,16 +334,16 @@ def _at(data: Any, segments: list[str]) -> Any:
 def _message(
     source: str, key: str, value: float, measured: float, jobs: float, plausible: PlausibleRange, via: str = ""
 ) -> str:
-    given = f"{_number(value)} ({via})" if via else _number(value)
+    given = f"{reader_number(value)} ({via})" if via else reader_number(value)
     if plausible.measure == "per_job":
-        what = f"{given} a year for {_number(jobs)} jobs is {_number(measured)} a job, which is implausible"
+        what = f"{given} a year for {reader_number(jobs)} jobs is {reader_number(measured)} a job, which is implausible"
     else:
         what = f"{given} is implausible"
     text = f"{source}: {key}: {what} ({plausible.bound_text()}: {plausible.reason})"
     suggestion = _suggestion(value, jobs, plausible)
     if suggestion is not None:
-        text += f"; did you mean {_number(suggestion)}? ({FIXES[plausible.fix]})"
-    return _printable(text)
+        text += f"; did you mean {reader_number(suggestion)}? ({FIXES[plausible.fix]})"
+    return printable(text)
 
 
 def _suggestion(value: float, jobs: float, plausible: PlausibleRange) -> float | None:
@@ -366,7 +366,7 @@ def _suggestion(value: float, jobs: float, plausible: PlausibleRange) -> float |
     return None
 
 
-def _number(value: float) -> str:
+def reader_number(value: float) -> str:
     """A number as a reader writes it: 0.06, 1.65, 98,000, 950,000,000."""
     if not math.isfinite(value):  # a per-job amount over a vanishing number of jobs
         return f"{value:g}"

@@ -221,6 +221,10 @@ class Result:
 
     @property
     def net_benefit_ratio(self) -> float:
+        """Deprecated: :attr:`ratio`, the same number."""
+        import warnings
+
+        warnings.warn("Result.net_benefit_ratio is deprecated; use Result.ratio", DeprecationWarning, stacklevel=2)
         return self.ratio
 
     @property

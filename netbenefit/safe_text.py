@@ -13,8 +13,8 @@ One function per sink, so that every writer treats user text alike:
   its escape sequence, as error messages are (:mod:`netbenefit.errors`).
 - :func:`html` for HTML text and attribute values.
 
-:func:`csv_table` and :func:`cell_table` apply :func:`csv_field` and :func:`cell` to the text of a
-DataFrame: its values, column names and index.
+:func:`csv_table` applies :func:`csv_field` to the text of a DataFrame: its values, column names
+and index.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .errors import _printable
+from .errors import printable
 
 #: First characters that make a spreadsheet program read a cell as a formula (OWASP, CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -52,7 +52,7 @@ def cell(text: Any) -> Any:
 
 def terminal(text: str) -> str:
     """``text`` as one printable line: control and escape characters written as escapes (``\\x1b``)."""
-    return _printable(str(text))
+    return printable(str(text))
 
 
 def terminal_lines(text: str) -> str:
@@ -87,8 +87,3 @@ def _table(frame, guard: Callable[[Any], Any]):
 def csv_table(frame):
     """``frame`` ready for ``to_csv``: :func:`csv_field` on its text, column names and index."""
     return _table(frame, csv_field)
-
-
-def cell_table(frame):
-    """``frame`` ready for ``to_excel``: :func:`cell` on its text, column names and index."""
-    return _table(frame, cell)

@@ -6,7 +6,6 @@ checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 ``docs/analysis.md``.
 """
 
-from ..charts.analysis import tornado  # noqa: F401  (kept for existing imports)
 from .keys import KeySpec, check_values, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
 from .sensitivity import sensitivity
@@ -39,5 +38,19 @@ __all__ = [
     "sensitivity",
     "summarise",
     "sweep",
-    "tornado",
 ]
+
+
+def __getattr__(name: str):
+    if name == "tornado":  # the chart lives in netbenefit.charts; this old name still works, with a warning
+        import warnings
+
+        from ..views import view
+
+        warnings.warn(
+            "netbenefit.analysis.tornado is deprecated; use netbenefit.charts.tornado (or netbenefit.tornado)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return view("tornado")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

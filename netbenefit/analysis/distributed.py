@@ -26,14 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from ..cashflows import compute
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from .columns import general_columns
 from .keys import drawn_values
-from .variants import _repeat, result_columns
+from .structure import columns_on_structure, plan_for
 
 
-def _payload(scenario: Scenario) -> tuple[dict, str, str]:
+def payload_of(scenario: Scenario) -> tuple[dict, str, str]:
     """What a task needs to rebuild the scenario (a Scenario is not picklable)."""
     return scenario.to_dict(), scenario.source, str(scenario.base_dir)
 
@@ -42,21 +42,17 @@ def _scatter(client: Any, scenario: Scenario):
     """The scenario's payload on every worker, under a key of this run's own. (A key hashed from
     the data would be the same for every run of one scenario: a run could then find its payload
     being released by the previous run, or by another client, and wait for it forever.)"""
-    return client.scatter(_payload(scenario), broadcast=True, hash=False)
+    return client.scatter(payload_of(scenario), broadcast=True, hash=False)
 
 
-def _scenario(payload: tuple[dict, str, str]) -> Scenario:
+def scenario_of(payload: tuple[dict, str, str]) -> Scenario:
     data, source, base_dir = payload
     return Scenario.from_dict(data, source=source, base_dir=base_dir)
 
 
-def _columns(scenario: Scenario, overrides: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
-    return result_columns(compute(scenario, overrides)) if overrides else _repeat(scenario, size)
-
-
 def variants_task(payload, overrides: dict[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
     """One chunk of a sweep (or of :func:`~netbenefit.analysis.evaluate_variants`): its result columns."""
-    return _columns(_scenario(payload), overrides, size)
+    return general_columns(scenario_of(payload), overrides, size)
 
 
 def montecarlo_task(
@@ -71,18 +67,16 @@ def montecarlo_task(
     """One chunk of a Monte Carlo run: ``(overrides, columns)``, drawn from the streams' ``states``
     (the overrides empty when the draws are not kept: less to send back); on the model's structure
     as in one process when ``use_structure`` (:mod:`netbenefit.analysis.structure`)."""
-    scenario = _scenario(payload)
+    scenario = scenario_of(payload)
     overrides = {}
     for (key, distribution), state in zip(distributions.items(), states, strict=True):
         generator = np.random.Generator(np.random.PCG64())
         generator.bit_generator.state = state
         overrides[key] = drawn_values(scenario, key, distribution.draw(generator, size), out_of_range)
     if use_structure:
-        from .structure import columns_on_structure, plan_for
-
         columns = columns_on_structure(scenario, plan_for(scenario, distributions), overrides, size)
     else:
-        columns = _columns(scenario, overrides, size)
+        columns = general_columns(scenario, overrides, size)
     return (overrides if keep_draws else {}), columns
 
 

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..plausibility import _number, emit, entered_warnings
+from ..plausibility import emit, entered_warnings, reader_number
 from ..scenario import Scenario
 
 
@@ -39,7 +39,7 @@ def distribution_warnings(scenario: Scenario, distributions: Mapping[str, Any]) 
     """Every plausibility warning of the distributions of a Monte Carlo run, one line each."""
     lines: list[str] = []
     for key, distribution in distributions.items():
-        shown = f"{distribution.name}({', '.join(_number(x) for x in distribution.parameters)})"
+        shown = f"{distribution.name}({', '.join(reader_number(x) for x in distribution.parameters)})"
         for what, value in located_values(distribution):
             via = f"{what} of {shown}" if distribution.name != "choice" else f"{what} to draw from"
             for line in entered_warnings(key, [value], via=via, scenario=scenario):

@@ -40,9 +40,11 @@ from ..cashflows import compute
 from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from .columns import DEFAULT_CHUNK_SIZE, NOTES, allocate, count_failures
 from .entered import warn_distributions
 from .keys import drawn_values, key_spec, table_values
-from .variants import DEFAULT_CHUNK_SIZE, NOTES, _allocate, count_failures, frame, iter_chunks
+from .structure import chunks as structure_chunks
+from .variants import frame, iter_chunks
 
 #: Distribution names and the names of their parameters, in order.
 DISTRIBUTIONS = {
@@ -301,14 +303,7 @@ def montecarlo(
     >>> run = montecarlo(scenario, draws=100_000, vary=vary, seed=1)  # doctest: +SKIP
     >>> run.summary.probability_passes  # doctest: +SKIP
     """
-    source = scenario.source
-    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 1:
-        raise ScenarioError(source, "", f"draws must be a whole number >= 1, not {draws!r}")
-    draws = int(draws)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0):
-        raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
-    if chunk_size < 1:
-        raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
+    draws = _checked_run(scenario.source, draws, seed, chunk_size)
     distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
     for key in distributions:
         key_spec(scenario, key)  # unknown or fixed keys fail before any draw
@@ -331,19 +326,15 @@ def montecarlo(
     conventions = Conventions.of_computation(scenario, base, tuple(distributions))
     check_ids = tuple(base.checks)
     failures = np.zeros(len(check_ids), dtype=np.int64)
-    columns = _allocate(draws if keep_draws else 0)
+    columns = allocate(draws if keep_draws else 0)
     kept_keys: dict[str, list[np.ndarray]] = {key: [] for key in distributions}
     ratios = np.empty(draws)
     passes = eligible = undefined = 0
     chunks = -(-draws // chunk_size)
     bar = _progress_bar(progress, draws, chunks)
     try:
-        if client is None and use_structure:
-            from .structure import chunks as structure_chunks
-
-            chunks = structure_chunks(scenario, draws, make_overrides, chunk_size, bar, distributions)
-        elif client is None:
-            chunks = iter_chunks(scenario, draws, make_overrides, chunk_size, bar)
+        if client is None:
+            chunks = _chunks_here(scenario, draws, make_overrides, chunk_size, bar, distributions, use_structure)
         else:
             from .distributed import montecarlo_chunks
 
@@ -365,19 +356,35 @@ def montecarlo(
     finally:
         if bar is not None:
             bar.close()
-    summary = _summarise(ratios, draws, passes, eligible, undefined)
     summary = replace(
-        summary,
+        _summarise(ratios, draws, passes, eligible, undefined),
         check_failures=dict(zip(check_ids, (int(n) for n in failures), strict=True)),
         threshold=float(np.asarray(base.threshold).reshape(-1)[0]),
     )
     table = None
     if keep_draws:
-        keys = {key: table_values(scenario, key, np.concatenate(parts)) for key, parts in kept_keys.items()}
-        table = frame(keys, columns)
+        table = frame({key: table_values(scenario, key, np.concatenate(v)) for key, v in kept_keys.items()}, columns)
     return MonteCarloResult(
         draws=table, summary=summary, seed=seed_sequence.entropy, vary=distributions, conventions=conventions
     )
+
+
+def _checked_run(source: str, draws: Any, seed: Any, chunk_size: int) -> int:
+    """The number of draws, once it, the seed and the chunk size are checked (one-line errors)."""
+    if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 1:
+        raise ScenarioError(source, "", f"draws must be a whole number >= 1, not {draws!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0):
+        raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
+    if chunk_size < 1:
+        raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
+    return int(draws)
+
+
+def _chunks_here(scenario, draws, make_overrides, chunk_size, bar, distributions, use_structure):
+    """The chunks of a run in this process: on the model's structure where asked, else the general path."""
+    if use_structure:
+        return structure_chunks(scenario, draws, make_overrides, chunk_size, bar, distributions)
+    return iter_chunks(scenario, draws, make_overrides, chunk_size, bar)
 
 
 def _check_box(scenario: Scenario, distributions: Mapping[str, Distribution], checked: dict) -> None:

@@ -12,8 +12,8 @@ from ..cashflows import compute
 from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from .columns import result_columns
 from .keys import check_values, key_spec
-from .variants import result_columns
 
 #: Columns of the sensitivity table.
 SENSITIVITY_COLUMNS = (

@@ -30,8 +30,8 @@ from ..labels import money_exact
 from ..parameters import parameter
 from ..plausibility import warn_entered
 from ..scenario import Scenario
+from .columns import result_columns
 from .keys import check_values
-from .variants import result_columns
 
 SOLVED, NO_SOLUTION = "solved", "no_solution"
 #: The discount rates searched by default, (low, high]. [1/year]
@@ -160,31 +160,9 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             bound=best,
         )
     retained_eligible = bool(c.column("retained_jobs_eligible")[0])
-    capped_by_key = [bound for k in keys if (bound := _section_75_bound(scenario, k, retained_eligible)) is not None]
-    capped = min(capped_by_key) if capped_by_key else None  # a common value: the tightest maximum binds
-    if capped is not None and best > capped[0]:
-        # The section 75 maximum binds before the net benefit test does: the largest award the
-        # section allows passes (its credits are below those of x*).
-        bound, maximum = capped
-        unit = "a job a year" if "per_" in key else "a year"
-        common = "largest common value of " if len(keys) > 1 else "largest "
-        return SolverResult(
-            bound,
-            SOLVED,
-            f"{common}{key}: ${bound:,.2f} {unit}, set by the section 75 maximum of {money_exact(maximum)} per job "
-            f"per year (C.34:1B-343); the net benefit test alone would allow ${best:,.2f} "
-            f"(binding test: {labels[binding]})",
-            {
-                "key": key,
-                "keys": keys,
-                "threshold": threshold,
-                "section_75_maximum_binds": True,
-                "section_75_maximum_per_job": maximum,
-                "net_benefit_bound": best,
-                "binding_test": binding + 1,
-                "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
-            },
-        )
+    capped = _capped_by_section_75(scenario, keys, key, retained_eligible, best, threshold, labels[binding], binding)
+    if capped is not None:
+        return capped
     # Confirm; the comparison has a relative tolerance, so x* itself passes unless rounding bites.
     tolerance = parameter("net_benefit_ratio_relative_tolerance")
     for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
@@ -214,6 +192,44 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             "threshold": threshold,
             "pv_credits": pv_credits,
             "pv_benefits": float(b[-1]),
+            "binding_test": binding + 1,
+            "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
+        },
+    )
+
+
+def _capped_by_section_75(
+    scenario: Scenario,
+    keys: list[str],
+    key: str,
+    retained_eligible: bool,
+    best: float,
+    threshold: float,
+    binding_label: str,
+    binding: int,
+) -> SolverResult | None:
+    """The solution where the section 75 maximum binds before the net benefit test does (the
+    largest award the section allows passes: its credits are below those of ``best``), else None."""
+    capped_by_key = [bound for k in keys if (bound := _section_75_bound(scenario, k, retained_eligible)) is not None]
+    capped = min(capped_by_key) if capped_by_key else None  # a common value: the tightest maximum binds
+    if capped is None or best <= capped[0]:
+        return None
+    bound, maximum = capped
+    unit = "a job a year" if "per_" in key else "a year"
+    common = "largest common value of " if len(keys) > 1 else "largest "
+    return SolverResult(
+        bound,
+        SOLVED,
+        f"{common}{key}: ${bound:,.2f} {unit}, set by the section 75 maximum of {money_exact(maximum)} per job "
+        f"per year (C.34:1B-343); the net benefit test alone would allow ${best:,.2f} "
+        f"(binding test: {binding_label})",
+        {
+            "key": key,
+            "keys": keys,
+            "threshold": threshold,
+            "section_75_maximum_binds": True,
+            "section_75_maximum_per_job": maximum,
+            "net_benefit_bound": best,
             "binding_test": binding + 1,
             "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
         },

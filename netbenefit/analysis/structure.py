@@ -54,7 +54,7 @@ from .. import cashflows
 from ..cashflows import Computation, compute
 from ..rules.net_benefit import meets_threshold
 from ..scenario import Scenario
-from .variants import result_columns
+from .columns import general_columns, result_columns
 
 #: The varied key the fast path treats as the discount rate.
 RATE = "discount_rate"
@@ -429,15 +429,15 @@ def box(scenario: Scenario, distributions: Mapping) -> dict[str, np.ndarray] | N
 def columns_on_structure(scenario: Scenario, structure: Plan | None, overrides: Mapping[str, np.ndarray], size: int):
     """The result columns of one chunk of draws: on the structure for the draws inside its box,
     by the general path for the others (and for every draw without a structure)."""
-    from .variants import result_columns
+    from .columns import result_columns
 
     if structure is None or not overrides:
-        return _general(scenario, overrides, size)
+        return general_columns(scenario, overrides, size)
     inside = structure.inside(overrides)
     if inside.all():
         return structure.columns(overrides)
     if not inside.any():
-        return _general(scenario, overrides, size)
+        return general_columns(scenario, overrides, size)
     columns = structure.columns({key: values[inside] for key, values in overrides.items()})
     outside = result_columns(compute(scenario, {key: values[~inside] for key, values in overrides.items()}))
     merged = {}
@@ -446,12 +446,6 @@ def columns_on_structure(scenario: Scenario, structure: Plan | None, overrides: 
         merged[name][inside] = values
         merged[name][~inside] = outside[name]
     return merged
-
-
-def _general(scenario: Scenario, overrides: Mapping[str, np.ndarray], size: int):
-    from .variants import _repeat
-
-    return result_columns(compute(scenario, overrides)) if overrides else _repeat(scenario, size)
 
 
 def chunks(scenario: Scenario, size: int, make_overrides, chunk_size: int, progress, distributions: Mapping):

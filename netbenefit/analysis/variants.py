@@ -21,70 +21,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import Computation, compute
+from ..cashflows import compute
 from ..scenario import Scenario
+from .columns import (  # noqa: F401  (importable from here as before)
+    DEFAULT_CHUNK_SIZE,
+    NOTES,
+    OVERFLOW,
+    RESULT_COLUMNS,
+    ZERO_CREDITS,
+    allocate,
+    count_failures,
+    failed_checks,
+    repeated,
+    result_columns,
+)
 from .keys import check_overrides, table_values
-
-#: Result columns, after one column per varied key.
-RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note")
-#: Values of the ``note`` column; "" for a row that evaluates normally.
-NOTES = ("", "credits are zero", "present values overflow")
-ZERO_CREDITS, OVERFLOW = 1, 2
-#: Default number of variants computed at once (bounds the memory of long runs).
-DEFAULT_CHUNK_SIZE = 100_000
-
-
-def result_columns(computation: Computation) -> dict[str, np.ndarray]:
-    """The per-variant results of a computation, as flat arrays, with the ``note`` codes."""
-    size = computation.size
-    pv_benefits = computation.column("pv_benefits").astype(float, copy=True)
-    pv_credits = computation.column("pv_credits").astype(float, copy=True)
-    without = computation.column("pv_benefits_without_extension")
-    initial_requested = np.broadcast_to(computation.phases[0].requested_credits, (size, 1))[:, 0]
-    note = np.zeros(size, dtype=np.int8)
-    note[(initial_requested <= 0) | ~(pv_credits > 0)] = ZERO_CREDITS
-    note[~(np.isfinite(pv_benefits) & np.isfinite(pv_credits) & np.isfinite(without))] = OVERFLOW
-    flagged = note > 0
-    ratio = computation.column("ratio").astype(float, copy=True)
-    passes = computation.column("passes").astype(bool, copy=True)
-    eligible = computation.column("eligible").astype(bool, copy=True)
-    if flagged.any():
-        ratio[flagged] = np.nan
-        passes[flagged] = False
-        eligible[flagged] = False
-    return {
-        "failed_checks": failed_checks(computation),
-        "pv_benefits": pv_benefits,
-        "pv_credits": pv_credits,
-        "ratio": ratio,
-        "threshold": computation.column("threshold").astype(float, copy=True),
-        "passes": passes,
-        "eligible": eligible,
-        "note": note,
-    }
-
-
-def failed_checks(computation: Computation) -> np.ndarray:
-    """Per variant, a bit mask of the checks of s.71 it fails: bit i for the i-th check of
-    ``computation.checks`` (statute order, as :data:`netbenefit.evaluate.CHECK_IDS`)."""
-    mask = np.zeros(computation.size, dtype=np.int32)
-    same = 0  # the bits of the checks every variant fails alike (one value for all)
-    for bit, passed in enumerate(computation.checks.values()):
-        passed = np.asarray(passed, dtype=bool)
-        if passed.size == 1:
-            same |= int(not passed.reshape(-1)[0]) << bit
-            continue
-        failed = ~np.broadcast_to(passed, (computation.size, 1))[:, 0]
-        mask |= failed.astype(np.int32) << bit
-    if same:
-        mask |= same
-    return mask
-
-
-def count_failures(check_ids, masks: np.ndarray) -> dict[str, int]:
-    """How many variants fail each check, from the bit masks of :func:`failed_checks`."""
-    masks = np.asarray(masks, dtype=np.int32)
-    return {check_id: int(np.count_nonzero(masks & (1 << bit))) for bit, check_id in enumerate(check_ids)}
 
 
 def iter_chunks(
@@ -105,15 +56,10 @@ def iter_chunks(
     for start in range(0, size, chunk_size):
         stop = min(size, start + chunk_size)
         overrides = make_overrides(start, stop)
-        columns = result_columns(compute(scenario, overrides)) if overrides else _repeat(scenario, stop - start)
+        columns = result_columns(compute(scenario, overrides)) if overrides else repeated(scenario, stop - start)
         if progress is not None:
             progress.update(stop - start)
         yield start, stop, overrides, columns
-
-
-def _repeat(scenario: Scenario, size: int) -> dict[str, np.ndarray]:
-    columns = result_columns(compute(scenario))
-    return {name: np.repeat(values, size) for name, values in columns.items()}
 
 
 def frame(keys: Mapping[str, np.ndarray], columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
@@ -170,7 +116,7 @@ def run(
 ) -> pd.DataFrame:
     """Compute already checked variant arrays in chunks and assemble the table; with a Dask
     ``client``, each chunk is a task (:mod:`netbenefit.analysis.distributed`)."""
-    columns = _allocate(size)
+    columns = allocate(size)
     if client is None:
         chunks = iter_chunks(
             scenario, size, lambda a, b: {key: array[a:b] for key, array in checked.items()}, chunk_size, progress
@@ -183,12 +129,3 @@ def run(
         for name, values in chunk.items():
             columns[name][start:stop] = values
     return frame({key: table_values(scenario, key, array) for key, array in checked.items()}, columns)
-
-
-def _allocate(size: int) -> dict[str, np.ndarray]:
-    columns = {name: np.empty(size, dtype=float) for name in ("pv_benefits", "pv_credits", "ratio", "threshold")}
-    columns["passes"] = np.empty(size, dtype=bool)
-    columns["eligible"] = np.empty(size, dtype=bool)
-    columns["note"] = np.empty(size, dtype=np.int8)
-    columns["failed_checks"] = np.empty(size, dtype=np.int32)
-    return columns

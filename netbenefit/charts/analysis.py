@@ -21,16 +21,15 @@ from .style import (
     NEUTRAL_COLOUR,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
-    _axes,
-    _label,
-    _money_axis,
-    _percent_axis,
-    _text,
-    _year_axis,
+    axes_or_new,
     characters_across,
     conventions_footnote,
+    money_axis,
     pass_fail,
+    percent_axis,
+    scenario_label,
     set_title,
+    year_axis,
 )
 
 #: Varied keys named in a title; with more, the title counts them and the footnote names them.
@@ -93,7 +92,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    ax = _axes(ax, (10.0, 0.6 * len(sensitivity_table) + 2.6))
+    ax = axes_or_new(ax, (10.0, 0.6 * len(sensitivity_table) + 2.6))
     table = sensitivity_table.iloc[::-1]  # largest swing drawn last, at the top
     positions = np.arange(len(table))
     base = float(table["ratio_base"].iloc[0]) if len(table) else float("nan")
@@ -122,7 +121,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
         for ratio, text, eligible, right in _end_labels(ends, base):
             widest[right] = max(widest[right], len(text))
             ax.annotate(
-                _text(text),
+                text,
                 (ratio, y),
                 xytext=(4 if right else -4, 0),
                 textcoords="offset points",
@@ -132,7 +131,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 color="black" if eligible else "#a34700",
                 fontweight="normal" if eligible else "bold",
             )
-    ax.set_yticks(positions, [_text(_key_label(key)) for key in table["key"]], fontsize=9)
+    ax.set_yticks(positions, [_key_label(key) for key in table["key"]], fontsize=9)
     handles = [
         Patch(color=LOW_COLOUR, label="Input at its low value"),
         Patch(color=HIGH_COLOUR, label="... at its high value"),
@@ -159,7 +158,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
         inner = max(0.2, 1.0 - left - right)  # the share of the width left for the bars
         ax.set_xlim(low - span * left / inner, high + span * right / inner)
     ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
-    _percent_axis(ax.xaxis)
+    percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
     ax.set_ylabel("Input varied (one at a time)")
     ax.set_title("One-way sensitivity of the net benefit ratio")
@@ -209,7 +208,7 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, (10.0, 5.5))
+    ax = axes_or_new(ax, (10.0, 5.5))
     summary = run.summary
     threshold = summary.threshold
     if run.draws is not None and "threshold" in run.draws and not np.isfinite(threshold):
@@ -270,7 +269,7 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
         fontsize=9,
         bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "#999999"},
     )
-    _percent_axis(ax.xaxis)
+    percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
     keys = list(run.vary)
     if len(keys) <= _KEYS_NAMED_IN_TITLE:
@@ -308,7 +307,7 @@ def fan(bands, ax: Any = None):
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, (10.0, 5.5))
+    ax = axes_or_new(ax, (10.0, 5.5))
     wide = bands.pivot(index="year", columns="percentile", values="cumulative_pv_net_benefits")
     credits = bands.pivot(index="year", columns="percentile", values="cumulative_pv_credits")
     years = wide.index.to_numpy()
@@ -349,11 +348,11 @@ def fan(bands, ax: Any = None):
             linewidth=1.5,
             label=f"{labels.ratio(threshold)} of the median cumulative PV of credits",
         )
-    _year_axis(ax, years)
+    year_axis(ax, years)
     top = float(np.nanmax(wide.to_numpy()))
     if threshold and 50 in credits.columns:
         top = max(top, float(np.nanmax(threshold * credits[50])))
-    _money_axis(ax.yaxis, top)
+    money_axis(ax.yaxis, top)
     ax.set_ylim(min(0.0, float(np.nanmin(wide.to_numpy())) * 1.1), top * 1.35)
     ax.set_ylabel("Cumulative PV of net benefits at approval [USD]")
     name = bands.attrs.get("name")
@@ -361,7 +360,7 @@ def fan(bands, ax: Any = None):
     title = "Cumulative present value of net benefits: percentile bands"
     if draws:
         title += f" over {draws:,} draws"
-    ax.set_title(_text(f"{_label(name, width=70, lines=1)}\n{title}" if name else title))
+    ax.set_title(f"{scenario_label(name, width=70, lines=1)}\n{title}" if name else title)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
     conventions_footnote(bands, ax)
@@ -422,7 +421,7 @@ def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, 
     others = [k for k in keys if k not in (x, y) and table[k].nunique() > 1]
     if others:
         raise ValueError(f"the keys {others} vary too: choose one value of each with where={{key: value}}")
-    ax = _axes(ax, (10.0, 5.5))
+    ax = axes_or_new(ax, (10.0, 5.5))
     threshold = float(table["threshold"].iloc[0])
     if y is None:
         _sweep_line(table, x, threshold, ax)
@@ -435,7 +434,7 @@ def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, 
 def _format_axis(axis, key: str) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    axis.set_major_formatter(FuncFormatter(lambda value, _: _text(_value(key, value))))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: _value(key, value)))
 
 
 def _sweep_line(table, x: str, threshold: float, ax) -> None:
@@ -472,14 +471,14 @@ def _sweep_line(table, x: str, threshold: float, ax) -> None:
         threshold, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.5, label=f"Threshold {labels.ratio(threshold)}"
     )
     _format_axis(ax.xaxis, x)
-    _percent_axis(ax.yaxis)
+    percent_axis(ax.yaxis)
     finite = ratios[np.isfinite(ratios)]
     top = max(float(finite.max(initial=threshold)), threshold)
     bottom = min(float(finite.min(initial=0.0)), 0.0)
     ax.set_ylim(bottom, top + 0.35 * (top - bottom))
-    ax.set_xlabel(_text(_key_label(x)))
+    ax.set_xlabel(_key_label(x))
     ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
-    ax.set_title(_text(f"Net benefit ratio against {_short(x)}"))
+    ax.set_title(f"Net benefit ratio against {_short(x)}")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
 
@@ -535,9 +534,9 @@ def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
         handles.append(
             Line2D([], [], color=THRESHOLD_COLOUR, linestyle="--", label=f"Threshold {labels.ratio(threshold)}")
         )
-    ax.set_xticks(range(len(xs)), [_text(_value(x, v)) for v in xs], fontsize=8)
-    ax.set_yticks(range(len(ys)), [_text(_value(y, v)) for v in ys], fontsize=8)
-    ax.set_xlabel(_text(_key_label(x)))
-    ax.set_ylabel(_text(_key_label(y)))
-    ax.set_title(_text(f"Net benefit ratio over {_short(x)} and {_short(y)}"))
+    ax.set_xticks(range(len(xs)), [_value(x, v) for v in xs], fontsize=8)
+    ax.set_yticks(range(len(ys)), [_value(y, v) for v in ys], fontsize=8)
+    ax.set_xlabel(_key_label(x))
+    ax.set_ylabel(_key_label(y))
+    ax.set_title(f"Net benefit ratio over {_short(x)} and {_short(y)}")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, 1.0), fontsize=8, framealpha=0.9)

@@ -20,15 +20,14 @@ from .style import (
     PALETTE,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
-    _axes,
-    _label,
-    _money_axis,
-    _percent_axis,
-    _text,
+    axes_or_new,
     characters_across,
     conventions_footnote,
+    money_axis,
     pass_fail,
     pass_fail_handles,
+    percent_axis,
+    scenario_label,
     set_title,
     tick_text,
 )
@@ -53,7 +52,7 @@ def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, res
     -------
     matplotlib Axes
     """
-    ax = _axes(ax, (10.0, 5.5))
+    ax = axes_or_new(ax, (10.0, 5.5))
     table = award_calculation
     phase = int(table["phase"].iloc[0]) if phase is None else phase
     table = table[table["phase"] == phase]
@@ -91,7 +90,7 @@ def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, res
     scale = max(heights, default=0.0)
     for x, bottom, height, amount in zip(positions, bottoms, heights, signed, strict=True):
         ax.annotate(
-            _text(labels.money_exact(amount)),
+            labels.money_exact(amount),
             (x, bottom + height),
             xytext=(0, 3),
             textcoords="offset points",
@@ -101,11 +100,11 @@ def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, res
         )
     width = max(6, characters_across(ax, 10) // max(len(names), 1) - 1)  # a tick label's line [characters]
     ax.set_xticks(positions, [tick_text(name, width) for name in names])
-    _money_axis(ax.yaxis, scale)
+    money_axis(ax.yaxis, scale)
     ax.set_ylim(0, scale * 1.2 if scale else 1.0)
     ax.set_xlabel("Step of the section 75 calculation")
     ax.set_ylabel("Tax credit per job per year [USD/job/year]")
-    name = f"{_label(result.name, width=70, lines=1)}\n" if result is not None else ""
+    name = f"{scenario_label(result.name, width=70, lines=1)}\n" if result is not None else ""
     ax.set_title(f"{name}Award build-up, section 75 of P.L.2020, c.156 (phase {phase})")
     ax.grid(True, axis="y", alpha=0.3)
     conventions_footnote(result, ax, extra="Amounts per job and year, nominal USD.")
@@ -124,7 +123,7 @@ def credits_by_year(after, ax=None):
     -------
     matplotlib Axes
     """
-    ax = _axes(ax, (10.0, 5.5))
+    ax = axes_or_new(ax, (10.0, 5.5))
     years = after.years
     x = years.index.to_numpy()
     width = 0.4
@@ -166,12 +165,12 @@ def credits_by_year(after, ax=None):
     ax.set_xticks(x)
     ax.set_xlabel("Project year after approval [year]")
     low = min(0.0, float(-years["repayment"].max()))
-    _money_axis(ax.yaxis, max(top, -low))
+    money_axis(ax.yaxis, max(top, -low))
     ax.set_ylabel("Tax credit in the year [USD, nominal]")
     ax.set_title(
-        f"{_label(after.scenario.name, width=70, lines=1)}\n"
-        f"Projected vs actual: credits by year ({_text(labels.money(after.certified_credits))} certified of "
-        f"{_text(labels.money(after.approved_credits))} approved)"
+        f"{scenario_label(after.scenario.name, width=70, lines=1)}\n"
+        f"Projected vs actual: credits by year ({labels.money(after.certified_credits)} certified of "
+        f"{labels.money(after.approved_credits)} approved)"
     )
     ax.set_ylim(low * 1.2, top * 1.55 if top else 1.0)  # room for the legend above the bars
     ax.grid(True, axis="y", alpha=0.3)
@@ -202,7 +201,7 @@ def economist_view_chart(table, ax=None):
     -------
     matplotlib Axes
     """
-    ax = _axes(ax, (10.0, 4.5))
+    ax = axes_or_new(ax, (10.0, 4.5))
     names = [_VIEW_NAMES.get(view, str(view).replace("_", " ")) for view in table.index]
     rows = np.arange(len(table))[::-1]
     ratios = table["ratio"].to_numpy(dtype=float)
@@ -222,7 +221,7 @@ def economist_view_chart(table, ax=None):
     ax.set_yticks(rows, names)
     right = float(max(np.nanmax(ratios), threshold))
     ax.set_xlim(min(0.0, float(np.nanmin(ratios)) * 1.15), right * 1.3)
-    _percent_axis(ax.xaxis)
+    percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
     ax.set_ylabel("View")
     share = table.attrs.get("but_for_share")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import labels
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
@@ -23,14 +24,12 @@ from .style import (
     PALETTE,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
-    _axes,
-    _label,
-    _money,
-    _money_axis,
-    _text,
+    axes_or_new,
     conventions_footnote,
+    money_axis,
     pass_fail,
     pass_fail_handles,
+    scenario_label,
 )
 
 if TYPE_CHECKING:
@@ -63,7 +62,7 @@ def _size(portfolio: Portfolio) -> tuple[float, float]:
 
 def credits_by_application(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
     """Requested credits by State fiscal year, one stacked segment per application. [USD, nominal]"""
-    ax = _axes(ax, _size(portfolio))
+    ax = axes_or_new(ax, _size(portfolio))
     table = portfolio.credits_table()
     years = table.index.to_numpy()
     bottom = np.zeros(len(years))
@@ -73,14 +72,14 @@ def credits_by_application(portfolio: Portfolio, ax: Axes | None = None) -> Axes
         colour = PALETTE[i % len(PALETTE)]
         hatch = FAIL_HATCH if not passes[label] else _HATCHES[(i // len(PALETTE)) % len(_HATCHES)]
         edge = FAIL_COLOUR if not passes[label] else "white"
-        name = _label(label, 36, 2) + ("" if passes[label] else " (fails)")
+        name = scenario_label(label, 36, 2) + ("" if passes[label] else " (fails)")
         ax.bar(years, values, bottom=bottom, color=colour, hatch=hatch, edgecolor=edge, linewidth=0.6, label=name)
         bottom += values
     scale = float(bottom.max()) if len(bottom) else 0.0
     for year, total in zip(years, bottom, strict=True):
         if total > 0:
-            _label_above(ax, _money(total, scale), (year, total))
-    _money_axis(ax.yaxis, scale)
+            _label_above(ax, labels.money(total, scale), (year, total))
+    money_axis(ax.yaxis, scale)
     ax.set_ylabel("Requested credits [USD, nominal]")
     ax.set_title(f"Requested credits by State fiscal year: {len(portfolio.results)} applications")
     _fiscal_year_axis(ax, years)
@@ -98,7 +97,7 @@ def credits_by_application(portfolio: Portfolio, ax: Axes | None = None) -> Axes
 
 def benefits_vs_credits(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
     """Counted benefits and requested credits by fiscal year, and the cumulative net benefit. [USD]"""
-    ax = _axes(ax, _size(portfolio))
+    ax = axes_or_new(ax, _size(portfolio))
     table = portfolio.fiscal_years
     years = table.index.to_numpy()
     width = 0.4
@@ -124,7 +123,7 @@ def benefits_vs_credits(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
     )
     ax.axhline(0, color="black", linewidth=0.6)
     scale = float(np.nanmax(np.abs(np.concatenate([table["benefits"], table["credits"], cumulative])))) or 1.0
-    _money_axis(ax.yaxis, scale)
+    money_axis(ax.yaxis, scale)
     ax.set_ylabel("Amount in the fiscal year [USD, nominal]")
     ax.set_title("Counted benefits against requested credits by State fiscal year")
     _fiscal_year_axis(ax, years)
@@ -136,7 +135,7 @@ def benefits_vs_credits(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
 def cap_headroom(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
     """Credits awarded (approved) in each fiscal year with an approval, against the user's cap where
     one is given: the headroom, or how far above it. [USD, nominal]"""
-    ax = _axes(ax, _size(portfolio))
+    ax = axes_or_new(ax, _size(portfolio))
     table = portfolio.fiscal_years
     approved = table.index[table["approved"] > 0]
     table = table.loc[approved.min() : approved.max()]
@@ -150,7 +149,7 @@ def cap_headroom(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
     if cap is not None:
         ax.axhline(cap, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.2)
         ax.annotate(
-            _text(f"cap {_money(cap, scale)} a year, user-supplied (--cap)"),
+            f"cap {labels.money(cap, scale)} a year, user-supplied (--cap)",
             (1.0, cap),
             xycoords=("axes fraction", "data"),
             ha="right",
@@ -161,7 +160,7 @@ def cap_headroom(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
         )
         for year, value, headroom in zip(years, awarded, table["cap_headroom"], strict=True):
             word = "headroom" if headroom >= 0 else "over by"
-            _label_above(ax, f"{word} {_money(abs(headroom), scale)}", (year, value))
+            _label_above(ax, f"{word} {labels.money(abs(headroom), scale)}", (year, value))
         ax.legend(
             handles=pass_fail_handles("within the cap", "above the cap"),
             loc="upper right",
@@ -173,7 +172,7 @@ def cap_headroom(portfolio: Portfolio, ax: Axes | None = None) -> Axes:
     else:
         ax.set_title("Credits awarded in each State fiscal year (no cap given: no headroom)")
     ax.set_ylim(0, scale * 1.15)
-    _money_axis(ax.yaxis, scale)
+    money_axis(ax.yaxis, scale)
     ax.set_ylabel("Credits awarded (approved) [USD, nominal]")
     _fiscal_year_axis(ax, years)
     _footnote(portfolio, ax, cap=True)
@@ -190,4 +189,4 @@ PORTFOLIO_CHARTS = {
 
 def _label_above(ax, text: str, point) -> None:
     """A small label just above a bar's top at ``point`` (x, y)."""
-    ax.annotate(_text(text), point, ha="center", va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
+    ax.annotate(text, point, ha="center", va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")

@@ -7,25 +7,24 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .. import labels
 from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
-    _axes,
-    _cut,
-    _label,
-    _money,
-    _money_axis,
-    _percent_axis,
-    _text,
-    _verdict,
-    _year_axis,
+    axes_or_new,
     conventions_footnote,
     figure_size,
     label_every,
+    money_axis,
     new_figure,
+    percent_axis,
+    scenario_label,
+    verdict,
+    wrapped_lines,
+    year_axis,
 )
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
@@ -70,7 +69,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, figure_size("cumulative_pv", result))
+    ax = axes_or_new(ax, figure_size("cumulative_pv", result))
     table = result.cashflows
     years = table.index.to_numpy()
     benefits = table["cumulative_pv_net_benefits"].to_numpy()
@@ -98,14 +97,14 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
         ax.axvline(met, color="#2ca02c", linestyle=":", linewidth=1.8, label=label)
     else:
         ax.plot([], [], " ", label=f"Benefits never reach {result.threshold:.0%} of all credits")
-    _year_axis(ax, years)
+    year_axis(ax, years)
     top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
-    _money_axis(ax.yaxis, top)
+    money_axis(ax.yaxis, top)
     ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)  # room for the legend above the lines
     ax.set_ylabel("Cumulative present value at approval [USD]")
     ax.set_title(
-        f"{_label(result.name, width=70, lines=1)}\n"
-        f"Net benefit ratio {result.ratio:.0%} vs {result.threshold:.0%} threshold: {_verdict(result.passes)}"
+        f"{scenario_label(result.name, width=70, lines=1)}\n"
+        f"Net benefit ratio {result.ratio:.0%} vs {result.threshold:.0%} threshold: {verdict(result.passes)}"
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
@@ -157,7 +156,7 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, figure_size("benefit_streams", result))
+    ax = axes_or_new(ax, figure_size("benefit_streams", result))
     table = stream_categories(result)
     years = table.index.to_numpy()
     colours = {label: colour for *_, label, colour in STREAM_CATEGORIES} | {COST_LABEL: COST_COLOUR}
@@ -172,15 +171,16 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     net = result.cashflows["counted_net_benefits"].to_numpy()
     ax.plot(years, net, color="black", marker="o", markersize=4, linewidth=1.4, label="Counted net benefits")
     ax.axhline(0, color="black", linewidth=0.8)
-    _year_axis(ax, years)
+    year_axis(ax, years)
     scale = float(max(np.abs(bottom).max(initial=0.0), np.abs(net).max(initial=0.0)))
-    _money_axis(ax.yaxis, scale)
+    money_axis(ax.yaxis, scale)
     ax.set_ylabel("Counted amount in the year [USD, nominal]")
     excluded = ""
     if result.excluded_streams:
-        excluded = _text(f"; excluded as abated, 71(a)(5)(e): {', '.join(result.excluded_streams)}")
+        excluded = f"; excluded as abated, 71(a)(5)(e): {', '.join(result.excluded_streams)}"
     ax.set_title(
-        f"{_label(result.name, width=70, lines=1)}\nBenefits to the State by year, counted in the window{excluded}",
+        f"{scenario_label(result.name, width=70, lines=1)}\n"
+        f"Benefits to the State by year, counted in the window{excluded}",
         fontsize=11,
     )
     ax.grid(True, axis="y", alpha=0.3)
@@ -213,7 +213,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, figure_size("phase_ratios", result))
+    ax = axes_or_new(ax, figure_size("phase_ratios", result))
     tests = result.phase_tests
     labels = [_phase_label(p) for p in tests["phases"]]
     crowded = label_every(ax, len(labels), max(map(len, labels), default=0), 10) > 1
@@ -231,7 +231,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
             edgecolor="white" if passes else "black",
         )
         ax.annotate(
-            f"{ratio:.0%}{chr(10) if crowded else ' '}{_verdict(passes)}",
+            f"{ratio:.0%}{chr(10) if crowded else ' '}{verdict(passes)}",
             (position, max(ratio, 0.0)),
             xytext=(0, 4),
             textcoords="offset points",
@@ -255,7 +255,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     ]
     ax.set_xticks(positions, labels)
     ax.set_xlim(-0.7, len(tests) - 0.3)
-    _percent_axis(ax.yaxis)
+    percent_axis(ax.yaxis)
     bottom = min(float(np.nanmin(ratios)), 0.0) * 1.15  # a negative ratio: net costs to the State
     top = max(float(np.nanmax(ratios)), result.threshold)
     ax.set_ylim(bottom, top + 0.3 * (top - bottom))  # room for the legend above the bars and the threshold
@@ -267,8 +267,8 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     )
     ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
     ax.set_title(
-        f"{_label(result.name, width=70, lines=1)}\nPhase-by-phase cumulative net benefit test, 71(a)(5): "
-        f"{_verdict(result.passes)}"
+        f"{scenario_label(result.name, width=70, lines=1)}\nPhase-by-phase cumulative net benefit test, 71(a)(5): "
+        f"{verdict(result.passes)}"
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(handles=handles, loc="upper right", fontsize=8.5, framealpha=0.9)
@@ -293,11 +293,13 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, figure_size("repayment_schedule", result))
+    ax = axes_or_new(ax, figure_size("repayment_schedule", result))
     schedule = result.repayment_schedule
     ax.set_xlabel("Extended-commitment years maintained [year]")
     ax.set_ylabel("Repayment owed [USD, nominal]")
-    ax.set_title(f"{_label(result.name, width=70, lines=1)}\nRepayment schedule, extended commitment, 71(a)(5)(d)")
+    ax.set_title(
+        f"{scenario_label(result.name, width=70, lines=1)}\nRepayment schedule, extended commitment, 71(a)(5)(d)"
+    )
     note = None
     if schedule.empty:
         note = "No extended commitment elected: nothing to repay."
@@ -322,17 +324,22 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     scale = float(repayment.max())
     for year, amount in zip(years, repayment, strict=True):
         ax.annotate(
-            _money(amount, scale), (year, amount), xytext=(0, 3), textcoords="offset points", ha="center", fontsize=9
+            labels.money(amount, scale),
+            (year, amount),
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="center",
+            fontsize=9,
         )
     ax.set_xticks(years)
     ax.set_xlim(years.min() - 0.6, years.max() + 0.6)
-    _money_axis(ax.yaxis, scale)
+    money_axis(ax.yaxis, scale)
     ax.set_ylim(0, scale * 1.25)
     ax.plot(
         [],
         [],
         " ",
-        label=f"Incremental credit {_money(result.incremental_credit, scale)} over {result.extended_years} "
+        label=f"Incremental credit {labels.money(result.incremental_credit, scale)} over {result.extended_years} "
         "extended years",
     )
     ax.grid(True, axis="y", alpha=0.3)
@@ -357,7 +364,7 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, figure_size("scorecard", result))
+    ax = axes_or_new(ax, figure_size("scorecard", result))
     checks = result.checks
     rows = np.arange(len(checks))[::-1]
     for row, check in zip(rows, checks.itertuples(index=False), strict=True):
@@ -371,7 +378,7 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
             alpha=0.25 if check.passed else 0.45,
         )
         ax.text(0.01, row, "PASS" if check.passed else "FAIL", va="center", fontsize=9, fontweight="bold")
-        message = _text("\n".join(_cut(check.message, 125, 3, " ...")))
+        message = "\n".join(wrapped_lines(check.message, 125, 3, " ..."))
         ax.text(0.08, row, message, va="center", fontsize=7.5)
     ax.set_yticks(rows, list(checks["id"]))
     ax.set_ylim(-0.6, len(checks) - 0.4)
@@ -383,7 +390,8 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
     ax.set_ylabel("Clause of P.L.2020, c.156 (s.71; s.75)")
     passed = int(checks["passed"].sum())
     ax.set_title(
-        f"{_label(result.name, width=70, lines=1)}\nEligibility scorecard: {passed} of {len(checks)} checks pass; "
+        f"{scenario_label(result.name, width=70, lines=1)}\n"
+        f"Eligibility scorecard: {passed} of {len(checks)} checks pass; "
         f"{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}"
     )
     conventions_footnote(result, ax)
@@ -415,7 +423,7 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     matplotlib.axes.Axes
     """
     results = list(results)
-    ax = _axes(ax, figure_size("compare_ratios", results))
+    ax = axes_or_new(ax, figure_size("compare_ratios", results))
     ordered = sorted(results, key=lambda r: r.ratio)  # barh draws bottom-up: highest at the top
     rows = np.arange(len(ordered))
     ratios = np.array([r.ratio for r in ordered])
@@ -456,13 +464,13 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
             label="The scenario's own threshold",
         ),
     ]
-    ax.set_yticks(rows, [_label(r.name) for r in ordered], fontsize=9)
+    ax.set_yticks(rows, [scenario_label(r.name) for r in ordered], fontsize=9)
     ax.set_ylim(-0.6, len(ordered) - 0.4 + (0.9 if len(ordered) > 2 else 0.5))
     right = float(max(ratios.max(initial=0.0), thresholds.max(initial=0.0)))
     left = float(min(ratios.min(initial=0.0), 0.0))  # a negative ratio: net costs to the State
     ax.set_xlim(left * 1.15, right * 1.35)
     ax.axvline(0, color="black", linewidth=0.8)
-    _percent_axis(ax.xaxis)
+    percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV requested credits [%]")
     ax.set_ylabel("Scenario")
     passed = sum(r.passes for r in results)

@@ -17,19 +17,18 @@ from .style import (
     PALETTE,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
-    _axes,
-    _label,
-    _money_axis,
-    _percent_axis,
-    _text,
-    _year_axis,
+    axes_or_new,
     characters_across,
     conventions_footnote,
     label_every,
+    money_axis,
     pass_fail,
     pass_fail_handles,
+    percent_axis,
+    scenario_label,
     set_title,
     tick_text,
+    year_axis,
 )
 
 if TYPE_CHECKING:
@@ -65,8 +64,10 @@ def benefits_by_tax(result: Result, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, (10.0, 5.5))
-    ax.set_title(f"{_label(result.name, width=70, lines=1)}\nBenefits to the State by tax, counted in the window")
+    ax = axes_or_new(ax, (10.0, 5.5))
+    ax.set_title(
+        f"{scenario_label(result.name, width=70, lines=1)}\nBenefits to the State by tax, counted in the window"
+    )
     ax.set_xlabel("Project year after approval [year]")
     ax.set_ylabel("Counted amount in the year [USD, nominal]")
     streams = result.streams
@@ -91,7 +92,7 @@ def benefits_by_tax(result: Result, ax: Axes | None = None) -> Axes:
         if tax in pv:
             name += f" (PV {labels.money(pv[tax])})"
         colour = TAX_COLOURS.get(tax, PALETTE[(i + 4) % len(PALETTE)])
-        ax.bar(years, values, bottom=bottom, width=0.75, color=colour, label=_text(name))
+        ax.bar(years, values, bottom=bottom, width=0.75, color=colour, label=name)
         bottom = bottom + values
     costs = streams[streams["kind"] == "cost"]
     low = 0.0
@@ -102,9 +103,9 @@ def benefits_by_tax(result: Result, ax: Axes | None = None) -> Axes:
         )
         low = float(amounts.min())
     ax.axhline(0, color="black", linewidth=0.8)
-    _year_axis(ax, years)
+    year_axis(ax, years)
     top = float(bottom.max(initial=0.0))
-    _money_axis(ax.yaxis, max(top, -low))
+    money_axis(ax.yaxis, max(top, -low))
     ax.set_ylim(low * 1.2, top * 1.45 if top else 1.0)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
@@ -129,8 +130,8 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    ax = _axes(ax, (10.0, 5.5))
-    ax.set_title(f"{_label(result.name, width=70, lines=1)}\nClawback: amount owed if the project stops")
+    ax = axes_or_new(ax, (10.0, 5.5))
+    ax.set_title(f"{scenario_label(result.name, width=70, lines=1)}\nClawback: amount owed if the project stops")
     ax.set_xlabel("Years the project is maintained [years]")
     ax.set_ylabel("Amount owed to the State [USD, nominal]")
     schedule = result.clawback_schedule
@@ -196,7 +197,7 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
         crowded = step > 1 and i % step != largest % step
         if amount > 0 and not crowded:
             ax.annotate(
-                _text(text),
+                text,
                 (year, amount),
                 xytext=(0, 3),
                 textcoords="offset points",
@@ -206,7 +207,7 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
             )
     ax.set_xticks(years)
     ax.set_xlim(years.min() - 0.6, years.max() + 0.6)
-    _money_axis(ax.yaxis, scale)
+    money_axis(ax.yaxis, scale)
     ax.set_ylim(0, scale * 1.4 if scale else 1.0)
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
@@ -260,7 +261,7 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     matplotlib.axes.Axes
     """
     attribution = diff.attribution
-    ax = _axes(ax, (10.0, 5.5))
+    ax = axes_or_new(ax, (10.0, 5.5))
     changes = {}
     inputs = getattr(diff, "inputs", None)
     if inputs is not None and len(inputs):
@@ -310,8 +311,8 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     )
     names.append(tick_text(f"B: {diff.name_b}", width))
     positions.append(end)
-    ax.set_xticks(positions, [_text(name) for name in names], fontsize=8, rotation=0)
-    _percent_axis(ax.yaxis)
+    ax.set_xticks(positions, [name for name in names], fontsize=8, rotation=0)
+    percent_axis(ax.yaxis)
     top, bottom = max(reached), min(0.0, *reached)
     ax.set_ylim(bottom * 1.1, top + 0.3 * (top - bottom))
     ax.axhline(0, color="black", linewidth=0.8)

@@ -81,7 +81,7 @@ def _use_headless_backend_unless_chosen() -> None:
         matplotlib.use("Agg")
 
 
-def _axes(ax: Axes | None, size: tuple[float, float]) -> Axes:
+def axes_or_new(ax: Axes | None, size: tuple[float, float]) -> Axes:
     """``ax`` itself, or the Axes of a new pyplot figure of ``size`` [inches]."""
     if ax is not None:
         return ax
@@ -208,37 +208,27 @@ def figure_size(chart: str, results: Result | Sequence[Result]) -> tuple[float, 
 # ----------------------------------------------------------------------------------------------
 
 
-def _money(value: float, scale: float) -> str:
-    """``$1.5M`` / ``$250K`` / ``$12``, with ``scale`` the size of the largest value shown. [USD]"""
-    return labels.money(value, scale)
-
-
-def _money_axis(axis, scale: float) -> None:
+def money_axis(axis, scale: float) -> None:
     """Format the ticks of ``axis`` (``ax.yaxis`` or ``ax.xaxis``) as dollars, in millions when large."""
     from matplotlib.ticker import FuncFormatter
 
-    axis.set_major_formatter(FuncFormatter(lambda value, _: _money(value, scale)))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: labels.money(value, scale)))
 
 
-def _percent_axis(axis) -> None:
+def percent_axis(axis) -> None:
     """Format ratio ticks (4.0) as percentages (400%), as the statute states its thresholds."""
     from matplotlib.ticker import FuncFormatter
 
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
 
 
-def _text(text: str) -> str:
-    """``text`` as drawn: unchanged, the charts being drawn with math text off (:data:`PLAIN_TEXT`)."""
-    return text
-
-
-def _cut(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
+def wrapped_lines(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
     """``text`` wrapped at ``width`` on at most ``lines`` lines, the last ending in ``ellipsis``
     when the text is cut short (the string textwrap calls its placeholder)."""
     return textwrap.wrap(text, width=width, max_lines=lines, placeholder=ellipsis)
 
 
-def _label(name: str, width: int = 30, lines: int = 2) -> str:
+def scenario_label(name: str, width: int = 30, lines: int = 2) -> str:
     """A scenario name on at most ``lines`` lines of about ``width`` characters.
 
     A longer name keeps its beginning and its end (where variants usually differ), with an
@@ -246,13 +236,13 @@ def _label(name: str, width: int = 30, lines: int = 2) -> str:
     """
     wrapped = textwrap.wrap(name, width=width)
     if len(wrapped) > lines:
-        head = _cut(name, width, lines - 1, "...")
+        head = wrapped_lines(name, width, lines - 1, "...")
         start = len(name) - (width - 3)
         tail = name[start:]
         if name[start - 1] != " " and " " in tail:  # begin the tail at a word
             tail = tail.split(" ", 1)[1]
         wrapped = [*head, "..." + tail] if lines > 1 else [name[: width - 3] + "..."]
-    return _text("\n".join(wrapped))
+    return "\n".join(wrapped)
 
 
 #: Width of a character of the house fonts, as a share of the font size (DejaVu Sans, digits and
@@ -277,10 +267,10 @@ def set_title(ax: Axes, text: str, *, lines: int = 3) -> None:
     width = characters_across(ax, size)
     wrapped: list[str] = []
     for line in text.split("\n"):
-        wrapped += _cut(line, width, lines, "...") or [""]
+        wrapped += wrapped_lines(line, width, lines, "...") or [""]
     if len(wrapped) > lines:
-        wrapped = [*wrapped[: lines - 1], _cut(" ".join(wrapped[lines - 1 :]), width, 1, "...")[0]]
-    ax.set_title(_text("\n".join(wrapped)))
+        wrapped = [*wrapped[: lines - 1], wrapped_lines(" ".join(wrapped[lines - 1 :]), width, 1, "...")[0]]
+    ax.set_title("\n".join(wrapped))
 
 
 def label_every(ax: Axes, count: int, characters: int, fontsize: float) -> int:
@@ -298,17 +288,17 @@ def tick_text(text: str, width: int, lines: int = 3) -> str:
     longer one); each line of ``text`` is wrapped on its own."""
     wrapped: list[str] = []
     for line in text.split("\n"):
-        wrapped += _cut(line, max(width, 4), lines, "...") or [""]
+        wrapped += wrapped_lines(line, max(width, 4), lines, "...") or [""]
     if len(wrapped) > lines:
         wrapped = [*wrapped[: lines - 1], wrapped[lines - 1].rstrip(".") + "..."]
     return "\n".join(wrapped)
 
 
-def _verdict(passes: bool) -> str:
+def verdict(passes: bool) -> str:
     return "passes" if passes else "fails"
 
 
-def _year_axis(ax: Axes, years) -> None:
+def year_axis(ax: Axes, years) -> None:
     from matplotlib.ticker import MaxNLocator
 
     if len(years) <= 20:
@@ -421,7 +411,7 @@ def conventions_footnote(result_or_results: Any, ax: Axes | None = None, *, extr
     wrapped = "\n".join(textwrap.wrap(text, width=int(ax.figure.get_figwidth() * 16)))
     anchor = ax.xaxis.label if ax.get_xlabel() else ax.xaxis
     note = ax.annotate(
-        _text(wrapped),
+        wrapped,
         xy=(0.0, 0.0),
         xycoords=("figure fraction", anchor),
         xytext=(6, -5),

@@ -211,9 +211,9 @@ def group_task(
     scenario)``; column k of the sums is fiscal year ``first + k``. Returns ``credits`` and ``benefits``
     (``size`` x ``n_fiscal_years`` [USD, nominal]) and ``passing`` (applications passing 71(a)(5), per draw).
     """
-    from ..analysis.distributed import _scenario
+    from ..analysis.columns import result_columns
+    from ..analysis.distributed import scenario_of
     from ..analysis.keys import drawn_values
-    from ..analysis.variants import result_columns
     from ..cashflows import compute
     from ..fiscal import fiscal_years
 
@@ -226,7 +226,7 @@ def group_task(
     macro_draws = {key: distribution.draw(macro_rng, size) for key, distribution in macro.items()}
     for scenario, index, vary, fingerprint in applications:
         if isinstance(scenario, tuple):  # a payload sent to a worker
-            scenario = _scenario(scenario)
+            scenario = scenario_of(scenario)
         rng = _stream(entropy, 1 + index, chunk)
         checked = _CHECKED.setdefault((entropy, index, fingerprint), {})
         overrides = {
@@ -399,9 +399,9 @@ def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, p
     """Every (group, chunk) a task; each chunk's groups added on the workers, in file order (the
     order of the one-process run: ``0 + a + b`` is ``a + b`` exactly), so that the client receives
     one part per chunk."""
-    from ..analysis.distributed import _payload
+    from ..analysis.distributed import payload_of
 
-    payloads = [client.scatter(_payload(s), broadcast=False, hash=False) for s in book.scenarios]
+    payloads = [client.scatter(payload_of(s), broadcast=False, hash=False) for s in book.scenarios]
     futures, spans, submitted = [], [], []
     for c, start, stop in chunks:
         total = None

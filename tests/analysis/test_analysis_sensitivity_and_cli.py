@@ -11,7 +11,8 @@ import pytest
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.analysis import sensitivity, tornado
+from netbenefit.analysis import sensitivity
+from netbenefit.charts import tornado
 from netbenefit.cli import main
 
 matplotlib.use("Agg")

@@ -76,8 +76,12 @@ def test_footnote_of_several_results_spans_their_values(extended):
     assert "no extension" in text and "extended commitment 5 years counted" in text
 
 
-def test_footnote_says_real_dollars_when_the_result_says_so(extended):
-    real = SimpleNamespace(**{f.name: getattr(extended, f.name) for f in dataclasses.fields(extended)}, dollars="real")
+def test_footnote_says_nominal_or_real_dollars_as_the_conventions_say(extended):
+    from netbenefit.conventions import Conventions
+
+    nominal = Conventions.of_result(extended)
+    assert nominal.dollars == "nominal" and "; nominal USD." in charts.conventions_text(nominal)
+    real = dataclasses.replace(nominal, dollars="real")  # a table a caller gives in real dollars
     assert "; real USD." in charts.conventions_text(real)
 
 

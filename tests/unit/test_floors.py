@@ -1,0 +1,262 @@
+"""The floors of the package and the size of its parts (docs/layout.md, "Floors").
+
+Every import statement of every module is read, those inside functions included (an import
+under ``if TYPE_CHECKING:`` is not run and is left out). The floors, from the ground up:
+
+- ground: writing files, names, the version, the rules and taxes as pure functions, labels;
+- model: the scenario, the cash flows, the result and what is computed from one scenario;
+- analysis: many variants of one scenario, diff, the portfolio;
+- views: HTML, the workbook, charts, notebook display, output folders;
+- command line: the parser and the commands.
+
+A module may import its own floor or a lower one, never a higher one. A model object reaches
+its views only by name, through :func:`netbenefit.views.view`.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "netbenefit"
+
+#: Each module (dotted, without ``netbenefit.``; a package by its folder) -> its floor, by prefix;
+#: the longest prefix that matches decides.
+FLOORS = {
+    "": 1,  # anything not named below is on the model floor
+    "errors": 0,
+    "text_rule": 0,
+    "safe_text": 0,
+    "files": 0,
+    "columns": 0,
+    "version": 0,
+    "views": 0,
+    "_startup": 0,
+    "strict_yaml": 0,
+    "parameters": 0,
+    "finance": 0,
+    "taxes": 0,
+    "rules": 0,
+    "labels": 0,
+    "named_files": 0,
+    "analysis": 2,
+    "diff": 2,
+    "portfolio": 2,
+    "explain": 1,
+    "html": 3,
+    "workbook": 3,
+    "charts": 3,
+    "notebook": 3,
+    "output": 3,
+    "outdir": 3,
+    "chart_cache": 3,
+    "chart_keys": 3,
+    "explore": 3,
+    "portfolio.views": 3,
+    "cli": 4,
+    "commands": 4,
+    "__main__": 4,
+}
+FLOOR_NAMES = ("ground", "model", "analysis", "views", "command line")
+#: The package's front door imports whatever it exports, on first use; it is on no floor.
+FRONT_DOOR = ""
+
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 120
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def floor(module: str) -> int:
+    best = max(
+        (prefix for prefix in FLOORS if module == prefix or module.startswith(prefix + ".") or not prefix), key=len
+    )
+    return FLOORS[best]
+
+
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    skipped = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(inner) for inner in ast.walk(node))
+    return skipped
+
+
+def _target(module: str, path: Path, node: ast.ImportFrom | ast.Import) -> list[tuple[str, str | None]]:
+    """The netbenefit modules (and names) an import statement reaches: ``(module, name or None)``."""
+    found: list[tuple[str, str | None]] = []
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.name == "netbenefit" or alias.name.startswith("netbenefit."):
+                found.append((alias.name.removeprefix("netbenefit").lstrip("."), None))
+        return found
+    if node.level:
+        base = module.split(".") if module else []
+        if path.name != "__init__.py":
+            base = base[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        source = ".".join([*base, *([node.module] if node.module else [])])
+    elif node.module and (node.module == "netbenefit" or node.module.startswith("netbenefit.")):
+        source = node.module.removeprefix("netbenefit").lstrip(".")
+    else:
+        return found
+    for alias in node.names:
+        candidate = f"{source}.{alias.name}" if source else alias.name
+        if candidate in MODULES:
+            found.append((candidate, None))
+        else:
+            found.append((source, alias.name))
+    return found
+
+
+@cache
+def imports() -> dict[str, list[tuple[str, str | None, int]]]:
+    """Module -> the netbenefit modules it imports: ``(module, name imported or None, line)``."""
+    graph: dict[str, list[tuple[str, str | None, int]]] = defaultdict(list)
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped:
+                for target, name in _target(module, path, node):
+                    while target not in MODULES and "." in target:
+                        target = target.rsplit(".", 1)[0]
+                    if target != module and target in MODULES:
+                        graph[module].append((target, name, node.lineno))
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` (Tarjan), largest first."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in sorted(graph.get(node, ())):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.append(other)
+                if other == node:
+                    break
+            found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found, key=len, reverse=True)
+
+
+def test_no_module_imports_a_higher_floor():
+    upward = []
+    for module, targets in imports().items():
+        if module == FRONT_DOOR:
+            continue
+        for target, _, line in targets:
+            if target != FRONT_DOOR and floor(target) > floor(module):
+                upward.append(
+                    f"netbenefit/{MODULES[module].relative_to(PACKAGE)}:{line}: {module} "
+                    f"({FLOOR_NAMES[floor(module)]}) imports {target} ({FLOOR_NAMES[floor(target)]})"
+                )
+    assert not upward, "\n".join(upward)
+
+
+def test_no_module_imports_the_front_door():
+    # ``from netbenefit import X`` inside the package would tie every module to everything the
+    # package exports (and make one import circle of them all)
+    found = [
+        f"{module}:{line}"
+        for module, targets in imports().items()
+        for target, _, line in targets
+        if target == FRONT_DOOR
+    ]
+    assert not found, found
+
+
+def test_import_circles_have_at_most_two_modules():
+    graph = {module: {target for target, _, _ in targets} - {FRONT_DOOR} for module, targets in imports().items()}
+    largest = _cycles(graph)[0]
+    assert len(largest) <= 2, f"an import circle of {len(largest)} modules: {largest}"
+
+
+def test_only_the_views_module_and_the_front_door_import_by_name():
+    # views.view() is the one way up the floors; importlib elsewhere would hide an import
+    found = []
+    for module, path in MODULES.items():
+        if module in ("views", FRONT_DOOR):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and ast.unparse(node.func) in (
+                "import_module",
+                "importlib.import_module",
+                "__import__",
+            ):
+                arguments = [ast.unparse(argument) for argument in node.args]
+                if any("netbenefit" in argument or argument.startswith(("'.", '".')) for argument in arguments):
+                    found.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, found
+
+
+def test_no_private_name_is_imported_from_another_module():
+    found = [
+        f"{module}:{line}: {name} from {target}"
+        for module, targets in imports().items()
+        for target, name, line in targets
+        if name is not None and name.startswith("_") and not name.startswith("__")
+    ]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES), ids=lambda m: m or "netbenefit")
+def test_module_and_function_sizes(module):
+    path = MODULES[module]
+    text = path.read_text(encoding="utf-8")
+    lines = text.count("\n")
+    assert lines <= MAX_MODULE_LINES, f"{path.relative_to(PACKAGE)}: {lines} lines (at most {MAX_MODULE_LINES})"
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines, line {node.lineno})"
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
+    assert not long, f"{path.relative_to(PACKAGE)}: functions over {MAX_FUNCTION_LINES} lines: {long}"
+
+
+def test_the_floor_table_names_only_modules_that_exist():
+    missing = [prefix for prefix in FLOORS if prefix and prefix not in MODULES]
+    assert not missing, missing
+
+
+def test_a_cycle_and_an_upward_import_are_found():
+    # the checks themselves: a circle of three is found, and a model module importing a view is upward
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})[0] == ["a", "b", "c"]
+    assert floor("result") == 1 and floor("html") == 3 and floor("portfolio.views") == 3
+    assert floor("portfolio.book") == 2 and floor("cli") == 4 and floor("files") == 0
