@@ -200,24 +200,24 @@ def prevailing_wage_message(scenario: Scenario, passed: bool) -> str:
     if wage is None:
         return "Not given: attestations.prevailing_wage is missing, and nothing is presumed, 71(a)(8)."
     exemption = wage.exemption
-    if exemption is not None and passed:
-        share = exemption.lease_share_of_facility
-        if (
-            exemption.landlord_not_assisted
-            and exemption.landlord_party_to_contract
-            and share is not None
-            and share < parameter("prevailing_wage_exemption_lease_share_maximum")
-        ):
-            return (
-                "Exempt, 71(a)(8)(a)(i)-(iii): the landlord is not assisted, is a party to the contract, and the "
-                "lease "
-                f"is {percent(share)} (< {percent(parameter('prevailing_wage_exemption_lease_share_maximum'))}) of the "
-                "entire facility."
-            )
     years_after = wage.construction_starts_years_after_first_certificate
-    construction_exempt = years_after is not None and years_after > parameter(
-        "prevailing_wage_construction_exemption_years"
+    exempt, construction_exempt = (
+        bool(x)
+        for x in eligibility.prevailing_wage_exemptions(
+            exemption is not None and exemption.landlord_not_assisted,
+            exemption is not None and exemption.landlord_party_to_contract,
+            None if exemption is None else exemption.lease_share_of_facility,
+            years_after,
+        )
     )
+    if exempt and passed:
+        share = exemption.lease_share_of_facility
+        return (
+            "Exempt, 71(a)(8)(a)(i)-(iii): the landlord is not assisted, is a party to the contract, and the "
+            "lease "
+            f"is {percent(share)} (< {percent(parameter('prevailing_wage_exemption_lease_share_maximum'))}) of the "
+            "entire facility."
+        )
     if passed:
         construction = (
             f"construction commences {years_after:g} years after the first certificate of compliance (> "

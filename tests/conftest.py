@@ -4,15 +4,16 @@
 inputs on every machine and writes nothing into the work tree; ``thorough`` explores ten times
 more inputs for a local run: ``HYPOTHESIS_PROFILE=thorough python -m pytest tests/properties``.
 
-The quick check, ``python -m pytest -m "not slow"``, leaves out what :func:`pytest_collection_modifyitems`
-marks ``slow``: the notebooks, the generated and hostile input files, the property sweeps, every
-test that starts a fresh Python process, and every test that writes the outputs of ``compare`` or
-``report`` (charts, pages, workbooks). ``python -m pytest`` (and CI) runs everything.
+The quick check, ``python -m pytest -m "not slow"``, leaves out the tests marked ``slow``: the
+notebooks, the generated and hostile input files and the property sweeps (marked here, by path),
+and every test that starts a fresh Python process or writes the outputs of ``compare`` or
+``report`` (charts, pages, workbooks), each marked where it is written. ``python -m pytest`` (and
+CI) runs everything. :func:`pytest_terminal_summary` names the tests of the quick tier that took
+more than a second, so that a slow test left unmarked shows.
 """
 
 from __future__ import annotations
 
-import inspect
 import os
 from pathlib import Path
 
@@ -40,64 +41,16 @@ SLOW_PATHS = (
 )
 
 
-def _source(obj) -> str:
-    try:
-        return inspect.getsource(obj)
-    except (OSError, TypeError):
-        return ""
-
-
-def _starts_a_process(function) -> bool:
-    """Whether a test function, or a module-level helper it calls by name, runs ``subprocess``."""
-    if "subprocess" in _source(function):
-        return True
-    module_globals = getattr(function, "__globals__", {})
-    for name in getattr(getattr(function, "__code__", None), "co_names", ()):
-        helper = module_globals.get(name)
-        if inspect.isfunction(helper) and helper.__module__ == function.__module__ and "subprocess" in _source(helper):
-            return True
-    return False
-
-
-#: Calls that write every output of ``compare`` or ``report`` (charts drawn, pages rendered, workbooks
-#: written): a second or more each, so the tests that make them, or use a fixture that does, are slow.
-WRITES_OUTPUTS = ('"compare"', '"report"', "write_comparison", "report_html", "to_excel", "to_html", "write_workbook")
-
-
-def _writes_outputs(item: pytest.Item, function) -> bool:
-    """Whether the test, a module-level helper it calls, or a fixture it uses writes every output."""
-    sources = [_source(function)]
-    module_globals = getattr(function, "__globals__", {})
-    for name in getattr(getattr(function, "__code__", None), "co_names", ()):
-        helper = module_globals.get(name)
-        if inspect.isfunction(helper) and helper.__module__ == function.__module__:
-            sources.append(_source(helper))
-    for definitions in getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", {}).values():
-        sources.extend(_source(definition.func) for definition in definitions)
-    return any(token in source for source in sources for token in WRITES_OUTPUTS)
-
-
-def _is_slow(item: pytest.Item) -> bool:
-    path = Path(str(item.path)).resolve()
-    try:
-        relative = path.relative_to(ROOT).as_posix()
-    except ValueError:
-        return False
-    if any(relative == p or relative.startswith(p + "/") for p in SLOW_PATHS):
-        return True
-    function = getattr(item, "function", None)
-    if function is None:  # not a Python test function (a notebook run by nbmake)
-        return True
-    if getattr(function, "is_hypothesis_test", False):  # a property sweep
-        return True
-    function = inspect.unwrap(function)
-    return _starts_a_process(function) or _writes_outputs(item, function)
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the slow tier (see the module docstring); explicit ``@pytest.mark.slow`` marks add to it."""
+    """Mark the slow tier by path: the notebooks and the folders and files of :data:`SLOW_PATHS`.
+    Every other slow test says so itself (``@pytest.mark.slow``, or ``pytestmark`` for a file)."""
     for item in items:
-        if _is_slow(item):
+        path = Path(str(item.path)).resolve()
+        try:
+            relative = path.relative_to(ROOT).as_posix()
+        except ValueError:
+            continue
+        if any(relative == p or relative.startswith(p + "/") for p in SLOW_PATHS):
             item.add_marker(pytest.mark.slow)
 
 
@@ -122,3 +75,20 @@ def _workbooks_within_excel_limits(monkeypatch):
         return save(book, path)
 
     monkeypatch.setattr(workbook._Book, "save", checked_save)
+
+
+#: A test of the quick tier that takes longer than this is named at the end of the run. [s]
+QUICK_TEST_SECONDS = 1.0
+_UNMARKED_SLOW: list[tuple[float, str]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.duration > QUICK_TEST_SECONDS and "slow" not in report.keywords:
+        _UNMARKED_SLOW.append((report.duration, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if _UNMARKED_SLOW:
+        terminalreporter.section("tests of the quick tier over a second (mark them slow?)")
+        for seconds, nodeid in sorted(_UNMARKED_SLOW, reverse=True):
+            terminalreporter.write_line(f"{seconds:5.1f} s  {nodeid}")

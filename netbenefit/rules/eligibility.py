@@ -195,6 +195,39 @@ def retained_jobs_count(job_clause_code):
     return np.isin(job_clause_code, (_D, _E, _F))
 
 
+def prevailing_wage_exemptions(
+    landlord_not_assisted,
+    landlord_party_to_contract,
+    lease_share_of_facility,
+    construction_starts_years_after_first_certificate,
+):
+    """The two exemptions of 71(a)(8): ``(exempt, construction_exempt)``.
+
+    ``exempt``: 71(a)(8)(a)(i)-(iii), all three: (i) the landlord is not assisted, (ii) it is a
+    party to the contract, (iii) a lease of less than 35% of the entire facility. ``construction_exempt``:
+    71(a)(8)(b), construction commencing more than two years after the first certificate of
+    compliance needs no prevailing wage (construction work only, never building services). A share
+    or a number of years not given (NaN or ``None``) compares False: no exemption is presumed.
+
+    >>> [bool(x) for x in prevailing_wage_exemptions(True, True, 0.3, None)]
+    [True, False]
+    """
+    lease_share = np.asarray(np.nan if lease_share_of_facility is None else lease_share_of_facility, dtype=float)
+    years_after = np.asarray(
+        np.nan
+        if construction_starts_years_after_first_certificate is None
+        else construction_starts_years_after_first_certificate,
+        dtype=float,
+    )
+    exempt = (
+        np.asarray(landlord_not_assisted, dtype=bool)
+        & np.asarray(landlord_party_to_contract, dtype=bool)
+        & (lease_share < parameter("prevailing_wage_exemption_lease_share_maximum"))  # 71(a)(8)(a)(iii)
+    )
+    construction_exempt = years_after > parameter("prevailing_wage_construction_exemption_years")  # 71(a)(8)(b)
+    return exempt, construction_exempt
+
+
 def prevailing_wage_satisfied(
     construction,
     building_services,
@@ -203,7 +236,7 @@ def prevailing_wage_satisfied(
     lease_share_of_facility,
     construction_starts_years_after_first_certificate,
 ):
-    """71(a)(8): prevailing wage paid, or an exemption applies.
+    """71(a)(8): prevailing wage paid, or an exemption applies (:func:`prevailing_wage_exemptions`).
 
     Parameters
     ----------
@@ -217,23 +250,12 @@ def prevailing_wage_satisfied(
     construction_starts_years_after_first_certificate : float or array
         NaN or ``None`` when not given. [years]
     """
-    lease_share = np.asarray(np.nan if lease_share_of_facility is None else lease_share_of_facility, dtype=float)
-    years_after = np.asarray(
-        np.nan
-        if construction_starts_years_after_first_certificate is None
-        else construction_starts_years_after_first_certificate,
-        dtype=float,
+    exempt, construction_exempt = prevailing_wage_exemptions(
+        landlord_not_assisted,
+        landlord_party_to_contract,
+        lease_share_of_facility,
+        construction_starts_years_after_first_certificate,
     )
-    # 71(a)(8)(a)(i)-(iii): all three; (iii) a lease of less than 35% of the entire facility.
-    # (A share not given compares False: no exemption is presumed.)
-    exempt = (
-        np.asarray(landlord_not_assisted, dtype=bool)
-        & np.asarray(landlord_party_to_contract, dtype=bool)
-        & (lease_share < parameter("prevailing_wage_exemption_lease_share_maximum"))
-    )
-    # 71(a)(8)(b): construction commencing more than two years after the first certificate of
-    # compliance needs no prevailing wage (construction work only, never building services).
-    construction_exempt = years_after > parameter("prevailing_wage_construction_exemption_years")
     construction_ok = np.asarray(construction, dtype=bool) | construction_exempt
     return exempt | (np.asarray(building_services, dtype=bool) & construction_ok)
 

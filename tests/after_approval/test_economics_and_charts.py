@@ -150,6 +150,7 @@ def test_actuals_command(capsys):
     assert capsys.readouterr().out.startswith("year,approved_credit,")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args, words",
     [

@@ -39,6 +39,7 @@ def adds_up(d) -> bool:
     return math.isclose(float(d.attribution["contribution"].sum()), d.ratio_b - d.ratio_a, rel_tol=0, abs_tol=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=20)
 @given(st.fixed_dictionaries({}, optional={**NUMERIC, **STRUCTURAL}))
 def test_contributions_add_up_to_the_ratio_change(changes):
@@ -50,6 +51,7 @@ def test_contributions_add_up_to_the_ratio_change(changes):
         assert list(d.attribution["key"]) == [key for key, *_ in changed_inputs(OFFICE, OFFICE.replace(changes))[1:]]
 
 
+@pytest.mark.slow
 @settings(max_examples=10)
 @given(st.sampled_from(sorted(NUMERIC)), st.data())
 def test_a_single_change_gets_the_whole_change(key, data):

@@ -69,6 +69,7 @@ def test_evaluate_json_prints_the_contract_alone(capsys):
     assert len(data["checks"]) == 11
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)
 def test_every_bundled_scenario_evaluates_from_another_directory(path, tmp_path):
     completed = run("evaluate", path.resolve(), "--json", cwd=tmp_path)
@@ -77,6 +78,7 @@ def test_every_bundled_scenario_evaluates_from_another_directory(path, tmp_path)
     assert set(json.loads(completed.stdout)) == CONTRACT_KEYS
 
 
+@pytest.mark.slow
 def test_not_eligible_still_exits_zero(tmp_path):
     data = base_scenario_dict() | {"application_date": "2030-01-01"}
     path = tmp_path / "late.yaml"
@@ -86,6 +88,7 @@ def test_not_eligible_still_exits_zero(tmp_path):
     assert json.loads(completed.stdout)["eligible"] is False
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "content, words",
     [
@@ -107,6 +110,7 @@ def test_bad_file_exits_2_with_one_line(tmp_path, content, words):
     assert "Traceback" not in completed.stderr
 
 
+@pytest.mark.slow
 def test_bad_value_names_the_file_and_the_key(tmp_path):
     data = base_scenario_dict()
     data["jobs"]["new"] = -4
@@ -127,6 +131,7 @@ def test_zero_credits_cannot_be_evaluated(tmp_path, capsys):
     assert "award" in err and "zero" in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [[], ["frobnicate"], ["evaluate"], ["compare", str(PARTY_CITY)]])
 def test_usage_errors_exit_2(args):
     completed = run(*args)
@@ -134,6 +139,7 @@ def test_usage_errors_exit_2(args):
     assert "Traceback" not in completed.stderr
 
 
+@pytest.mark.slow
 def test_compare_writes_summary_and_cash_flows(tmp_path):
     out = tmp_path / "results"
     files = sorted(SCENARIOS.glob("*.yaml"))
@@ -149,6 +155,7 @@ def test_compare_writes_summary_and_cash_flows(tmp_path):
         assert "pv_net_benefits" in cashflows.columns
 
 
+@pytest.mark.slow
 def test_compare_refuses_a_non_empty_folder_without_force(tmp_path):
     out = tmp_path / "results"
     out.mkdir()
@@ -161,6 +168,7 @@ def test_compare_refuses_a_non_empty_folder_without_force(tmp_path):
     assert (out / "summary.csv").exists() and (out / "keep.txt").read_text(encoding="utf-8") == "earlier work"
 
 
+@pytest.mark.slow
 def test_compare_writes_nothing_when_a_scenario_is_bad(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\n", encoding="utf-8")
@@ -170,11 +178,13 @@ def test_compare_writes_nothing_when_a_scenario_is_bad(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_version():
     completed = run("--version")
     assert completed.returncode == 0 and completed.stdout.startswith("netbenefit ")
 
 
+@pytest.mark.slow
 def test_a_write_failure_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
     import errno
 
@@ -189,6 +199,7 @@ def test_a_write_failure_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
     assert len(err.splitlines()) == 1 and "No space left on device" in err and "summary.csv" in err
 
 
+@pytest.mark.slow
 def test_compare_shows_one_scenario_under_both_methods_side_by_side(tmp_path, capsys):
     estimate = PARTY_CITY.parent / "party_city_estimate.yaml"
     assert (
@@ -212,6 +223,7 @@ def test_compare_shows_one_scenario_under_both_methods_side_by_side(tmp_path, ca
     assert summary[0].endswith(",method") and summary[1].endswith(",netbenefit") and summary[2].endswith(",authority")
 
 
+@pytest.mark.slow
 def test_compare_refuses_an_unknown_method(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["compare", str(PARTY_CITY), "--method", "netbenefit,state", "--out", str(tmp_path / "o")])

@@ -66,6 +66,7 @@ def test_json_output_carries_the_warnings(tmp_path, capsys):
     assert len(data["warnings"]) == 1 and data["warnings"][0] in captured.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [

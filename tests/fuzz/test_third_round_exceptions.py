@@ -216,6 +216,7 @@ def _startup_seconds() -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 @pytest.mark.parametrize("signal_number, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_while_the_command_line_imports_is_one_line_and_its_status(signal_number, status):
     # Was: Ctrl-C while the package imported numpy and pydantic: a KeyboardInterrupt traceback and

@@ -143,6 +143,7 @@ def test_every_named_file_goes_through_one_reader():
 OFFICE = ROOT / "scenarios" / "office_hq_default_area.yaml"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("planted", ["cashflows", "charts"])
 def test_a_link_planted_as_an_output_sub_folder_is_refused_never_written_through(tmp_path, planted):
     # Was: compare --force wrote its cash flows (or charts) into the folder the link leads to.
@@ -157,6 +158,7 @@ def test_a_link_planted_as_an_output_sub_folder_is_refused_never_written_through
     assert not list(out.rglob("*.part"))
 
 
+@pytest.mark.slow
 def test_a_file_planted_as_an_output_sub_folder_is_refused(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
@@ -166,6 +168,7 @@ def test_a_file_planted_as_an_output_sub_folder_is_refused(tmp_path):
     assert (out / "cashflows").read_text(encoding="utf-8") == "mine"
 
 
+@pytest.mark.slow
 def test_a_link_planted_as_the_lock_is_not_followed(tmp_path):
     # Was: the lock was opened through the link and its target truncated.
     out, precious = tmp_path / "out", tmp_path / "precious.txt"

@@ -31,6 +31,7 @@ def run(*argv: str) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "argv",
     [
@@ -54,6 +55,7 @@ def actuals_with(tmp_path: Path, **changes) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("changes", [{"new_jobs": 1e308}, {"statewide_workforce": 0.0}])
 def test_actual_results_print_no_numpy_warning(tmp_path, changes):
     code, out, err = run("actuals", str(OFFICE), str(actuals_with(tmp_path, **changes)))
@@ -61,6 +63,7 @@ def test_actual_results_print_no_numpy_warning(tmp_path, changes):
     assert code in (0, 2) and len([line for line in err.splitlines() if line]) <= 1, err
 
 
+@pytest.mark.slow
 def test_a_nul_is_never_written_raw_into_html():
     # Was: a NUL (here in the name of the file a scenario came from) written raw into the report.
     assert safe_text.html("a\x00b\x1b\ud800<") == "a\\x00b\\x1b\\ud800&lt;"

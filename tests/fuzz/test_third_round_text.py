@@ -152,6 +152,7 @@ def write_double_quoted(path: Path, data: dict, key: str, escaped: str) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["evaluate", "compare", "report", "diff"])
 def test_a_lone_surrogate_in_a_description_is_one_line_on_every_command(tmp_path, command):
     scenario = write_double_quoted(tmp_path / "s.yaml", base_scenario_dict(), "description", "x\\ud800y")

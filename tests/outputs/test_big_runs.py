@@ -21,6 +21,8 @@ import pytest
 import yaml
 from support import base_scenario_dict, with_changes
 
+pytestmark = pytest.mark.slow  # every test here writes outputs or starts a process
+
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO_COUNT = 200
 #: The longest the command may print nothing. [s]

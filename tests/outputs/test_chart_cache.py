@@ -65,6 +65,7 @@ def charts_of(folder: Path, stem: str) -> list[str]:
     return sorted(path.name for path in (folder / "charts" / stem).glob("*.png"))
 
 
+@pytest.mark.slow
 def test_a_rerun_after_one_edit_draws_only_that_scenario_s_charts_and_is_a_cold_run_byte_for_byte(tmp_path, files):
     out, cold = tmp_path / "out", tmp_path / "cold"
     assert run("compare", *files, "--out", out)[0] == 0
@@ -84,6 +85,7 @@ def test_a_rerun_after_one_edit_draws_only_that_scenario_s_charts_and_is_a_cold_
     assert rerun["charts/comparison_ratios.png"] != first["charts/comparison_ratios.png"]
 
 
+@pytest.mark.slow
 def test_a_rerun_with_nothing_changed_keeps_every_chart_and_no_cache_draws_them_all(tmp_path, files):
     out = tmp_path / "out"
     assert run("compare", *files, "--out", out)[0] == 0
@@ -96,6 +98,7 @@ def test_a_rerun_with_nothing_changed_keeps_every_chart_and_no_cache_draws_them_
     assert contents(out) == first
 
 
+@pytest.mark.slow
 def test_a_chart_file_changed_or_removed_since_is_drawn_again(tmp_path, files):
     out = tmp_path / "out"
     assert run("compare", *files, "--out", out)[0] == 0
@@ -107,6 +110,7 @@ def test_a_chart_file_changed_or_removed_since_is_drawn_again(tmp_path, files):
     assert contents(out) == first
 
 
+@pytest.mark.slow
 def test_an_svg_asked_for_draws_the_chart_again_in_both_formats_and_a_stale_chart_is_removed(tmp_path, files):
     out, cold = tmp_path / "out", tmp_path / "cold"
     assert run("compare", *files, "--out", out)[0] == 0
@@ -117,6 +121,7 @@ def test_an_svg_asked_for_draws_the_chart_again_in_both_formats_and_a_stale_char
     assert contents(out) == contents(cold)
 
 
+@pytest.mark.slow
 def test_a_manifest_records_the_digest_of_what_drew_each_chart(tmp_path, files):
     out = tmp_path / "out"
     assert run("compare", *files, "--out", out)[0] == 0

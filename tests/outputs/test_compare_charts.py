@@ -18,6 +18,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 @pytest.mark.slow  # draws every chart twice
 def test_charts_drawn_in_worker_processes_are_the_files_one_process_writes(tmp_path):
     results = [evaluate(path) for path in FILES]
@@ -42,6 +43,7 @@ def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
     assert (tmp_path / "once.png").read_bytes() == (tmp_path / "savefig.png").read_bytes()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("charts, expected", [("none", []), ("summary", ["charts/comparison_ratios.png"])])
 def test_charts_summary_or_none(tmp_path, capsys, charts, expected):
     out = tmp_path / "out"
@@ -53,6 +55,7 @@ def test_charts_summary_or_none(tmp_path, capsys, charts, expected):
     assert lines[0].startswith("Party City") and "ratio 480.6% vs 400%" in lines[0]
 
 
+@pytest.mark.slow
 def test_each_line_is_printed_before_a_later_file_is_found_bad(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\n", encoding="utf-8")

@@ -38,6 +38,7 @@ def part_files(folder: Path) -> list[Path]:
 # ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_error_that_names_no_file_is_reported_with_the_file_being_written(tmp_path, monkeypatch):
     # Was: 'netbenefit: cannot write: No space left on device', no file named.
     def full(self, *args, **kwargs):
@@ -67,6 +68,7 @@ def small_disk(tmp_path):
         subprocess.run(["umount", str(disk)], check=False)
 
 
+@pytest.mark.slow
 def test_a_real_full_file_system_names_the_file_and_leaves_no_part_file(small_disk):
     out = small_disk / "out"
     code, _, err = run("compare", SCENARIOS / "party_city.yaml", SCENARIOS / "mega_project.yaml", "--out", out)
@@ -78,6 +80,7 @@ def test_a_real_full_file_system_names_the_file_and_leaves_no_part_file(small_di
     assert not Path(written).exists() or Path(written).stat().st_size > 0  # never a half-written file in place
 
 
+@pytest.mark.slow
 def test_a_real_full_file_system_fails_report_with_the_file_named(small_disk):
     (small_disk / "filler").write_bytes(b"\0" * 60 * 1024)
     path = small_disk / "report.html"
@@ -114,6 +117,7 @@ def start_compare(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
     return child, out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "signal_number, status, word",
     [(signal.SIGTERM, 143, "terminated"), (signal.SIGINT, 130, "interrupted")],
@@ -203,6 +207,7 @@ def test_a_stop_whose_exception_python_drops_is_still_reported(monkeypatch):
     assert (code, err) == (130, "netbenefit: interrupted (signal SIGINT); files written so far are complete\n")
 
 
+@pytest.mark.slow
 def test_ctrl_c_inside_an_exec_of_a_string_still_exits_130(tmp_path):
     # Was: exit by SIGINT (-2), not 130, after the one-line message: CPython ends the process by
     # SIGINT once a KeyboardInterrupt has left an exec() of a string (dataclasses' code, run when a

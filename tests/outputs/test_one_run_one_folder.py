@@ -42,6 +42,7 @@ def two(tmp_path):
     return a, b
 
 
+@pytest.mark.slow
 def test_a_forced_run_removes_the_previous_run_s_outputs_it_does_not_write(tmp_path, two):
     # Was: charts and cash flows of a scenario no longer compared stayed beside the new results.
     a, b = two
@@ -61,6 +62,7 @@ def test_a_forced_run_removes_the_previous_run_s_outputs_it_does_not_write(tmp_p
     assert LOCK_NAME not in files
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_records_its_files_so_the_next_forced_run_removes_them(tmp_path, two, monkeypatch):
     a, b = two
     out = tmp_path / "out"
@@ -83,6 +85,7 @@ def test_an_interrupted_run_records_its_files_so_the_next_forced_run_removes_the
     assert "dropped-by-the-user.txt" in files_in(out)
 
 
+@pytest.mark.slow
 def test_a_manifest_never_leads_to_removing_a_file_outside_the_folder_or_not_a_regular_file(tmp_path, two):
     a, _ = two
     out = tmp_path / "out"
@@ -98,6 +101,7 @@ def test_a_manifest_never_leads_to_removing_a_file_outside_the_folder_or_not_a_r
     assert victim.read_text() == "keep me" and (out / "link.csv").is_symlink() and (out / "inner").is_dir()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["{not json", "[]", '{"files": "summary.csv"}', ""])
 def test_a_manifest_that_cannot_be_read_removes_nothing(tmp_path, two, text):
     a, _ = two
@@ -128,6 +132,7 @@ def test_a_file_is_removed_only_when_its_bytes_are_those_recorded(tmp_path):
     assert remove_written_file(tmp_path, "a.csv", hashlib.sha256(b"written by netbenefit").hexdigest())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("entry", ["listed", "wrong digest", "no digest"])
 def test_a_planted_manifest_never_makes_a_forced_run_remove_the_user_s_file(tmp_path, two, entry):
     # Was: any name a manifest listed was removed by the next --force run, so a manifest copied or
@@ -147,6 +152,7 @@ def test_a_planted_manifest_never_makes_a_forced_run_remove_the_user_s_file(tmp_
     assert "thesis.docx" not in json.loads((out / MANIFEST_NAME).read_text())["files"]
 
 
+@pytest.mark.slow
 def test_a_file_netbenefit_wrote_and_the_user_changed_since_is_not_removed(tmp_path, two):
     a, b = two
     out = tmp_path / "out"
@@ -175,6 +181,7 @@ time.sleep(120)
 """
 
 
+@pytest.mark.slow
 def test_a_second_run_into_a_folder_being_written_is_refused_with_one_line(tmp_path, two):
     # Was: two runs into one folder mixed their files.
     a, b = two
@@ -199,6 +206,7 @@ def test_a_second_run_into_a_folder_being_written_is_refused_with_one_line(tmp_p
     assert after == before  # nothing written, nothing removed
 
 
+@pytest.mark.slow
 def test_a_stale_lock_left_by_a_process_that_died_is_taken_over(tmp_path, two):
     a, _ = two
     out = tmp_path / "out"

@@ -71,6 +71,7 @@ def assert_every_file_was_renamed_into_place(folder_or_file: Path, renames) -> N
 # ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_compare_writes_every_file_through_a_temporary_file_and_a_rename(scenarios, renames):
     folder, files = scenarios
     code, _, err = run("compare", *files, "--out", folder / "out")
@@ -79,6 +80,7 @@ def test_compare_writes_every_file_through_a_temporary_file_and_a_rename(scenari
     assert {"summary.csv", "comparison.xlsx"} <= set(files_in(folder / "out"))
 
 
+@pytest.mark.slow
 def test_report_writes_its_html_through_a_temporary_file_and_a_rename(scenarios, renames):
     folder, files = scenarios
     code, _, err = run("report", files[0], "--out", folder / "report.html")
@@ -133,6 +135,7 @@ def assert_write_failed(outcome) -> None:
     assert len(stderr.splitlines()) == 1 and "No space left on device" in stderr
 
 
+@pytest.mark.slow
 def test_a_comparison_that_fails_after_its_first_file_keeps_that_file_and_leaves_no_part_file(scenarios, monkeypatch):
     folder, files = scenarios
     files = files[:1]
@@ -145,6 +148,7 @@ def test_a_comparison_that_fails_after_its_first_file_keeps_that_file_and_leaves
     assert not list(folder.rglob("*.part")) and not list(folder.rglob(".*.part"))
 
 
+@pytest.mark.slow
 def test_a_forced_rewrite_that_fails_part_way_leaves_every_earlier_output_complete(scenarios, monkeypatch):
     folder, files = scenarios
     files = files[:1]
@@ -161,6 +165,7 @@ def test_a_forced_rewrite_that_fails_part_way_leaves_every_earlier_output_comple
     assert not list(folder.rglob("*.part"))
 
 
+@pytest.mark.slow
 def test_a_report_that_fails_while_writing_leaves_no_file_and_no_part_file(scenarios, monkeypatch):
     folder, files = scenarios
     fail_after(monkeypatch, renames_allowed=0)
@@ -174,6 +179,7 @@ def test_a_report_that_fails_while_writing_leaves_no_file_and_no_part_file(scena
 # ----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_compare_refuses_a_non_empty_output_folder_without_force(scenarios):
     folder, files = scenarios
     files = files[:1]
@@ -186,6 +192,7 @@ def test_compare_refuses_a_non_empty_output_folder_without_force(scenarios):
     assert files_in(out) == {"notes.txt": b"keep me"}
 
 
+@pytest.mark.slow
 def test_compare_with_force_rewrites_the_folder_and_keeps_other_files(scenarios):
     folder, files = scenarios
     files = files[:1]
@@ -197,6 +204,7 @@ def test_compare_with_force_rewrites_the_folder_and_keeps_other_files(scenarios)
     assert "summary.csv" in files_in(out)
 
 
+@pytest.mark.slow
 def test_report_refuses_to_overwrite_an_existing_file_without_force(scenarios):
     folder, files = scenarios
     target = folder / "report.html"

@@ -89,6 +89,7 @@ def test_the_last_readable_source_date_epoch(monkeypatch):
     assert source_date() == dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=dt.UTC)
 
 
+@pytest.mark.slow
 def test_a_bad_source_date_epoch_stops_the_command_line_before_anything_is_written(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "now")
     out = tmp_path / "out"
@@ -143,6 +144,7 @@ def test_a_salt_the_user_chose_for_svg_ids_is_kept(result, tmp_path):
     assert mine != ours and matplotlib.rcParams["svg.hashsalt"] is None
 
 
+@pytest.mark.slow
 def test_a_workbook_is_the_same_bytes_each_time_and_records_no_time_of_writing(result, tmp_path, monkeypatch):
     first, second = result.to_excel(tmp_path / "first.xlsx"), result.to_excel(tmp_path / "second.xlsx")
     assert first.read_bytes() == second.read_bytes()
@@ -151,6 +153,7 @@ def test_a_workbook_is_the_same_bytes_each_time_and_records_no_time_of_writing(r
     assert _created(result.to_excel(tmp_path / "dated.xlsx")) == "2023-11-14T22:13:20Z"
 
 
+@pytest.mark.slow
 @pytest.mark.slow  # draws every chart twice, in two processes
 def test_compare_writes_the_same_folder_twice(tmp_path):
     """Two processes with different string hashes (so that no set or dict order can leak in)."""
@@ -168,6 +171,7 @@ def test_compare_writes_the_same_folder_twice(tmp_path):
     assert [name for name in first if first[name] != second[name]] == []
 
 
+@pytest.mark.slow
 @pytest.mark.slow  # renders two PDFs
 def test_a_pdf_report_is_the_same_bytes_each_time(tmp_path):
     pytest.importorskip("weasyprint", reason="the PDF report needs WeasyPrint (the pdf extra)")

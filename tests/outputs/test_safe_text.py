@@ -129,6 +129,7 @@ def assert_no_formula_in_outputs(out: Path) -> tuple[list[str], list[str]]:
     return texts, fields
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hostile", HOSTILE_NAMES[:4])  # a tab or CR is refused in a name (below)
 def test_compare_writes_no_formula_into_the_workbook_or_the_csv_files(tmp_path, hostile):
     scenario = write_scenario(tmp_path, "hostile", name=hostile, **{"streams.0.name": hostile})
@@ -138,6 +139,7 @@ def test_compare_writes_no_formula_into_the_workbook_or_the_csv_files(tmp_path, 
     assert "'" + hostile in texts and "'" + hostile in fields  # the name and the stream's column
 
 
+@pytest.mark.slow
 def test_a_scenario_file_name_that_starts_a_formula_is_written_as_text(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write_scenario(tmp_path, "=HYPERLINK(1)")
@@ -188,6 +190,7 @@ def test_a_phase_name_with_a_control_character_is_refused_naming_the_key():
     assert caught.value.key == "phases.0.name"
 
 
+@pytest.mark.slow
 def test_compare_of_a_name_with_a_control_character_is_one_line_and_exit_2_writing_nothing(tmp_path):
     # Was: exit 1 with a 36-line traceback from the workbook writer, some outputs written.
     good = write_scenario(tmp_path, "good")
@@ -200,6 +203,7 @@ def test_compare_of_a_name_with_a_control_character_is_one_line_and_exit_2_writi
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_terminal_output_of_compare_escapes_an_escape_sequence_in_the_output_folder_name(tmp_path):
     scenario = write_scenario(tmp_path, "plain")
     code, out, err = run("compare", scenario, "--out", tmp_path / "out\x1b[2J\x1b]0;x\x07")
@@ -208,6 +212,7 @@ def test_terminal_output_of_compare_escapes_an_escape_sequence_in_the_output_fol
     assert "\\x1b[2J" in out
 
 
+@pytest.mark.slow
 def test_a_scenario_file_name_with_a_control_character_is_written_safely_to_the_workbook(tmp_path):
     # Was: openpyxl's IllegalCharacterError, exit 1 and a traceback, from the summary's scenario column.
     scenario = write_scenario(tmp_path, "office\x01\x1b[2J")

@@ -129,6 +129,7 @@ def test_the_workbook_sums_are_formulas(book, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 def test_the_workbook_recomputes_to_the_totals(book, tmp_path):
     from workbook_engines import Recomputed
 
@@ -153,6 +154,7 @@ def test_the_charts_end_with_the_fiscal_year_placement_and_the_cap(book):
     assert "user" in footnote_of(ax)  # the cap chart: the cap is the user's
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_folder_and_refuses_a_cap_in_millions(tmp_path):
     out = tmp_path / "out"
     run = [sys.executable, "-m", "netbenefit", "portfolio", str(EXAMPLE), "--out", str(out), "--cap", "60000000"]

@@ -85,6 +85,7 @@ def test_a_bad_portfolio_file_is_one_line_naming_the_key(tmp_path, text, key):
 
 
 @pytest.mark.slow
+@pytest.mark.slow
 def test_a_local_cluster_gives_the_in_process_percentiles(book):
     distributed = pytest.importorskip("distributed")
     kwargs = dict(draws=3_000, seed=2026, chunk_size=1_000, group_size=5)
@@ -98,6 +99,7 @@ def test_a_local_cluster_gives_the_in_process_percentiles(book):
     assert here.fiscal_years.equals(there.fiscal_years) and here.passing == there.passing
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_montecarlo_percentiles(tmp_path):
     import csv
     import subprocess

@@ -60,6 +60,7 @@ def test_a_derived_table_is_a_plain_dataframe(phased):
     assert type(phased.phase_tests.copy()) is pd.DataFrame
 
 
+@pytest.mark.slow
 def test_styler_format_writes_negative_dollars_one_way():
     frame = pd.DataFrame({"net_benefits": [-1234.0, 5678.0]})
     html = notebook.styled(frame).to_html()

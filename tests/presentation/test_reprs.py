@@ -74,6 +74,7 @@ def test_sensitivity_table_repr_html_and_tornado(party):
     assert type(derived).__name__ == "DataFrame" and "<table" in derived._repr_html_()
 
 
+@pytest.mark.slow
 def test_frames_indexed_by_check_id_and_scenario_with_formats(party):
     checks = notebook.checks_frame(party)
     assert checks.index.name == "id" and checks.loc["71(a)(2)", "passed"]

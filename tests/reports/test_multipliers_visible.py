@@ -24,6 +24,7 @@ def test_the_applied_multipliers_are_the_table_row():
     assert all(ROW in m.source and not m.is_the_key for m in applied.values())
 
 
+@pytest.mark.slow
 def test_the_json_result_and_the_summary_name_the_multipliers_and_their_row():
     result = netbenefit.evaluate(TABLE)
     line = next(n for n in result.to_dict()["conventions"] if n.startswith("multipliers applied"))
@@ -43,12 +44,14 @@ def test_the_json_result_and_the_summary_name_the_multipliers_and_their_row():
     assert line in as_json["conventions"]
 
 
+@pytest.mark.slow
 def test_the_html_report_names_the_multipliers(tmp_path):
     result = netbenefit.evaluate(TABLE)
     page = result.to_html(tmp_path / "r.html").read_text(encoding="utf-8")
     assert "Multipliers applied (total / direct)" in page and "row naics 523" in page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, value", [("earnings_multiplier", 1.65), ("employment_multiplier", 2.1)])
 def test_the_workbook_inputs_sheet_shows_the_value_applied_not_the_unused_default(tmp_path, name, value):
     result = netbenefit.evaluate(TABLE)

@@ -18,6 +18,8 @@ from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from netbenefit.html import CASHFLOW_COLUMNS_PER_TABLE, report_html
 from netbenefit.labels import label
 
+pytestmark = pytest.mark.slow  # every test here writes outputs or starts a process
+
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = [SCENARIOS / "party_city.yaml", SCENARIOS / "extended_commitment.yaml"]
 

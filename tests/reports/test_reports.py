@@ -36,6 +36,7 @@ def compared(tmp_path_factory):
 # -- the workbook --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_workbook_has_a_summary_inputs_then_one_cash_flow_sheet_per_scenario(results, tmp_path):
     path = write_workbook(results, tmp_path / "comparison.xlsx")
     workbook = openpyxl.load_workbook(path)
@@ -53,6 +54,7 @@ def test_workbook_has_a_summary_inputs_then_one_cash_flow_sheet_per_scenario(res
     ]
 
 
+@pytest.mark.slow
 def test_workbook_summary_values_and_formulas_against_the_results(results, tmp_path):
     path = write_workbook(results, tmp_path / "comparison.xlsx")
     sheet = openpyxl.load_workbook(path)["Summary"]
@@ -71,6 +73,7 @@ def test_workbook_summary_values_and_formulas_against_the_results(results, tmp_p
         assert row["Jobs clause, 71(c)"] == result.jobs_clause
 
 
+@pytest.mark.slow
 def test_workbook_number_formats_frozen_headers_and_widths(results, tmp_path):
     workbook = openpyxl.load_workbook(write_workbook(results, tmp_path / "comparison.xlsx"))
     summary = workbook["Summary"]
@@ -107,6 +110,7 @@ def test_sheet_names_are_unique_short_and_legal():
 # -- netbenefit compare --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_compare_writes_csvs_workbook_and_charts(compared):
     status, out = compared
     assert status == EXIT_OK
@@ -126,6 +130,7 @@ def test_compare_writes_csvs_workbook_and_charts(compared):
     assert all((out / name).stat().st_size > 5_000 for name in written if name.endswith(".png"))
 
 
+@pytest.mark.slow
 def test_compare_without_svg_writes_png_only(tmp_path):
     out = tmp_path / "results"
     assert main(["compare", str(FILES[0]), "--out", str(out)]) == EXIT_OK
@@ -133,6 +138,7 @@ def test_compare_without_svg_writes_png_only(tmp_path):
     assert (out / "charts" / "party_city" / "cumulative_pv.png").stat().st_size > 5_000
 
 
+@pytest.mark.slow
 def test_compare_refuses_a_non_empty_folder_without_force(tmp_path, capsys):
     out = tmp_path / "results"
     out.mkdir()
@@ -145,6 +151,7 @@ def test_compare_refuses_a_non_empty_folder_without_force(tmp_path, capsys):
     assert (out / "comparison.xlsx").exists() and (out / "earlier.txt").read_text(encoding="utf-8") == "earlier work"
 
 
+@pytest.mark.slow
 def test_compare_writes_nothing_when_a_scenario_is_bad(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: [unclosed\n", encoding="utf-8")
@@ -157,6 +164,7 @@ def test_compare_writes_nothing_when_a_scenario_is_bad(tmp_path, capsys):
 # -- netbenefit report ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_report_is_self_contained_and_has_every_check(tmp_path, results):
     path = tmp_path / "report.html"
     assert main(["report", str(FILES[1]), "--out", str(path)]) == EXIT_OK
@@ -178,6 +186,7 @@ def test_report_is_self_contained_and_has_every_check(tmp_path, results):
     assert "cash flows by project year" in page and "inputs" in page
 
 
+@pytest.mark.slow
 def test_report_refuses_an_existing_file_without_force(tmp_path, capsys):
     path = tmp_path / "report.html"
     path.write_text("earlier", encoding="utf-8")
@@ -190,6 +199,7 @@ def test_report_refuses_an_existing_file_without_force(tmp_path, capsys):
     assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary file left
 
 
+@pytest.mark.slow
 def test_report_of_a_bad_scenario_writes_nothing(tmp_path, capsys):
     path = tmp_path / "report.html"
     assert main(["report", str(tmp_path / "missing.yaml"), "--out", str(path)]) == EXIT_BAD_INPUT
@@ -197,12 +207,14 @@ def test_report_of_a_bad_scenario_writes_nothing(tmp_path, capsys):
     assert not path.exists()
 
 
+@pytest.mark.slow
 def test_report_needs_an_output_file(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["report", str(FILES[0])])
     assert stop.value.code == EXIT_BAD_INPUT
 
 
+@pytest.mark.slow
 def test_report_of_an_extended_commitment_shows_the_repayment_schedule(results):
     page = report_html(results[2], version="test")
     assert "Extended commitment, 71(a)(5)(d)" in page and "$1,382,747" in page
@@ -239,6 +251,7 @@ def test_comparison_shows_a_row_per_scenario(results):
     assert comparison.plot(ax=ax) is ax and len(ax.patches) == 2
 
 
+@pytest.mark.slow
 def test_report_shows_the_section_75_build_up_when_the_calculator_gives_the_award():
     result = netbenefit.evaluate(SCENARIOS / "award_calculator.yaml")
     page = report_html(result)
@@ -253,6 +266,7 @@ def test_result_repr_html_of_a_phased_project_lists_each_cumulative_test(results
     assert "Cumulative tests by phase" in page and "1+2" in page and "390.7%" in page and "FAIL" in page
 
 
+@pytest.mark.slow
 def test_importing_the_library_loads_no_chart_or_workbook_writer():
     import subprocess
     import sys

@@ -50,6 +50,7 @@ def _columns(sheet) -> dict[str, str]:
 # -- recomputed by an independent engine ---------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stem", STEMS)
 def test_the_recomputed_ratio_is_evaluates(stem, results, recomputed):
     result, engine = results[stem], recomputed[stem]
@@ -60,6 +61,7 @@ def test_the_recomputed_ratio_is_evaluates(stem, results, recomputed):
     assert bool(engine.cell("Checks", "B6")) is result.check("71(a)(5)")  # row 6: the fifth check
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stem", STEMS)
 def test_the_ratio_follows_the_discount_rate_cell(stem, results, workbooks, tmp_path):
     scenario = results[stem].scenario
@@ -73,6 +75,7 @@ def test_the_ratio_follows_the_discount_rate_cell(stem, results, workbooks, tmp_
     assert bool(engine.cell("Checks", "B6")) is expected.check("71(a)(5)")
 
 
+@pytest.mark.slow
 def test_the_ratio_follows_the_timing_cell(results, workbooks, tmp_path):
     scenario = results["party_city"].scenario
     changed = set_named_cell(workbooks["party_city"], "timing", "mid_year", tmp_path / "mid.xlsx")
@@ -80,6 +83,7 @@ def test_the_ratio_follows_the_timing_cell(results, workbooks, tmp_path):
     assert abs(Recomputed(changed).name("ratio") - expected.ratio) <= RATIO_TOLERANCE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stem", ["phased_campus", "extended_commitment"])
 def test_each_year_recomputes_to_the_cash_flow_table(stem, results, workbooks, recomputed):
     """Weights of each phase (fractional final years, phases starting later), discount factors,
@@ -106,6 +110,7 @@ def test_each_year_recomputes_to_the_cash_flow_table(stem, results, workbooks, r
     assert any(0 < w < 1 for w in weights)  # a fractional final year (10.5-year commitment)
 
 
+@pytest.mark.slow
 def test_the_phase_tests_recompute_to_the_results(results, workbooks, recomputed):
     result, engine = results["phased_campus"], recomputed["phased_campus"]
     for row, test in enumerate(result.phase_tests.itertuples(index=False), start=2):
@@ -116,6 +121,7 @@ def test_the_phase_tests_recompute_to_the_results(results, workbooks, recomputed
     assert [bool(p) for p in result.phase_tests["passes"]] == [True, False]
 
 
+@pytest.mark.slow
 def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
     ordered = [results[stem] for stem in ("party_city", "phased_campus")]
     path = Comparison(tuple(ordered)).to_excel(tmp_path / "comparison.xlsx")
@@ -144,6 +150,7 @@ def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
 # -- what is a value and what is a formula --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_amounts_are_values_and_the_model_is_formulas(results, workbooks):
     result = results["party_city"]
     workbook = openpyxl.load_workbook(workbooks["party_city"])
@@ -173,6 +180,7 @@ def test_amounts_are_values_and_the_model_is_formulas(results, workbooks):
     assert sheet[f"{columns['Discount factor']}2"].number_format == "0.000000"
 
 
+@pytest.mark.slow
 def test_the_inputs_sheet_holds_every_input(results, workbooks):
     result = results["phased_campus"]
     sheet = openpyxl.load_workbook(workbooks["phased_campus"])["Inputs"]
@@ -196,6 +204,7 @@ def test_the_inputs_sheet_holds_every_input(results, workbooks):
     assert rows["discount_rate"][2].value == "decimal per year"
 
 
+@pytest.mark.slow
 def test_abated_streams_are_shown_but_not_counted(tmp_path):
     result = netbenefit.evaluate(SCENARIOS / "imported_streams_csv.yaml")
     assert result.excluded_streams
@@ -229,6 +238,7 @@ def test_cell_text_neutralises_formulas_and_control_characters(text, written):
     assert _cell_text(text) == written
 
 
+@pytest.mark.slow
 def test_no_user_text_reaches_a_cell_as_a_formula(tmp_path):
     scenario = netbenefit.load_scenario(SCENARIOS / "imported_streams_csv.yaml")
     data = scenario.to_dict()
@@ -261,6 +271,7 @@ def _cells(path: Path) -> dict:
     }
 
 
+@pytest.mark.slow
 def test_comparison_to_excel_writes_what_compare_writes(results, tmp_path):
     files = [SCENARIOS / f"{stem}.yaml" for stem in ("party_city", "phased_campus")]
     assert main(["compare", *map(str, files), "--out", str(tmp_path / "cli")]) == EXIT_OK
@@ -268,6 +279,7 @@ def test_comparison_to_excel_writes_what_compare_writes(results, tmp_path):
     assert _cells(path) == _cells(tmp_path / "cli" / "comparison.xlsx")
 
 
+@pytest.mark.slow
 def test_result_to_html_writes_what_report_writes(results, tmp_path):
     path = SCENARIOS / "party_city.yaml"
     assert main(["report", str(path), "--out", str(tmp_path / "cli.html")]) == EXIT_OK
@@ -276,6 +288,7 @@ def test_result_to_html_writes_what_report_writes(results, tmp_path):
     assert written.read_text(encoding="utf-8") == (tmp_path / "cli.html").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_comparison_to_html_is_one_self_contained_page(results, tmp_path):
     comparison = Comparison(tuple(results.values()))
     page = comparison.to_html(tmp_path / "comparison.html").read_text(encoding="utf-8")
@@ -284,6 +297,7 @@ def test_comparison_to_html_is_one_self_contained_page(results, tmp_path):
         assert f"<h2>{result.name}</h2>" in page
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("writer", ["result_excel", "result_html", "comparison_excel", "comparison_html", "yaml"])
 def test_a_file_that_cannot_be_written_raises_oserror_naming_it(writer, results, tmp_path):
     blocker = tmp_path / "a_file"
@@ -303,12 +317,14 @@ def test_a_file_that_cannot_be_written_raises_oserror_naming_it(writer, results,
     assert blocker.read_text(encoding="utf-8") == "not a folder"
 
 
+@pytest.mark.slow
 def test_a_folder_in_the_way_is_refused_naming_it(results, tmp_path):
     with pytest.raises(OSError) as raised:
         results["party_city"].to_excel(tmp_path)
     assert raised.value.filename == str(tmp_path)
 
 
+@pytest.mark.slow
 def test_formats_are_finite(recomputed):
     """Every recomputed name is a finite number (no #VALUE! or #NAME? from an engine)."""
     for engine in recomputed.values():
@@ -316,6 +332,7 @@ def test_formats_are_finite(recomputed):
             assert math.isfinite(engine.name(name))
 
 
+@pytest.mark.slow
 def test_benefits_by_tax_clawback_and_warnings_sheets(results, tmp_path):
     import dataclasses
 

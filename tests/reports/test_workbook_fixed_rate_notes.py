@@ -9,6 +9,8 @@ import pytest
 
 import netbenefit
 
+pytestmark = pytest.mark.slow  # every test here writes outputs or starts a process
+
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
 

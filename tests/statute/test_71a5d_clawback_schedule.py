@@ -160,6 +160,7 @@ rules = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     annual=st.lists(st.floats(0, 1e7), min_size=1, max_size=10),

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every test here writes outputs or starts a process
+
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "office_hq_default_area.yaml"
 HEAVY = ("pandas", "matplotlib", "openpyxl", "xlsxwriter")
 

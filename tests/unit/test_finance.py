@@ -28,12 +28,14 @@ def test_unknown_timing_is_an_error():
         finance.discount_factors(0.1, [1], "beginning_of_year")
 
 
+@pytest.mark.slow
 @given(amounts, rates)
 def test_present_value_matches_numpy_financial(flows, rate):
     """numpy-financial's npv discounts its first value at t=0; ours starts at year 1."""
     assert finance.present_value(flows, rate) == pytest.approx(npf.npv(rate, [0.0, *flows]), rel=1e-9, abs=1e-6)
 
 
+@pytest.mark.slow
 @given(amounts, amounts, st.floats(-10, 10), st.floats(-10, 10), rates)
 def test_present_value_is_linear(x, y, a, b, rate):
     n = min(len(x), len(y))
@@ -43,12 +45,14 @@ def test_present_value_is_linear(x, y, a, b, rate):
     assert combined == pytest.approx(separate, rel=1e-9, abs=1e-3)
 
 
+@pytest.mark.slow
 @given(amounts, st.floats(0, 1, allow_nan=False), st.floats(0, 1, allow_nan=False))
 def test_present_value_of_a_non_negative_stream_falls_with_the_rate(flows, r1, r2):
     low, high = sorted((r1, r2))
     assert finance.present_value(flows, high) <= finance.present_value(flows, low) * (1 + 1e-12) + 1e-9
 
 
+@pytest.mark.slow
 @given(amounts, rates)
 def test_mid_year_is_end_of_year_times_half_a_year(flows, rate):
     mid = finance.present_value(flows, rate, timing="mid_year")

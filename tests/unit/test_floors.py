@@ -82,6 +82,12 @@ def _modules() -> dict[str, Path]:
 MODULES = _modules()
 
 
+@cache
+def tree(module: str) -> ast.Module:
+    """The parsed source of ``module`` (each file read and parsed once for all the tests here)."""
+    return ast.parse(MODULES[module].read_text(encoding="utf-8"))
+
+
 def floor(module: str) -> int:
     best = max(
         (prefix for prefix in FLOORS if module == prefix or module.startswith(prefix + ".") or not prefix), key=len
@@ -129,9 +135,8 @@ def imports() -> dict[str, list[tuple[str, str | None, int]]]:
     """Module -> the netbenefit modules it imports: ``(module, name imported or None, line)``."""
     graph: dict[str, list[tuple[str, str | None, int]]] = defaultdict(list)
     for module, path in MODULES.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        skipped = _type_checking_only(tree)
-        for node in ast.walk(tree):
+        skipped = _type_checking_only(tree(module))
+        for node in ast.walk(tree(module)):
             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped:
                 for target, name in _target(module, path, node):
                     while target not in MODULES and "." in target:
@@ -210,10 +215,10 @@ def test_import_circles_have_at_most_two_modules():
 def test_only_the_views_module_and_the_front_door_import_by_name():
     # views.view() is the one way up the floors; importlib elsewhere would hide an import
     found = []
-    for module, path in MODULES.items():
+    for module in MODULES:
         if module in ("views", FRONT_DOOR):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree(module)):
             if isinstance(node, ast.Call) and ast.unparse(node.func) in (
                 "import_module",
                 "importlib.import_module",
@@ -238,12 +243,11 @@ def test_no_private_name_is_imported_from_another_module():
 @pytest.mark.parametrize("module", sorted(MODULES), ids=lambda m: m or "netbenefit")
 def test_module_and_function_sizes(module):
     path = MODULES[module]
-    text = path.read_text(encoding="utf-8")
-    lines = text.count("\n")
+    lines = path.read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_MODULE_LINES, f"{path.relative_to(PACKAGE)}: {lines} lines (at most {MAX_MODULE_LINES})"
     long = [
         f"{node.name} ({node.end_lineno - node.lineno + 1} lines, line {node.lineno})"
-        for node in ast.walk(ast.parse(text))
+        for node in ast.walk(tree(module))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
         and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
     ]

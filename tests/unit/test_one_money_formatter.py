@@ -7,6 +7,8 @@ import re
 import warnings
 from pathlib import Path
 
+import pytest
+
 import netbenefit
 from netbenefit import labels, notebook
 
@@ -24,6 +26,7 @@ def _net_cost():
         return netbenefit.evaluate(netbenefit.Scenario.from_dict(data, source="net_cost.yaml", base_dir=str(SCENARIOS)))
 
 
+@pytest.mark.slow
 def test_negative_amounts_read_minus_dollar_everywhere():
     result = _net_cost()
     assert result.pv_benefits < 0

@@ -127,6 +127,7 @@ def test_as_errors_every_warning_of_the_scenario_is_carried(office):
     assert ": discount_rate: " in caught.value.lines[0] and ": jobs.median_salary: " in caught.value.lines[1]
 
 
+@pytest.mark.slow
 def test_the_notebook_view_and_the_report_show_the_warnings(office):
     from netbenefit.html import report_html
 

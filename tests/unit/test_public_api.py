@@ -14,6 +14,7 @@ def test_every_public_name_resolves(name):
     assert not isinstance(value, type(sys)), f"netbenefit.{name} is a module, not the public object"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "first_import", ["netbenefit.evaluate", "netbenefit.compare", "netbenefit.cli", "netbenefit.analysis"]
 )
@@ -22,6 +23,7 @@ def test_functions_are_not_shadowed_by_their_modules(first_import):
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 
+@pytest.mark.slow
 def test_import_is_light():
     code = "import sys, netbenefit; assert 'matplotlib' not in sys.modules and 'netbenefit.analysis' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
