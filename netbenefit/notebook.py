@@ -35,17 +35,17 @@ def _rows(pairs) -> str:
 
 def scenario_html(scenario: Scenario) -> str:
     """A scenario in a notebook: its name, source and every input as written, with its label."""
-    from .html import _flatten, _written_value
+    from .html import flatten, written_value
 
     rows = []
-    for key, value in _flatten(scenario.as_written):
+    for key, value in flatten(scenario.as_written):
         try:
             words = labels.label(key)
         except KeyError:
             words = ""
         rows.append(
             f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>"
-            f"<td>{escape(_written_value(value))}</td></tr>"
+            f"<td>{escape(written_value(value))}</td></tr>"
         )
     return _wrap(
         f"<b>Scenario {escape(scenario.name)}</b> <small>({escape(scenario.source)})</small>"
@@ -224,9 +224,9 @@ def result_table_html(table: pd.DataFrame, unknown: str = "") -> str:
     try:
         import jinja2  # noqa: F401 - pandas' Styler needs it (the notebook extra)
     except ImportError:  # the same headers and cells, without the Styler
-        from .html import _table
+        from .html import html_table
 
-        return _wrap(_table(plain, lambda c, v: escape(_cell(c, v, unknown)), index=plain.index.name))
+        return _wrap(html_table(plain, lambda c, v: escape(_cell(c, v, unknown)), index=plain.index.name))
     styler = styled(plain, unknown=unknown)
     if plain.index.name is None and isinstance(plain.index, pd.RangeIndex):
         styler = styler.hide(axis="index")

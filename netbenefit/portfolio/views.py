@@ -54,6 +54,143 @@ def _column(index: int) -> str:
     return xl_col_to_name(index)
 
 
+def _formats(book) -> dict:
+    """The cell formats of the workbook, by name (added in this order)."""
+    return {
+        "bold": book.add_format({"bold": True, "text_wrap": True, "valign": "top"}),
+        "usd": book.add_format({"num_format": "$#,##0.00"}),
+        "usd_bold": book.add_format({"num_format": "$#,##0.00", "bold": True}),
+        "pct": book.add_format({"num_format": "0.0%"}),
+    }
+
+
+def _write_application_sheets(book, portfolio: Portfolio, formats: dict) -> None:
+    """``Credits`` and ``Benefits``: fiscal year x application, the model's values, with a Total
+    column and row of SUM formulas."""
+    bold, usd, usd_bold = formats["bold"], formats["usd"], formats["usd_bold"]
+    years = list(portfolio.fiscal_years.index)
+    labels = list(portfolio.labels)
+    last_row = len(years)  # rows 1..n_years hold the years (row 0 the header)
+    for sheet_name, table in (("Credits", portfolio.credits_table()), ("Benefits", portfolio.benefits_table())):
+        sheet = book.add_worksheet(sheet_name)
+        sheet.write(0, 0, "Fiscal year", bold)
+        for j, label in enumerate(labels, start=1):
+            sheet.write_string(0, j, safe_text.cell(label), bold)
+        total_col = len(labels) + 1
+        sheet.write(0, total_col, "Total [USD, nominal]", bold)
+        for i, year in enumerate(years, start=1):
+            sheet.write_number(i, 0, int(year))
+            for j, label in enumerate(labels, start=1):
+                sheet.write_number(i, j, float(table.at[year, label]), usd)
+            sheet.write_formula(i, total_col, f"=SUM(B{i + 1}:{_column(total_col - 1)}{i + 1})", usd_bold)
+        sheet.write(last_row + 1, 0, "Total", bold)
+        for j in range(1, total_col + 1):
+            col = _column(j)
+            sheet.write_formula(last_row + 1, j, f"=SUM({col}2:{col}{last_row + 1})", usd_bold)
+        sheet.set_column(0, 0, 11)
+        sheet.set_column(1, total_col, 16)
+        sheet.freeze_panes(1, 1)
+
+
+def _write_tax_sheet(book, portfolio: Portfolio, formats: dict) -> None:
+    """``Benefits by tax``: fiscal year x tax, with a Total column and row of SUM formulas."""
+    bold, usd, usd_bold = formats["bold"], formats["usd"], formats["usd_bold"]
+    years = list(portfolio.fiscal_years.index)
+    last_row = len(years)
+    taxes = book.add_worksheet("Benefits by tax")
+    taxes.write(0, 0, "Fiscal year", bold)
+    for j, tax in enumerate(BENEFIT_COLUMNS, start=1):
+        taxes.write(0, j, f"{tax.replace('_', ' ').capitalize()} [USD]", bold)
+    taxes.write(0, len(BENEFIT_COLUMNS) + 1, "Total [USD]", bold)
+    last_tax = _column(len(BENEFIT_COLUMNS))
+    for i, year in enumerate(years, start=1):
+        taxes.write_number(i, 0, int(year))
+        for j, tax in enumerate(BENEFIT_COLUMNS, start=1):
+            taxes.write_number(i, j, float(portfolio.fiscal_years.at[year, tax]), usd)
+        taxes.write_formula(i, len(BENEFIT_COLUMNS) + 1, f"=SUM(B{i + 1}:{last_tax}{i + 1})", usd_bold)
+    taxes.write(last_row + 1, 0, "Total", bold)
+    for j in range(1, len(BENEFIT_COLUMNS) + 2):
+        col = _column(j)
+        taxes.write_formula(last_row + 1, j, f"=SUM({col}2:{col}{last_row + 1})", usd_bold)
+    taxes.set_column(0, len(BENEFIT_COLUMNS) + 1, 18)
+
+
+def _write_fiscal_year_sheet(book, portfolio: Portfolio, formats: dict) -> None:
+    """``Fiscal years``, moved to the front and made active: every total a formula on the sheets
+    by application (net, cumulative, headroom on the named cell ``cap``)."""
+    bold, usd, usd_bold = formats["bold"], formats["usd"], formats["usd_bold"]
+    years = list(portfolio.fiscal_years.index)
+    last_row = len(years)
+    total = _column(len(portfolio.labels) + 1)
+    sheet = book.add_worksheet("Fiscal years")
+    heads = [
+        "Fiscal year",
+        "Requested credits [USD]",
+        "Counted benefits [USD]",
+        "Benefits less credits [USD]",
+        "Cumulative credits [USD]",
+        "Cumulative benefits [USD]",
+        "Applications approved",
+        "Approved and passing 71(a)(5)",
+        "Credits awarded (approved) [USD]",
+        "Cap headroom [USD]",
+    ]
+    for j, head in enumerate(heads):
+        sheet.write(0, j, head, bold)
+    table = portfolio.fiscal_years
+    for i, year in enumerate(years, start=1):
+        r = i + 1
+        sheet.write_number(i, 0, int(year))
+        sheet.write_formula(i, 1, f"=Credits!{total}{r}", usd)
+        sheet.write_formula(i, 2, f"=Benefits!{total}{r}", usd)
+        sheet.write_formula(i, 3, f"=C{r}-B{r}", usd)
+        sheet.write_formula(i, 4, f"=SUM(B$2:B{r})", usd)
+        sheet.write_formula(i, 5, f"=SUM(C$2:C{r})", usd)
+        sheet.write_number(i, 6, int(table.at[year, "approved"]))
+        sheet.write_number(i, 7, int(table.at[year, "approved_passing"]))
+        sheet.write_number(i, 8, float(table.at[year, "awarded"]), usd)
+        sheet.write_formula(i, 9, f'=IF(ISNUMBER(cap),cap-I{r},"")', usd)
+    sheet.write(last_row + 1, 0, "Total", bold)
+    for j in (1, 2, 3, 6, 7, 8):
+        col = _column(j)
+        sheet.write_formula(last_row + 1, j, f"=SUM({col}2:{col}{last_row + 1})", usd_bold if j not in (6, 7) else bold)
+    note_row = last_row + 3
+    sheet.write(note_row, 0, "Cap [USD]", bold)
+    if portfolio.cap is None:
+        sheet.write_blank(note_row, 1, None, usd)
+    else:
+        sheet.write_number(note_row, 1, portfolio.cap, usd)
+    book.define_name("cap", f"='Fiscal years'!$B${note_row + 1}")
+    sheet.write_string(note_row + 1, 0, safe_text.cell(portfolio.cap_note))
+    sheet.write_string(note_row + 2, 0, safe_text.cell(table.attrs.get("conventions", "")))
+    sheet.set_column(0, 0, 12)
+    sheet.set_column(1, 9, 18)
+    sheet.freeze_panes(1, 1)
+    book.worksheets_objs.insert(0, book.worksheets_objs.pop())  # the totals first
+    sheet.activate()
+
+
+def _write_applications_sheet(book, portfolio: Portfolio, formats: dict) -> None:
+    """``Applications``: one row per application, ratios as percentages, amounts in USD."""
+    bold, usd, pct = formats["bold"], formats["usd"], formats["pct"]
+    apps = book.add_worksheet("Applications")
+    for j, name in enumerate(APPLICATION_COLUMNS):
+        apps.write(0, j, name, bold)
+    for i, row in enumerate(portfolio.applications[list(APPLICATION_COLUMNS)].itertuples(index=False), start=1):
+        for j, (name, value) in enumerate(zip(APPLICATION_COLUMNS, row, strict=True)):
+            if isinstance(value, str):
+                apps.write_string(i, j, safe_text.cell(value))
+            elif name in ("ratio", "threshold"):
+                apps.write_number(i, j, float(value), pct)
+            elif name in ("requested_credits", "counted_benefits"):
+                apps.write_number(i, j, float(value), usd)
+            elif isinstance(value, bool):
+                apps.write_boolean(i, j, bool(value))
+            else:
+                apps.write_number(i, j, float(value))
+    apps.set_column(0, len(APPLICATION_COLUMNS), 16)
+
+
 def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
     """The workbook: ``Credits`` and ``Benefits`` (fiscal year x application, the model's values,
     with a Total column and row of SUM formulas), ``Benefits by tax`` (fiscal year x tax, likewise),
@@ -68,113 +205,11 @@ def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         book = xlsxwriter.Workbook(str(temporary), {**options, "in_memory": True})
         book.set_properties({"created": source_date() or dt.datetime(*NO_DATE, tzinfo=dt.UTC)})
-        bold = book.add_format({"bold": True, "text_wrap": True, "valign": "top"})
-        usd = book.add_format({"num_format": "$#,##0.00"})
-        usd_bold = book.add_format({"num_format": "$#,##0.00", "bold": True})
-        pct = book.add_format({"num_format": "0.0%"})
-        years = list(portfolio.fiscal_years.index)
-        n_years, labels = len(years), list(portfolio.labels)
-        last_row = n_years  # rows 1..n_years hold the years (row 0 the header)
-        for sheet_name, table in (("Credits", portfolio.credits_table()), ("Benefits", portfolio.benefits_table())):
-            sheet = book.add_worksheet(sheet_name)
-            sheet.write(0, 0, "Fiscal year", bold)
-            for j, label in enumerate(labels, start=1):
-                sheet.write_string(0, j, safe_text.cell(label), bold)
-            total_col = len(labels) + 1
-            sheet.write(0, total_col, "Total [USD, nominal]", bold)
-            for i, year in enumerate(years, start=1):
-                sheet.write_number(i, 0, int(year))
-                for j, label in enumerate(labels, start=1):
-                    sheet.write_number(i, j, float(table.at[year, label]), usd)
-                sheet.write_formula(i, total_col, f"=SUM(B{i + 1}:{_column(total_col - 1)}{i + 1})", usd_bold)
-            sheet.write(last_row + 1, 0, "Total", bold)
-            for j in range(1, total_col + 1):
-                col = _column(j)
-                sheet.write_formula(last_row + 1, j, f"=SUM({col}2:{col}{last_row + 1})", usd_bold)
-            sheet.set_column(0, 0, 11)
-            sheet.set_column(1, total_col, 16)
-            sheet.freeze_panes(1, 1)
-        taxes = book.add_worksheet("Benefits by tax")
-        taxes.write(0, 0, "Fiscal year", bold)
-        for j, tax in enumerate(BENEFIT_COLUMNS, start=1):
-            taxes.write(0, j, f"{tax.replace('_', ' ').capitalize()} [USD]", bold)
-        taxes.write(0, len(BENEFIT_COLUMNS) + 1, "Total [USD]", bold)
-        last_tax = _column(len(BENEFIT_COLUMNS))
-        for i, year in enumerate(years, start=1):
-            taxes.write_number(i, 0, int(year))
-            for j, tax in enumerate(BENEFIT_COLUMNS, start=1):
-                taxes.write_number(i, j, float(portfolio.fiscal_years.at[year, tax]), usd)
-            taxes.write_formula(i, len(BENEFIT_COLUMNS) + 1, f"=SUM(B{i + 1}:{last_tax}{i + 1})", usd_bold)
-        taxes.write(last_row + 1, 0, "Total", bold)
-        for j in range(1, len(BENEFIT_COLUMNS) + 2):
-            col = _column(j)
-            taxes.write_formula(last_row + 1, j, f"=SUM({col}2:{col}{last_row + 1})", usd_bold)
-        taxes.set_column(0, len(BENEFIT_COLUMNS) + 1, 18)
-        total = _column(len(labels) + 1)
-        sheet = book.add_worksheet("Fiscal years")
-        heads = [
-            "Fiscal year",
-            "Requested credits [USD]",
-            "Counted benefits [USD]",
-            "Benefits less credits [USD]",
-            "Cumulative credits [USD]",
-            "Cumulative benefits [USD]",
-            "Applications approved",
-            "Approved and passing 71(a)(5)",
-            "Credits awarded (approved) [USD]",
-            "Cap headroom [USD]",
-        ]
-        for j, head in enumerate(heads):
-            sheet.write(0, j, head, bold)
-        table = portfolio.fiscal_years
-        for i, year in enumerate(years, start=1):
-            r = i + 1
-            sheet.write_number(i, 0, int(year))
-            sheet.write_formula(i, 1, f"=Credits!{total}{r}", usd)
-            sheet.write_formula(i, 2, f"=Benefits!{total}{r}", usd)
-            sheet.write_formula(i, 3, f"=C{r}-B{r}", usd)
-            sheet.write_formula(i, 4, f"=SUM(B$2:B{r})", usd)
-            sheet.write_formula(i, 5, f"=SUM(C$2:C{r})", usd)
-            sheet.write_number(i, 6, int(table.at[year, "approved"]))
-            sheet.write_number(i, 7, int(table.at[year, "approved_passing"]))
-            sheet.write_number(i, 8, float(table.at[year, "awarded"]), usd)
-            sheet.write_formula(i, 9, f'=IF(ISNUMBER(cap),cap-I{r},"")', usd)
-        sheet.write(last_row + 1, 0, "Total", bold)
-        for j in (1, 2, 3, 6, 7, 8):
-            col = _column(j)
-            sheet.write_formula(
-                last_row + 1, j, f"=SUM({col}2:{col}{last_row + 1})", usd_bold if j not in (6, 7) else bold
-            )
-        note_row = last_row + 3
-        sheet.write(note_row, 0, "Cap [USD]", bold)
-        if portfolio.cap is None:
-            sheet.write_blank(note_row, 1, None, usd)
-        else:
-            sheet.write_number(note_row, 1, portfolio.cap, usd)
-        book.define_name("cap", f"='Fiscal years'!$B${note_row + 1}")
-        sheet.write_string(note_row + 1, 0, safe_text.cell(portfolio.cap_note))
-        sheet.write_string(note_row + 2, 0, safe_text.cell(table.attrs.get("conventions", "")))
-        sheet.set_column(0, 0, 12)
-        sheet.set_column(1, 9, 18)
-        sheet.freeze_panes(1, 1)
-        book.worksheets_objs.insert(0, book.worksheets_objs.pop())  # the totals first
-        sheet.activate()
-        apps = book.add_worksheet("Applications")
-        for j, name in enumerate(APPLICATION_COLUMNS):
-            apps.write(0, j, name, bold)
-        for i, row in enumerate(portfolio.applications[list(APPLICATION_COLUMNS)].itertuples(index=False), start=1):
-            for j, (name, value) in enumerate(zip(APPLICATION_COLUMNS, row, strict=True)):
-                if isinstance(value, str):
-                    apps.write_string(i, j, safe_text.cell(value))
-                elif name in ("ratio", "threshold"):
-                    apps.write_number(i, j, float(value), pct)
-                elif name in ("requested_credits", "counted_benefits"):
-                    apps.write_number(i, j, float(value), usd)
-                elif isinstance(value, bool):
-                    apps.write_boolean(i, j, bool(value))
-                else:
-                    apps.write_number(i, j, float(value))
-        apps.set_column(0, len(APPLICATION_COLUMNS), 16)
+        formats = _formats(book)
+        _write_application_sheets(book, portfolio, formats)  # the order of the sheets as written
+        _write_tax_sheet(book, portfolio, formats)
+        _write_fiscal_year_sheet(book, portfolio, formats)
+        _write_applications_sheet(book, portfolio, formats)
         book.set_calc_mode("auto")
         book.close()
 

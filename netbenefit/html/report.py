@@ -1,308 +1,32 @@
-"""HTML views of results: rich display in Jupyter, and the self-contained report.
-
-- :func:`result_html` is what a :class:`~netbenefit.result.Result` shows in a notebook
-  (``Result._repr_html_``): the ratio against its threshold, the checks and the cash flows.
-- :class:`Comparison` wraps several results: in a notebook it shows a styled summary table,
-  ``.table`` is :func:`netbenefit.compare`'s DataFrame and ``.plot()`` draws
-  :func:`netbenefit.charts.compare_ratios`.
-- :func:`report_html` is the stand-alone page of ``netbenefit report``: inputs, every check with
-  its clause, the conventions used, the cash flows and the charts embedded as PNG images. It
-  needs no network access to be read (no external style sheets, scripts or fonts).
+"""The self-contained report of ``netbenefit report``: :func:`report_html` (inputs, every check
+with its clause, the conventions used, the cash flows and the charts embedded as PNG images, with
+captions and alternative text), the print style sheet, :func:`write_report` and :func:`write_pdf`.
+The page needs no network access to be read (no external style sheets, scripts or fonts).
 
 Every function reads the result's fields and tables; none applies a rule.
-
->>> import netbenefit
->>> from netbenefit.html import Comparison
->>> comparison = Comparison.of(["scenarios/party_city.yaml", "scenarios/mega_project.yaml"])  # doctest: +SKIP
->>> comparison  # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-import base64
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .compare import Comparison  # noqa: F401  (importable from here as before)
-from .safe_text import html as escape  # one rule for user text in HTML
-from .version import installed_version
-
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from .result import Result
-
-#: Background and text colours of a passed and a failed check (as in :mod:`netbenefit.charts`).
-PASS_STYLE = "background:#e8f1fa;color:#0b4f8a"
-FAIL_STYLE = "background:#fde9d9;color:#a34700"
-
-#: Columns of the cash-flow table shown in a notebook (the report shows every column).
-CASHFLOW_HEADLINE_COLUMNS = (
-    "full_time_jobs",
-    "capital_investment",
-    "revenues",
-    "costs",
-    "weight",
-    "counted_net_benefits",
-    "discount_factor",
-    "pv_net_benefits",
-    "credits",
-    "pv_credits",
-    "cumulative_pv_net_benefits",
-    "cumulative_pv_credits",
+from ..safe_text import html as escape  # one rule for user text in HTML
+from ..version import installed_version
+from .pieces import STYLE, figure_png_base64, flatten, html_table, money, written_value
+from .result import (
+    award_calculation_html,
+    cashflows_html,
+    checks_html,
+    comparison_html,
+    headline_html,
+    phase_tests_html,
+    warnings_html,
 )
 
-#: Inline style sheet, scoped to the ``netbenefit`` class so that it leaves a notebook's own alone.
-STYLE = """
-.netbenefit { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif; font-size: 13px;
-  line-height: 1.4; color: #222; }
-.netbenefit table { border-collapse: collapse; margin: 0.4em 0 1em 0; }
-.netbenefit th, .netbenefit td { border: 1px solid #d0d0d0; padding: 3px 7px; vertical-align: top; }
-.netbenefit th { background: #f3f3f3; text-align: left; }
-.netbenefit td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-.netbenefit .headline { font-size: 15px; padding: 8px 12px; border-radius: 4px; display: inline-block;
-  margin: 4px 0 10px 0; }
-.netbenefit .scroll { max-width: 100%; overflow-x: auto; }
-.netbenefit h2 { font-size: 17px; margin: 1.2em 0 0.3em 0; }
-.netbenefit h3 { font-size: 14px; margin: 1em 0 0.3em 0; }
-.netbenefit pre { background: #f7f7f7; padding: 8px; border: 1px solid #e0e0e0; overflow-x: auto; }
-.netbenefit figure { margin: 0.5em 0 1.5em 0; }
-.netbenefit figure img { max-width: 100%; height: auto; border: 1px solid #e0e0e0; }
-.netbenefit figcaption { font-size: 12px; color: #555; }
-"""
-
-
-# ----------------------------------------------------------------------------------------------
-# Formatting
-# ----------------------------------------------------------------------------------------------
-
-
-def money(value: float) -> str:
-    """``$1,234,567`` (negative ``-$1,234``): :func:`netbenefit.labels.money_exact`. [USD]"""
-    from .labels import money_exact
-
-    return money_exact(value)
-
-
-def percent(ratio: float, digits: int = 1) -> str:
-    """A ratio as the statute writes it: 4.8064 -> ``480.6%``."""
-    return f"{ratio:.{digits}%}"
-
-
-def _verdict(passed: bool) -> str:
-    style = PASS_STYLE if passed else FAIL_STYLE
-    word = "PASS" if passed else "FAIL"
-    return f'<span style="{style};font-weight:bold;padding:0 4px;white-space:nowrap">{word}</span>'
-
-
-def _cashflow_cell(column: str, value) -> str:
-    """A cell of the cash flows, by the unit of its column's label; a scenario's own stream is USD."""
-    from .labels import cell
-
-    return cell(column, value, unknown="USD")
-
-
-def _header(column, streams=()) -> str:
-    """The label of a column in words with its unit (:mod:`netbenefit.labels`), else its name."""
-    from .labels import label
-
-    try:
-        return label(str(column), streams=streams)
-    except KeyError:
-        return str(column).replace("_", " ")
-
-
-def _table(frame: pd.DataFrame, cell, *, index: str | None = None, streams=()) -> str:
-    """An HTML table of ``frame``; ``cell(column, value)`` gives each cell's text (HTML); headers
-    in words with units."""
-    header = "".join(
-        f"<th>{escape(_header(c, streams))}</th>" for c in ([index] if index else []) + list(frame.columns)
-    )
-    rows = []
-    for label, row in frame.iterrows():
-        cells = [f'<td class="num">{escape(str(label))}</td>'] if index else []
-        for column, value in row.items():
-            text = cell(column, value)
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
-        rows.append(f"<tr>{''.join(cells)}</tr>")
-    return f'<div class="scroll"><table><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
-
-
-def headline_html(result: Result) -> str:
-    """One line: ratio against threshold and clause, passes or fails, eligible or not."""
-    style = PASS_STYLE if result.passes else FAIL_STYLE
-    return (
-        f'<div class="headline" style="{style}"><b>{escape(result.name)}</b>: net benefit ratio '
-        f"<b>{percent(result.ratio)}</b> vs threshold <b>{percent(result.threshold, 0)}</b> "
-        f"({escape(result.threshold_clause)}): <b>{'passes' if result.passes else 'fails'}</b>; "
-        f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>"
-        f"PV of net benefits {money(result.pv_benefits)}; PV of requested credits {money(result.pv_credits)}; "
-        f"largest credit that passes, PV {money(result.max_credit_pv)}</div>"
-    )
-
-
-def checks_html(result: Result) -> str:
-    """The checks of ``result.checks``: clause id, PASS or FAIL, message."""
-    rows = "".join(
-        f'<tr><td style="white-space:nowrap"><code>{escape(row.id)}</code></td>'
-        f'<td style="white-space:nowrap">{_verdict(bool(row.passed))}</td>'
-        f"<td>{escape(row.message)}</td></tr>"
-        for row in result.checks.itertuples(index=False)
-    )
-    return f"<table><thead><tr><th>Clause</th><th>Result</th><th>Message</th></tr></thead><tbody>{rows}</tbody></table>"
-
-
-def _own_streams(result: Result) -> set[str]:
-    scenario = result.scenario
-    return {s.name for s in scenario.streams} | {s.name for phase in scenario.phases for s in phase.streams}
-
-
-def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, group: int | None = None) -> str:
-    """``result.cashflows`` by project year (every column, or ``columns``), money as dollars.
-
-    With ``group``, the columns are split into tables of at most ``group`` columns, each with
-    the project year, so that a printed page keeps every column.
-    """
-    frame = result.cashflows
-    if columns is not None:
-        frame = frame[[c for c in columns if c in frame.columns]]
-    streams = _own_streams(result)
-    names = list(frame.columns)
-    size = group or max(len(names), 1)
-    parts = []
-    for start in range(0, len(names), size):
-        part = frame[names[start : start + size]]
-        parts.append(
-            _table(part, lambda column, value: escape(_cashflow_cell(column, value)), index="year", streams=streams)
-        )
-    return "".join(parts)
-
-
-def phase_tests_html(result: Result) -> str:
-    """The cumulative tests of a phased project (``result.phase_tests``)."""
-    rows = "".join(
-        f"<tr><td>{'+'.join(str(k) for k in row.phases)}</td><td class='num'>{money(row.pv_benefits)}</td>"
-        f"<td class='num'>{money(row.pv_credits)}</td><td class='num'>{percent(row.ratio)}</td>"
-        f'<td style="white-space:nowrap">{_verdict(bool(row.passes))}</td></tr>'
-        for row in result.phase_tests.itertuples(index=False)
-    )
-    return (
-        "<table><thead><tr><th>Phases</th><th>PV of net benefits [USD]</th><th>PV of tax credits [USD]</th>"
-        f"<th>Net benefit ratio [%]</th><th>Test</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
-
-
-def award_calculation_html(result: Result) -> str:
-    """The section 75 build-up of the credit (``result.award_calculation``), or "" when the award
-    was given directly."""
-    table = getattr(result, "award_calculation", None)
-    if table is None or table.empty:
-        return ""
-
-    def cell(column, value) -> str:
-        if isinstance(value, float) and math.isnan(value):
-            return ""
-        if column in ("per_job", "annual", "total"):
-            return money(value)
-        if column == "jobs":
-            from .labels import jobs
-
-            return jobs(value)
-        return escape(str(value))
-
-    return _table(table, cell)
-
-
-def warnings_html(result: Result) -> str:
-    """The plausibility warnings of a result (``Result.warnings``) as a list; "" when there are none."""
-    if not result.warnings:
-        return ""
-    items = "".join(f"<li>{escape(line)}</li>" for line in result.warnings)
-    return (
-        f'<div class="warnings" style="{FAIL_STYLE}"><b>Plausibility warnings</b> (valid inputs that are '
-        f"probably a slip; evaluated as given)<ul>{items}</ul></div>"
-    )
-
-
-def result_html(result: Result) -> str:
-    """The notebook view of one result: headline, checks, and the main cash-flow columns."""
-    phases = ""
-    if len(result.phase_tests) > 1:
-        phases = f"<h3>Cumulative tests by phase, 71(a)(5)</h3>{phase_tests_html(result)}"
-    return (
-        f'<div class="netbenefit"><style>{STYLE}</style>{headline_html(result)}{warnings_html(result)}'
-        f"<h3>Checks, P.L.2020, c.156, s.71</h3>{checks_html(result)}{phases}"
-        f"<details><summary><b>Cash flows by project year</b> (nominal USD; present values at approval, "
-        f"{percent(result.discount_rate, 2)} discount rate)</summary>"
-        f"{cashflows_html(result, CASHFLOW_HEADLINE_COLUMNS)}</details></div>"
-    )
-
-
-# ----------------------------------------------------------------------------------------------
-# Several results
-# ----------------------------------------------------------------------------------------------
-
-
-def comparison_html(results: Sequence[Result]) -> str:
-    """A styled summary table, one row per result, each row coloured by its net benefit test."""
-    rows = []
-    for result in results:
-        failed = " ".join(row.id for row in result.checks.itertuples(index=False) if not row.passed)
-        style = PASS_STYLE if result.passes else FAIL_STYLE
-        rows.append(
-            f'<tr style="{style}"><td>{escape(result.name)}</td><td class="num">{percent(result.ratio)}</td>'
-            f'<td class="num">{percent(result.threshold, 0)}</td><td>{escape(result.threshold_clause)}</td>'
-            f"<td>{'passes' if result.passes else 'fails'}</td><td>{'yes' if result.eligible else 'no'}</td>"
-            f'<td class="num">{money(result.pv_benefits)}</td><td class="num">{money(result.pv_credits)}</td>'
-            f'<td class="num">{money(result.max_credit_pv)}</td><td class="num">{percent(result.discount_rate, 2)}</td>'
-            f"<td>{escape(failed)}</td></tr>"
-        )
-    header = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "Scenario",
-            "Net benefit ratio [%]",
-            "Threshold [%]",
-            "Threshold clause",
-            "Net benefit test",
-            "Eligible",
-            "PV of net benefits [USD]",
-            "PV of tax credits [USD]",
-            "Largest credit that passes, PV [USD]",
-            "Discount rate [%/year]",
-            "Failed checks",
-        )
-    )
-    return (
-        f'<div class="netbenefit"><style>{STYLE}</style><table><thead><tr>{header}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
-
-
-def write_report(results: Result | Sequence[Result], path: str | Path, *, paper: str = "letter") -> Path:
-    """Write :func:`report_html` of ``results`` to ``path``, as ``netbenefit report`` does.
-    Atomic; returns the path; an OSError names the file."""
-    from .files import write_file
-
-    # the whole page first: nothing written on error
-    page = report_html(results, version=installed_version("unknown"), paper=paper)
-    return write_file(Path(path), lambda temporary: temporary.write_text(page, encoding="utf-8"))
-
-
-# ----------------------------------------------------------------------------------------------
-# The report
-# ----------------------------------------------------------------------------------------------
-
-
-def figure_png_base64(figure, *, dpi: float = 110) -> str:
-    """``figure`` as a base64-encoded PNG, for an ``<img src="data:image/png;base64,...">`` (drawn
-    once, as the chart files are)."""
-    from .charts.style import figure_bytes
-
-    return base64.b64encode(figure_bytes(figure, "png", dpi=dpi)).decode("ascii")
+if TYPE_CHECKING:
+    from ..result import Result
 
 
 #: Paper sizes of the printed report (CSS ``@page size``).
@@ -337,7 +61,7 @@ def print_css(paper: str = "letter") -> str:
 
 
 def _ratio(value: float) -> str:
-    from .labels import ratio
+    from ..labels import ratio
 
     return ratio(value)
 
@@ -359,7 +83,7 @@ CHART_CAPTIONS = {
 
 def chart_alt(chart: str, result: Result) -> str:
     """Alternative text of a chart of ``result``: what it shows, with its numbers."""
-    from .labels import money_exact
+    from ..labels import money_exact
 
     verdict = "passes" if result.passes else "fails"
     head = f"{result.name}: net benefit ratio {_ratio(result.ratio)} vs {_ratio(result.threshold)} threshold, "
@@ -415,7 +139,7 @@ def chart_alt(chart: str, result: Result) -> str:
 
 def conventions_html(result: Result) -> str:
     """The conventions behind the numbers: discount rate, timing, periods, threshold."""
-    from .labels import share
+    from ..labels import share
 
     scenario = result.scenario
     award = scenario.award
@@ -468,43 +192,14 @@ def conventions_html(result: Result) -> str:
     return f"<table><tbody>{body}</tbody></table>"
 
 
-def _written_value(value) -> str:
-    """A value as its author wrote it: whole numbers without ``.0`` unless written so, lists joined."""
-    import datetime as dt
-
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return f"{value:,}"
-    if isinstance(value, float):
-        return repr(value) if abs(value) < 1e15 else f"{value:,.0f}"
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, list | tuple) and all(not isinstance(v, dict | list) for v in value):
-        return ", ".join(_written_value(v) for v in value)
-    return str(value)
-
-
-def _flatten(data, prefix: str = ""):
-    """``(dotted key, value)`` of every leaf of ``data``; None values (keys left empty) skipped."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from _flatten(value, f"{prefix}{key}.")
-    elif isinstance(data, list | tuple) and any(isinstance(v, dict | list | tuple) for v in data):
-        for i, value in enumerate(data):
-            yield from _flatten(value, f"{prefix}{i}.")
-    elif data is not None:
-        yield prefix[:-1], data
-
-
 def inputs_html(result: Result) -> str:
     """The scenario's inputs as its author wrote them (:attr:`Scenario.as_written`): one row per
     value, its key, its label in words with its unit, and the value (no ``300.0`` for 300, no
     empty keys)."""
-    from .labels import label
+    from ..labels import label
 
     rows = []
-    for key, value in _flatten(result.scenario.as_written):
+    for key, value in flatten(result.scenario.as_written):
         try:
             words = label(key)
         except KeyError:
@@ -512,7 +207,7 @@ def inputs_html(result: Result) -> str:
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
         cell = '<td class="num">' if numeric else "<td>"
         rows.append(
-            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>{cell}{escape(_written_value(value))}</td></tr>"
+            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>{cell}{escape(written_value(value))}</td></tr>"
         )
     return (
         "<table><thead><tr><th>Key</th><th>Input</th><th>Value as written</th></tr></thead>"
@@ -522,7 +217,7 @@ def inputs_html(result: Result) -> str:
 
 def benefits_by_tax_html(result: Result) -> str:
     """``result.benefits_by_tax`` as a table with a total, or "" when the result has none."""
-    from .labels import TAX_LABELS
+    from ..labels import TAX_LABELS
 
     table = result.benefits_by_tax
     if table is None or table.empty:
@@ -551,7 +246,7 @@ def clawback_html(result: Result) -> str:
     def cell(column, value) -> str:
         return f"{int(value)}" if column == "years_maintained" else money(value)
 
-    return _table(table, cell)
+    return html_table(table, cell)
 
 
 def _figure(figure, alt: str, caption: str) -> str:
@@ -563,8 +258,8 @@ def _figure(figure, alt: str, caption: str) -> str:
 
 def _scenario_sections(result: Result) -> str:
     """Every section on one result, each a printed page of its own."""
-    from . import charts
-    from .files import import_held
+    from .. import charts
+    from ..files import import_held
 
     import_held()  # matplotlib's C extensions initialised with the signals held
 
@@ -658,7 +353,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
     paper : {"letter", "a4"}
         The paper size of the printed page.
     """
-    from .result import Result
+    from ..result import Result
 
     if paper.lower() not in PAPER_SIZES:
         raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
@@ -667,7 +362,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
         raise ValueError("a report needs at least one result")
     comparison = ""
     if len(results) > 1:
-        from . import charts
+        from .. import charts
 
         figure = charts.draw("compare_ratios", results)
         passed = sum(r.passes for r in results)
@@ -712,6 +407,16 @@ amended by P.L.2021, c.160 and P.L.2023, c.98.</p>
 """
 
 
+def write_report(results: Result | Sequence[Result], path: str | Path, *, paper: str = "letter") -> Path:
+    """Write :func:`report_html` of ``results`` to ``path``, as ``netbenefit report`` does.
+    Atomic; returns the path; an OSError names the file."""
+    from ..files import write_file
+
+    # the whole page first: nothing written on error
+    page = report_html(results, version=installed_version("unknown"), paper=paper)
+    return write_file(Path(path), lambda temporary: temporary.write_text(page, encoding="utf-8"))
+
+
 def write_pdf(page: str, path: str | Path) -> Path:
     """Write the HTML ``page`` as a PDF at ``path`` with WeasyPrint (the ``pdf`` extra).
 
@@ -726,7 +431,7 @@ def write_pdf(page: str, path: str | Path) -> Path:
         raise ModuleNotFoundError(
             "writing a PDF needs WeasyPrint: pip install 'netbenefit[pdf]'", name="weasyprint"
         ) from error
-    from .files import atomic_write, dates_fixed
+    from ..files import atomic_write, dates_fixed
 
     path = Path(path)
     document = HTML(string=page).render()
