@@ -9,20 +9,10 @@ from __future__ import annotations
 import math
 
 from . import withholdings
+from .labels import money_exact, share
 from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
-
-
-def money(amount: float) -> str:
-    """``$1,234,567`` (whole dollars)."""
-    sign = "-" if amount < 0 else ""
-    return f"{sign}${abs(amount):,.0f}"
-
-
-def percent(share: float) -> str:
-    """A share as a percentage, without needless decimals: 0.8 -> ``80%``, 0.5001 -> ``50.01%``."""
-    return f"{share * 100:.4f}".rstrip("0").rstrip(".") + "%"
 
 
 def jobs(count: float) -> str:
@@ -52,7 +42,8 @@ def capital_investment_message(scenario: Scenario, minimum: float, investment: f
             f"x ${rate}, {clause}"
         )
     text = (
-        f"Capital investment of the initial phase {money(investment)} vs minimum {money(minimum)} ({'; '.join(parts)})."
+        f"Capital investment of the initial phase {money_exact(investment)} vs minimum {money_exact(minimum)} "
+        f"({'; '.join(parts)})."
     )
     if business.small_business:
         text = (
@@ -65,7 +56,7 @@ def capital_investment_message(scenario: Scenario, minimum: float, investment: f
         )
     if donation > 0:
         text += (
-            f" Shortfall: the business shall donate the uninvested balance of {money(donation)} to the "
+            f" Shortfall: the business shall donate the uninvested balance of {money_exact(donation)} to the "
             "infrastructure fund, 71(b)(2); eligibility stands with that obligation."
         )
     else:
@@ -87,7 +78,7 @@ def jobs_message(scenario: Scenario, clause: str | None) -> str:
         growth = parameter("small_business_new_job_growth_share")
         workforce = business.full_time_employees_at_application
         base = (
-            f"Small business: {jobs(new)} new full-time jobs vs {percent(growth)} of a workforce of "
+            f"Small business: {jobs(new)} new full-time jobs vs {share(growth, finest=4)} of a workforce of "
             f"{jobs(workforce)} = {jobs(growth * workforce)}, 71(c)(1)(a)"
         )
     elif business.targeted_industry:
@@ -157,8 +148,8 @@ def net_benefit_message(
 ) -> str:
     sign = ">=" if passes else "<"
     text = (
-        f"PV of net benefits / PV of requested credits = {ratio:.2%} {sign} {percent(threshold)} ({clause}) "
-        f"at a {percent(scenario.discount_rate)} discount rate, {scenario.timing.replace('_', ' ')}."
+        f"PV of net benefits / PV of requested credits = {ratio:.2%} {sign} {share(threshold, finest=4)} ({clause}) "
+        f"at a {share(scenario.discount_rate, finest=4)} discount rate, {scenario.timing.replace('_', ' ')}."
     )
     if clause == "71(a)(5)(f)":
         text += " The threshold is the scenario's override under 71(a)(5)(f), not the statutory one."
@@ -186,7 +177,7 @@ def extension_note(scenario: Scenario, statutory_code: int, incremental: float, 
         )
     if incremental > 0:
         return (
-            f"Counts a {years}-year extended commitment, 71(a)(5)(d); incremental credit {money(incremental)}, "
+            f"Counts a {years}-year extended commitment, 71(a)(5)(d); incremental credit {money_exact(incremental)}, "
             "repaid in proportion to the extended years not maintained."
         )
     return (
@@ -211,12 +202,10 @@ def prevailing_wage_message(scenario: Scenario, passed: bool) -> str:
         )
     )
     if exempt and passed:
-        share = exemption.lease_share_of_facility
+        lease, maximum = exemption.lease_share_of_facility, parameter("prevailing_wage_exemption_lease_share_maximum")
         return (
             "Exempt, 71(a)(8)(a)(i)-(iii): the landlord is not assisted, is a party to the contract, and the "
-            "lease "
-            f"is {percent(share)} (< {percent(parameter('prevailing_wage_exemption_lease_share_maximum'))}) of the "
-            "entire facility."
+            f"lease is {share(lease, finest=4)} (< {share(maximum, finest=4)}) of the entire facility."
         )
     if passed:
         construction = (
@@ -243,21 +232,21 @@ def prevailing_wage_message(scenario: Scenario, passed: bool) -> str:
 
 
 def accommodation_message(scenario: Scenario, passed: bool) -> str:
-    share = scenario.facility.accommodates_share
+    accommodates = scenario.facility.accommodates_share
     withholding = scenario.jobs.nj_withholding_share
     accommodation_minimum = parameter("accommodation_share_minimum")
     withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
     first = (
-        f"the facility accommodates {percent(share)} of new and retained full-time employees "
-        f"(must be more than {percent(accommodation_minimum)})"
+        f"the facility accommodates {share(accommodates, finest=4)} of new and retained full-time employees "
+        f"(must be more than {share(accommodation_minimum, finest=4)})"
     )
     second = (
-        f"{percent(withholding)} of their withholdings are subject to the NJ Gross Income Tax "
-        f"(must be at least {percent(withholding_minimum)})"
+        f"{share(withholding, finest=4)} of their withholdings are subject to the NJ Gross Income Tax "
+        f"(must be at least {share(withholding_minimum, finest=4)})"
     )
     if scenario.phases:
         added = [
-            f"phase {i + 2} {percent(p.facility.accommodates_share)}"
+            f"phase {i + 2} {share(p.facility.accommodates_share, finest=4)}"
             for i, p in enumerate(scenario.phases)
             if p.facility
         ]
@@ -275,9 +264,9 @@ def accommodation_message(scenario: Scenario, passed: bool) -> str:
             ).reshape(-1)[0]
         )
         second = (
-            f"{percent(weighted)} of the withholdings of the jobs of all phases (each phase's share weighted by "
-            f"{withholdings.BASIS_WORDS[withholdings.withholding_basis(scenario)]}) are subject to the NJ Gross "
-            f"Income Tax (must be at least {percent(withholding_minimum)})"
+            f"{share(weighted, finest=4)} of the withholdings of the jobs of all phases (each phase's share "
+            f"weighted by {withholdings.BASIS_WORDS[withholdings.withholding_basis(scenario)]}) are subject to the NJ "
+            f"Gross Income Tax (must be at least {share(withholding_minimum, finest=4)})"
         )
     return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
 

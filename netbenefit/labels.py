@@ -395,15 +395,19 @@ def money_exact(amount: float | None) -> str:
     return f"-${-amount:,.0f}" if amount < 0 else f"${amount:,.0f}"
 
 
-def share(value: float | None, digits: int | None = None) -> str:
+def share(value: float | None, digits: int | None = None, *, finest: int = 2) -> str:
     """A decimal share as a percent: 0.075 -> ``7.5%``, 0.25 -> ``25%``, 0.0625 -> ``6.25%``.
 
-    Without ``digits``, as few decimals as show the value to 0.01%.
+    Without ``digits``, as few decimals as show the value to ``finest`` decimals of a percent
+    (0.01% by default; the checks' sentences show 0.0001%).
+
+    >>> share(0.8), share(0.50015), share(0.50015, finest=4), share(0.0551, 1)
+    ('80%', '50.02%', '50.015%', '5.5%')
     """
     if _missing(value):
         return ""
     if digits is None:
-        text = f"{value * 100:.2f}".rstrip("0").rstrip(".")
+        text = f"{value * 100:.{finest}f}".rstrip("0").rstrip(".")
         return f"{'0' if text in ('-0', '') else text}%"
     return f"{value:.{digits}%}"
 

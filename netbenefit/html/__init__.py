@@ -30,8 +30,6 @@ from .pieces import (
     figure_png_base64,
     flatten,
     html_table,
-    money,
-    percent,
     written_value,
 )
 from .report import (
@@ -82,8 +80,6 @@ __all__ = [
     "headline_html",
     "html_table",
     "inputs_html",
-    "money",
-    "percent",
     "phase_tests_html",
     "print_css",
     "report_html",

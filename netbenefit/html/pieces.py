@@ -43,18 +43,6 @@ STYLE = """
 # ----------------------------------------------------------------------------------------------
 
 
-def money(value: float) -> str:
-    """``$1,234,567`` (negative ``-$1,234``): :func:`netbenefit.labels.money_exact`. [USD]"""
-    from ..labels import money_exact
-
-    return money_exact(value)
-
-
-def percent(ratio: float, digits: int = 1) -> str:
-    """A ratio as the statute writes it: 4.8064 -> ``480.6%``."""
-    return f"{ratio:.{digits}%}"
-
-
 # ----------------------------------------------------------------------------------------------
 # Tables
 # ----------------------------------------------------------------------------------------------

@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..labels import money_exact, ratio
 from ..safe_text import html as escape  # one rule for user text in HTML
 from ..version import installed_version
-from .pieces import STYLE, figure_png_base64, flatten, html_table, money, written_value
+from .pieces import STYLE, figure_png_base64, flatten, html_table, written_value
 from .result import (
     award_calculation_html,
     cashflows_html,
@@ -60,12 +61,6 @@ def print_css(paper: str = "letter") -> str:
 """
 
 
-def _ratio(value: float) -> str:
-    from ..labels import ratio
-
-    return ratio(value)
-
-
 CHART_CAPTIONS = {
     "cumulative_pv": "Cumulative present value of net benefits and of the requested credits, with the threshold "
     "multiple of the credits; the dotted line marks the year by which the benefits reach the threshold multiple "
@@ -83,10 +78,10 @@ CHART_CAPTIONS = {
 
 def chart_alt(chart: str, result: Result) -> str:
     """Alternative text of a chart of ``result``: what it shows, with its numbers."""
-    from ..labels import money_exact
+    from ..labels import money_exact, ratio
 
     verdict = "passes" if result.passes else "fails"
-    head = f"{result.name}: net benefit ratio {_ratio(result.ratio)} vs {_ratio(result.threshold)} threshold, "
+    head = f"{result.name}: net benefit ratio {ratio(result.ratio)} vs {ratio(result.threshold)} threshold, "
     head += f"{verdict}."
     if chart == "cumulative_pv":
         met = result.first_year_test_met
@@ -116,7 +111,7 @@ def chart_alt(chart: str, result: Result) -> str:
         return f"Stacked bar chart of counted benefits by year and tax. {head}{parts}"
     if chart == "phase_ratios":
         tests = "; ".join(
-            f"phases {'+'.join(str(k) for k in row.phases)}: {_ratio(row.ratio)} {'passes' if row.passes else 'fails'}"
+            f"phases {'+'.join(str(k) for k in row.phases)}: {ratio(row.ratio)} {'passes' if row.passes else 'fails'}"
             for row in result.phase_tests.itertuples(index=False)
         )
         return f"Bar chart of the cumulative net benefit tests by phase. {tests}."
@@ -177,7 +172,7 @@ def conventions_html(result: Result) -> str:
             "(initial phase); benefits count through its end, a final part-year by its fraction",
         ),
         ("Extended commitment", extension),
-        ("Threshold", f"{_ratio(result.threshold)}, {escape(result.threshold_clause)}{override}"),
+        ("Threshold", f"{ratio(result.threshold)}, {escape(result.threshold_clause)}{override}"),
         (
             "Benefits",
             "counted before the value of the requested credit, 71(a)(5); streams excluded as abated, "
@@ -223,13 +218,13 @@ def benefits_by_tax_html(result: Result) -> str:
     if table is None or table.empty:
         return ""
     rows = "".join(
-        f"<tr><td>{escape(TAX_LABELS.get(row.tax, str(row.tax)))}</td><td class='num'>{money(row.nominal)}</td>"
-        f"<td class='num'>{money(row.pv)}</td></tr>"
+        f"<tr><td>{escape(TAX_LABELS.get(row.tax, str(row.tax)))}</td><td class='num'>{money_exact(row.nominal)}</td>"
+        f"<td class='num'>{money_exact(row.pv)}</td></tr>"
         for row in table.itertuples(index=False)
     )
     total = (
-        f"<tr><th>Total</th><td class='num'>{money(float(table['nominal'].sum()))}</td>"
-        f"<td class='num'>{money(float(table['pv'].sum()))}</td></tr>"
+        f"<tr><th>Total</th><td class='num'>{money_exact(float(table['nominal'].sum()))}</td>"
+        f"<td class='num'>{money_exact(float(table['pv'].sum()))}</td></tr>"
     )
     return (
         "<table><thead><tr><th>Tax</th><th>Nominal amount [USD]</th><th>Present value [USD]</th></tr></thead>"
@@ -244,7 +239,7 @@ def clawback_html(result: Result) -> str:
         return ""
 
     def cell(column, value) -> str:
-        return f"{int(value)}" if column == "years_maintained" else money(value)
+        return f"{int(value)}" if column == "years_maintained" else money_exact(value)
 
     return html_table(table, cell)
 
@@ -270,17 +265,18 @@ def _scenario_sections(result: Result) -> str:
     extended = ""
     if result.extended_years > 0:
         schedule = "".join(
-            f"<tr><td class='num'>{int(row.years_maintained)}</td><td class='num'>{money(row.repayment)}</td></tr>"
+            f"<tr><td class='num'>{int(row.years_maintained)}</td>"
+            f"<td class='num'>{money_exact(row.repayment)}</td></tr>"
             for row in result.repayment_schedule.itertuples(index=False)
         )
         extended = (
             f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{result.extended_years} extended years; PV of net benefits "
-            f"without the extension {money(result.pv_benefits_without_extension)}; incremental credit "
-            f"{money(result.incremental_credit)}.</p><table><thead><tr><th>Extended years maintained [years]</th>"
+            f"without the extension {money_exact(result.pv_benefits_without_extension)}; incremental credit "
+            f"{money_exact(result.incremental_credit)}.</p><table><thead><tr><th>Extended years maintained [years]</th>"
             f"<th>Repayment owed [USD]</th></tr></thead><tbody>{schedule}</tbody></table>"
         )
     donation = (
-        f"<p>Infrastructure fund donation, 71(b)(2): {money(result.infrastructure_fund_donation)}.</p>"
+        f"<p>Infrastructure fund donation, 71(b)(2): {money_exact(result.infrastructure_fund_donation)}.</p>"
         if result.infrastructure_fund_donation > 0
         else ""
     )
@@ -367,7 +363,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
         figure = charts.draw("compare_ratios", results)
         passed = sum(r.passes for r in results)
         alt = f"Bar chart of the net benefit ratios of {len(results)} scenarios, {passed} passing: " + "; ".join(
-            f"{r.name} {_ratio(r.ratio)} vs {_ratio(r.threshold)}" for r in results
+            f"{r.name} {ratio(r.ratio)} vs {ratio(r.threshold)}" for r in results
         )
         comparison = (
             f'<section class="comparison"><h2>Comparison of {len(results)} scenarios</h2>'

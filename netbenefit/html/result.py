@@ -15,8 +15,9 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..labels import money_exact, ratio, share
 from ..safe_text import html as escape  # one rule for user text in HTML
-from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table, money, percent
+from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 
 if TYPE_CHECKING:
     from ..result import Result
@@ -61,11 +62,12 @@ def headline_html(result: Result) -> str:
     style = PASS_STYLE if result.passes else FAIL_STYLE
     return (
         f'<div class="headline" style="{style}"><b>{escape(result.name)}</b>: net benefit ratio '
-        f"<b>{percent(result.ratio)}</b> vs threshold <b>{percent(result.threshold, 0)}</b> "
+        f"<b>{ratio(result.ratio, 1)}</b> vs threshold <b>{ratio(result.threshold, 0)}</b> "
         f"({escape(result.threshold_clause)}): <b>{'passes' if result.passes else 'fails'}</b>; "
         f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>"
-        f"PV of net benefits {money(result.pv_benefits)}; PV of requested credits {money(result.pv_credits)}; "
-        f"largest credit that passes, PV {money(result.max_credit_pv)}</div>"
+        f"PV of net benefits {money_exact(result.pv_benefits)}; "
+        f"PV of requested credits {money_exact(result.pv_credits)}; "
+        f"largest credit that passes, PV {money_exact(result.max_credit_pv)}</div>"
     )
 
 
@@ -109,8 +111,8 @@ def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, grou
 def phase_tests_html(result: Result) -> str:
     """The cumulative tests of a phased project (``result.phase_tests``)."""
     rows = "".join(
-        f"<tr><td>{'+'.join(str(k) for k in row.phases)}</td><td class='num'>{money(row.pv_benefits)}</td>"
-        f"<td class='num'>{money(row.pv_credits)}</td><td class='num'>{percent(row.ratio)}</td>"
+        f"<tr><td>{'+'.join(str(k) for k in row.phases)}</td><td class='num'>{money_exact(row.pv_benefits)}</td>"
+        f"<td class='num'>{money_exact(row.pv_credits)}</td><td class='num'>{ratio(row.ratio, 1)}</td>"
         f'<td style="white-space:nowrap">{_verdict(bool(row.passes))}</td></tr>'
         for row in result.phase_tests.itertuples(index=False)
     )
@@ -131,7 +133,7 @@ def award_calculation_html(result: Result) -> str:
         if isinstance(value, float) and math.isnan(value):
             return ""
         if column in ("per_job", "annual", "total"):
-            return money(value)
+            return money_exact(value)
         if column == "jobs":
             from ..labels import jobs
 
@@ -161,7 +163,7 @@ def result_html(result: Result) -> str:
         f'<div class="netbenefit"><style>{STYLE}</style>{headline_html(result)}{warnings_html(result)}'
         f"<h3>Checks, P.L.2020, c.156, s.71</h3>{checks_html(result)}{phases}"
         f"<details><summary><b>Cash flows by project year</b> (nominal USD; present values at approval, "
-        f"{percent(result.discount_rate, 2)} discount rate)</summary>"
+        f"{share(result.discount_rate, 2)} discount rate)</summary>"
         f"{cashflows_html(result, CASHFLOW_HEADLINE_COLUMNS)}</details></div>"
     )
 
@@ -178,11 +180,13 @@ def comparison_html(results: Sequence[Result]) -> str:
         failed = " ".join(row.id for row in result.checks.itertuples(index=False) if not row.passed)
         style = PASS_STYLE if result.passes else FAIL_STYLE
         rows.append(
-            f'<tr style="{style}"><td>{escape(result.name)}</td><td class="num">{percent(result.ratio)}</td>'
-            f'<td class="num">{percent(result.threshold, 0)}</td><td>{escape(result.threshold_clause)}</td>'
+            f'<tr style="{style}"><td>{escape(result.name)}</td><td class="num">{ratio(result.ratio, 1)}</td>'
+            f'<td class="num">{ratio(result.threshold, 0)}</td><td>{escape(result.threshold_clause)}</td>'
             f"<td>{'passes' if result.passes else 'fails'}</td><td>{'yes' if result.eligible else 'no'}</td>"
-            f'<td class="num">{money(result.pv_benefits)}</td><td class="num">{money(result.pv_credits)}</td>'
-            f'<td class="num">{money(result.max_credit_pv)}</td><td class="num">{percent(result.discount_rate, 2)}</td>'
+            f'<td class="num">{money_exact(result.pv_benefits)}</td>'
+            f'<td class="num">{money_exact(result.pv_credits)}</td>'
+            f'<td class="num">{money_exact(result.max_credit_pv)}</td>'
+            f'<td class="num">{share(result.discount_rate, 2)}</td>'
             f"<td>{escape(failed)}</td></tr>"
         )
     header = "".join(

@@ -7,7 +7,7 @@ is given; the check's message says which.
 import pytest
 from support import evaluate
 
-from netbenefit.explain import percent
+from netbenefit.labels import share as as_share
 from netbenefit.taxes import gross_income_tax
 
 
@@ -46,7 +46,7 @@ def test_71d_the_high_salary_phase_weighs_by_its_income_tax_withheld():
     tax_1, tax_2 = float(gross_income_tax(50_000)), float(gross_income_tax(300_000))
     share = (300 * tax_1 + 100 * tax_2 * 0.4) / (300 * tax_1 + 100 * tax_2)
     assert 0.45 < share < 0.55
-    assert percent(share) in message
+    assert as_share(share, finest=4) in message
 
 
 def test_71d_by_wages_where_no_brackets_apply():

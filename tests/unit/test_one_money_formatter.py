@@ -56,3 +56,21 @@ def test_no_module_formats_dollars_with_a_sign_after_the_dollar():
         if pattern.search(line) and "abs(" not in line  # a sign written before the dollar is fine
     ]
     assert not offenders, offenders
+
+
+def test_money_and_percent_are_formatted_in_labels_only():
+    """One money formatter (``labels.money`` short, ``labels.money_exact`` to the dollar) and one
+    percent formatter (``labels.share`` for shares, ``labels.ratio`` for net benefit ratios): no
+    other module defines a function that formats money or a percent (the charts' axis formatters
+    call them)."""
+    import ast
+
+    names = re.compile(r"^_?(money|percent|dollars?|share|ratio)(_exact|_text|_label)?$")
+    defined = [
+        f"{path.relative_to(ROOT)}:{node.lineno}: {node.name}"
+        for path in ROOT.rglob("*.py")
+        if path.parent.name != "labels" and path.name != "labels.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and names.match(node.name) and ast.unparse(node.returns or "") == "str"
+    ]
+    assert not defined, defined
