@@ -26,8 +26,15 @@ A comparison (several scenarios) starts with a **Summary** sheet and gives each 
 column of the Inputs sheet and one cash-flow sheet; its names carry the scenario's number as a
 suffix (``discount_rate_1``, ``ratio_1``, ``pv_benefits_2``...), listed on the Summary sheet.
 
-Every text that comes from a scenario or a message is written through :func:`cell_text`, so that
-no cell starts a formula.
+Every text that comes from a scenario or a message is written through
+:func:`~netbenefit.workbook.cells.cell_text`, so that no cell starts a formula.
+
+The parts: :mod:`~netbenefit.workbook.layout` (sheet names, Excel's limits, number formats, labels
+and units: the Inputs sheet's from the one table of :mod:`netbenefit.labels.table`),
+:mod:`~netbenefit.workbook.model` (the inputs as rows, the model behind a cash-flow sheet),
+:mod:`~netbenefit.workbook.book` (the workbook in memory, written with XlsxWriter),
+:mod:`~netbenefit.workbook.cells` (writing cells and formulas), :mod:`~netbenefit.workbook.cashflow_sheet`
+and :mod:`~netbenefit.workbook.sheets` (the sheets).
 """
 
 from __future__ import annotations

@@ -140,7 +140,14 @@ FORMULA_FUNCTIONS = frozenset({"ABS", "AND", "IF", "MAX", "MIN", "NA", "OR", "PO
 def worksheet_class():
     """XlsxWriter's Worksheet, but that a formula made only of :data:`FORMULA_FUNCTIONS` is written
     as it is, without the 29 to 100+ renaming passes XlsxWriter makes over every formula (about
-    40% of the time to write the workbook), which could change none of them."""
+    40% of the time to write the workbook), which could change none of them.
+
+    ``Worksheet._prepare_formula(formula, expand_future_functions=False)`` is XlsxWriter's private
+    method (3.x) that ``write_formula`` calls on every formula; XlsxWriter offers no public way to
+    skip its renaming. Being private, it may change in any release: pyproject.toml caps XlsxWriter
+    to the major version tested (3), and tests/reports/test_workbook_xlsxwriter.py fails if the
+    method's signature changes or the override stops being called. Without the override the
+    workbook's bytes are the same, only slower to write."""
     from xlsxwriter.worksheet import Worksheet
 
     class _Worksheet(Worksheet):
