@@ -1,7 +1,9 @@
 """Human labels with units for every scenario key and every result column, and the formatters.
 
 One table, :data:`LABELS`, read by the charts, the HTML report, the workbook and the command
-line, so that a key has the same words everywhere. Scenario keys are dotted paths without their
+line, so that a key has the same words everywhere; its scenario keys come from
+:data:`SCENARIO_KEYS` (:mod:`netbenefit.labels.table`), which holds beside each key's label and unit
+the wording and number format of the workbook's Inputs sheet. Scenario keys are dotted paths without their
 list positions (``facility.portions.gross_leasable_area_sqft``); :func:`label` accepts the full
 path of one value (``facility.portions.0.gross_leasable_area_sqft``, ``phases.1.jobs.new``,
 ``capital_investment.3``) and names the item, the phase or the year.
@@ -19,115 +21,33 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-#: Label with unit of every scenario key (dotted, list positions removed).
-SCENARIO_LABELS: dict[str, str] = {
-    "name": "Scenario name",
-    "description": "Description",
-    "application_date": "Application date, 71(f)",
-    "approval_date": "Approval date (project year 1)",
-    "discount_rate": "Discount rate [share/year]",
-    "timing": "Discounting timing",
-    "threshold_override": "Threshold override, 71(a)(5)(f) [ratio]",
-    "business.small_business": "Small business [yes/no]",
-    "business.targeted_industry": "Targeted industry [yes/no]",
-    "business.full_time_employees_at_application": "Full-time employees at application [jobs]",
-    "location.qualified_incentive_area": "In a qualified incentive area, 71(a)(3) [yes/no]",
-    "location.qualified_incentive_tract": "In a qualified incentive tract [yes/no]",
-    "location.government_restricted_municipality": "In a government-restricted municipality [yes/no]",
-    "location.distressed_municipality": "In a distressed municipality [yes/no]",
-    "location.enhanced_area": "In an enhanced area [yes/no]",
-    "location.mega_project": "Mega project [yes/no]",
-    "facility.portions.use": "Use of the premises portion",
-    "facility.portions.work": "Work on the premises portion",
-    "facility.portions.gross_leasable_area_sqft": "Gross leasable area [sq ft]",
-    "facility.accommodates_share": "Share of jobs the facility accommodates, 71(d) [share]",
-    "capital_investment": "Capital investment [USD]",
-    "jobs.new": "New full-time jobs [jobs]",
-    "jobs.retained": "Retained full-time jobs [jobs]",
-    "jobs.ramp": "Job ramp-up by year [share]",
-    "jobs.median_salary": "Median salary [USD/year]",
-    "jobs.salary_growth": "Salary growth [share/year]",
-    "jobs.nj_withholding_share": "Share of withholdings in New Jersey, 71(d) [share]",
-    "award.annual_credit": "Annual credit [USD/year]",
-    "award.per_new_job": "Credit per new job [USD/job/year]",
-    "award.per_retained_job": "Credit per retained job [USD/job/year]",
-    "award.section_75.qualified_opportunity_zone": "In a qualified opportunity zone, s.75 [yes/no]",
-    "award.section_75.employment_and_investment_corridor": "In an employment and investment corridor, s.75 [yes/no]",
-    "award.section_75.bonuses.name": "Section 75 bonus",
-    "award.section_75.bonuses.per_job": "Section 75 bonus per job [USD/job/year]",
-    "award.section_75.labor_harmony": "Labor harmony agreement, s.75 [yes/no]",
-    "award.section_75.cap_per_job": "Cap per job, s.75 [USD/job/year]",
-    "award.eligibility_period_years": "Eligibility period [years]",
-    "award.first_credit_year": "First credit year [project year]",
-    "commitment.period_years": "Commitment period [years]",
-    "commitment.extended_years": "Extended commitment, 71(a)(5)(d) [years]",
-    "revenue.income_tax_effective_rate": "Effective income tax rate [share]",
-    "revenue.income_tax": "Income tax model",
-    "revenue.taxable_spending_share": "Taxable share of spending from wages [share]",
-    "revenue.construction_taxable_share": "Taxable share of capital investment [share]",
-    "revenue.construction_labor_share": "Labor share of capital investment [share]",
-    "revenue.construction_income_tax_rate": "Income tax rate on construction wages [share]",
-    "revenue.earnings_multiplier": "Earnings multiplier, total / direct [ratio]",
-    "revenue.corporate_business_tax": "Corporation business tax [USD/year]",
-    "revenue.sales_and_use_tax_rate": "Sales and use tax rate [share]",
-    "streams.name": "Stream name",
-    "streams.kind": "Stream kind (revenue or cost)",
-    "streams.abated": "Abated, 71(a)(5)(e) [yes/no]",
-    "streams.by_year": "Stream amount [USD]",
-    "streams.from_csv": "Stream read from CSV file",
-    "attestations.material_factor": "Award is a material factor, 71(a)(4) [yes/no]",
-    "attestations.environmental_standards": "Meets environmental standards, 71(a)(6) [yes/no]",
-    "attestations.affirmative_action": "Affirmative action, 71(a)(7) [yes/no]",
-    "attestations.prevailing_wage.construction": "Prevailing wage for construction, 71(a)(8) [yes/no]",
-    "attestations.prevailing_wage.building_services": "Prevailing wage for building services, 71(a)(8) [yes/no]",
-    "attestations.prevailing_wage.exemption.landlord_not_assisted": "Landlord not assisted, 71(a)(8)(a)(i) [yes/no]",
-    "attestations.prevailing_wage.exemption.landlord_party_to_contract": (
-        "Landlord party to the contract, 71(a)(8)(a)(ii) [yes/no]"
-    ),
-    "attestations.prevailing_wage.exemption.lease_share_of_facility": (
-        "Leased share of the facility, 71(a)(8)(a)(iii) [share]"
-    ),
-    "attestations.prevailing_wage.construction_starts_years_after_first_certificate": (
-        "Construction starts after the first certificate, 71(a)(8)(b) [years]"
-    ),
-    "inflation": "Inflation [share/year]",
-    "business.intent_to_remain_demonstrated": "Intent to remain in the State demonstrated, 71(b)(1)(e) [yes/no]",
-    "business.retained_jobs_at_application": "Retained full-time jobs at application, 71(c)(1)(e)-(f) [jobs]",
-    "business.naics": "Industry (NAICS code)",
-    "commitment.period_set_by_authority": "Commitment period set by the authority [yes/no]",
-    "commitment.recapture": "Recapture rule for leaving within the commitment period",
-    "commitment.recapture_interest.rate": "Interest on a recapture, simple, per year [share]",
-    "commitment.extension_years_counted": "Extended years maintained, counted as",
-    "revenue.income_tax.method": "Income tax method",
-    "revenue.income_tax.rate": "Effective income tax rate [share]",
-    "revenue.income_tax.filing_status.single": "Jobs filing single [share]",
-    "revenue.income_tax.filing_status.married_joint": "Jobs filing married jointly [share]",
-    "revenue.income_tax.wage_dispersion": "Wage dispersion, standard deviation of log wages [log USD]",
-    "revenue.index_brackets": "Tax brackets indexed to inflation [yes/no]",
-    "revenue.construction_earnings_multiplier": "Construction earnings multiplier, total / direct [ratio]",
-    "revenue.employment_multiplier": "Employment multiplier, total / direct jobs [ratio]",
-    "revenue.multiplier_table": "Multiplier table (CSV file)",
-    "revenue.allocated_taxable_net_income": "Allocated taxable net income, CBT base [USD/year]",
-    "streams.tax": "Tax of the stream",
-    "streams.grows_with_inflation": "Stream grows with inflation [yes/no]",
-    "readings.several_locations": "Threshold where several locations apply",
-    "readings.capital_shortfall": "A capital investment shortfall, 71(b)(2), is",
-    "readings.retained_benefits": "Retained jobs in the benefits, 71(a)(5)",
-    "method": "Method (set of conventions)",
-    "revenue.income_tax.dependents_per_return": "Dependants per return, N.J.S.A. 54A:3-1(b)(2) [dependants]",
-    "revenue.income_tax.property_tax_deduction": "Property tax deduction per return, N.J.S.A. 54A:3A-17 [USD]",
-    "revenue.income_tax.earned_income_tax_credit": "NJ earned income tax credit netted, N.J.S.A. 54A:4-7 [yes/no]",
-    "revenue.income_tax.qualifying_children.none": "Returns without a qualifying child [share]",
-    "revenue.income_tax.qualifying_children.one": "Returns with one qualifying child [share]",
-    "revenue.income_tax.qualifying_children.two": "Returns with two qualifying children [share]",
-    "revenue.income_tax.qualifying_children.three_or_more": "Returns with three or more qualifying children [share]",
-    "readings.payroll": "Wages of the benefit streams (mean or median)",
-    "readings.withholding_weights": "71(d) across phases: shares weighted by",
-    "readings.first_report_basis": "First annual report compared with, N.J.A.C. 19:31U-1.14(b)",
-    # keys of a later phase that the initial phase has not (the others share the top level's labels)
-    "phases.name": "Phase name",
-    "phases.start_year": "Phase start [project year]",
-}
+from .table import SCENARIO_KEYS, SCENARIO_LABELS, WORKBOOK_LABELS, Label, WorkbookLabel
+
+__all__ = [
+    "SCENARIO_KEYS",
+    "SCENARIO_LABELS",
+    "WORKBOOK_LABELS",
+    "Label",
+    "WorkbookLabel",
+    "CASHFLOW_LABELS",
+    "RESULT_LABELS",
+    "TAX_LABELS",
+    "LABELS",
+    "label",
+    "unit",
+    "short_label",
+    "money",
+    "money_exact",
+    "share",
+    "ratio",
+    "ratio_against",
+    "years",
+    "number",
+    "jobs",
+    "UNITS",
+    "cell",
+    "value",
+]
 
 #: Label with unit of every column of ``Result.cashflows`` (the built-in streams included).
 CASHFLOW_LABELS: dict[str, str] = {
