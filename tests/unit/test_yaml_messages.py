@@ -14,8 +14,11 @@ from netbenefit import ScenarioError, load_scenario, plausibility
 from netbenefit.parameters import parse_data_yaml, parse_parameter_files
 
 DEEP = "a: " + "[" * 60 + "]" * 60 + "\n"
-BOMB = "l0: &l0 [" + ", ".join(["x"] * 10) + "]\n" + "".join(
-    f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]\n" for i in range(1, 6)
+BOMB = (
+    "l0: &l0 ["
+    + ", ".join(["x"] * 10)
+    + "]\n"
+    + "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 10) + "]\n" for i in range(1, 6))
 )
 
 
