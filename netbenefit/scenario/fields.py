@@ -38,6 +38,7 @@ ByYear = Annotated[Mapping[AmountYear, Money], AfterValidator(MappingProxyType)]
 
 
 def empty_by_year() -> Mapping[int, float]:
+    """An empty, read-only mapping of amounts by year: the default of every such key."""
     return MappingProxyType({})
 
 

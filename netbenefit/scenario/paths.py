@@ -14,10 +14,13 @@ from ..errors import ScenarioError
 from .blocks import Stream
 from .problems import short_repr
 
+#: What :func:`child` gives for a segment the node does not have.
 MISSING = object()
 
 
 def plain(value: Any) -> Any:
+    """``value`` (a block, a read-only mapping, a tuple) as the plain data a file holds: dicts and
+    lists; a stream read from CSV is given by its values (``by_year``), not its file."""
     if isinstance(value, BaseModel):
         out = {name: plain(getattr(value, name)) for name in type(value).model_fields}
         if isinstance(value, Stream):
@@ -31,6 +34,8 @@ def plain(value: Any) -> Any:
 
 
 def child(node: Any, segment: str) -> Any:
+    """The value at one segment of a dotted key path inside ``node`` (a block, a mapping, a list),
+    or :data:`MISSING`."""
     if isinstance(node, BaseModel):
         return getattr(node, segment, MISSING) if segment in type(node).model_fields else MISSING
     if isinstance(node, Mapping):
@@ -43,6 +48,8 @@ def child(node: Any, segment: str) -> Any:
 
 
 def set_path(data: dict, key: str, value: Any, source: str) -> None:
+    """Set ``value`` at the dotted ``key`` of the plain ``data``, making the mappings on the way;
+    a ScenarioError names a path that cannot be set."""
     segments = key.split(".")
     node: Any = data
     for depth, segment in enumerate(segments):

@@ -40,15 +40,13 @@ _PROBLEMS = {
 
 
 _SHOWN_CHARACTERS = 60  # not a statutory number: longest value quoted in an error message
-
-
-
 _REPR = reprlib.Repr()  # bounded: a value may be a huge or deeply nested structure
 _REPR.maxlevel, _REPR.maxstring = 3, _SHOWN_CHARACTERS
 _REPR.maxlong = _REPR.maxother = _SHOWN_CHARACTERS
 
 
 def short_repr(value: Any) -> str:
+    """``value`` as an error message quotes it: its repr, at most 60 characters however large it is."""
     text = _REPR.repr(value)
     return text if len(text) <= _SHOWN_CHARACTERS else text[: _SHOWN_CHARACTERS - 3] + "..."
 
