@@ -4,13 +4,16 @@ parameters, the plausible ranges: a RuntimeError naming every name given twice i
 
 from __future__ import annotations
 
+import ast
+import re
 import types
 from importlib import resources
+from pathlib import Path
 
 import pytest
 import yaml
 
-from netbenefit import ScenarioError, load_scenario, plausibility
+from netbenefit import ScenarioError, load_scenario, plausibility, strict_yaml
 from netbenefit.parameters import parse_data_yaml, parse_parameter_files
 
 DEEP = "a: " + "[" * 60 + "]" * 60 + "\n"
@@ -116,3 +119,46 @@ def test_every_data_file_of_the_package_reads_as_plain_safe_yaml():
     for file in files:
         text = file.read_text(encoding="utf-8")
         assert parse_data_yaml(text) == yaml.load(text, Loader=yaml.SafeLoader), file.name  # noqa: S506
+
+
+# --- one loader ------------------------------------------------------------------------------
+
+
+def test_every_yaml_file_is_read_by_the_one_strict_loader():
+    package = Path(__file__).resolve().parents[2] / "netbenefit"
+    readers = [
+        f"{path.relative_to(package)}: {pattern}"
+        for path in package.rglob("*.py")
+        if path.name != "strict_yaml.py"
+        for pattern in (r"(?<![\w.])yaml\.(safe_)?load\(", r"add_constructor\(", r"SafeLoader\)")
+        if re.search(pattern, path.read_text(encoding="utf-8"))
+    ]
+    assert not readers
+
+
+def test_the_loader_stands_on_the_ground_floor():
+    source = (Path(__file__).resolve().parents[2] / "netbenefit" / "strict_yaml.py").read_text(encoding="utf-8")
+    imported = {
+        alias.name if isinstance(node, ast.Import) else node.module or "."
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias in node.names
+    }
+    assert imported <= {"__future__", "typing", "yaml"}
+
+
+def test_a_data_file_is_bounded_as_a_scenario_file_is():
+    with pytest.raises(strict_yaml.LimitError, match="nested more than 50 levels deep"):
+        parse_data_yaml(DEEP)
+    with pytest.raises(strict_yaml.LimitError, match="aliases expand to more than 200,000 values"):
+        parse_data_yaml(BOMB)
+
+
+@pytest.mark.slow
+def test_a_tree_without_aliases_is_bounded_at_the_same_count():
+    # No anchor, no alias: the document's values are its nodes, counted as they are composed. The
+    # mapping, its key, the list and 199,997 items make 200,000 values: the most a document may hold.
+    at_most = "a: [" + ", ".join(["1"] * 199_997) + "]\n"
+    assert len(strict_yaml.load(at_most)["a"]) == 199_997
+    with pytest.raises(strict_yaml.LimitError, match="aliases expand to more than 200,000 values"):
+        strict_yaml.load(at_most.replace("[1, ", "[1, 1, "))
