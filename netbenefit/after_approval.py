@@ -61,7 +61,8 @@ from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
 from .rules.clawback import extended_years_maintained, phase_clawback
-from .scenario import MAX_YEARS, Scenario, _scenario_error, load_scenario, read_yaml
+from .scenario import MAX_YEARS, Scenario, load_scenario, read_yaml
+from .scenario import scenario_error as _scenario_error
 from .text_rule import Line
 
 Count = Annotated[float, Strict(), Field(ge=0)]

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import printable
 from .parameters import parameter, parse_data_yaml
 
-if TYPE_CHECKING:  # for annotations only: scenario.py imports this module
+if TYPE_CHECKING:  # for annotations only: the scenario package imports this module
     from .scenario import Scenario
 
 RANGES_FILE = "ranges/plausibility.yaml"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import yaml
+from .. import strict_yaml
 
 FIELDS = ("description", "unit", "comparison", "effective", "source", "reference", "value")
 #: Fields an entry may add: the last day it applies (``until``, a date) and the words relied on (``quote``).
@@ -41,29 +41,14 @@ class Parameter:
     quote: str = ""  # the words of the source relied on
 
 
-# libyaml's parser where PyYAML has it (ten times faster at every start), else the pure-Python one.
-_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _UniqueKeyLoader(_SAFE_LOADER):
-    """PyYAML's safe loader that rejects a name given twice in one file."""
-
-
-def _construct_unique_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False):
-    keys = [loader.construct_object(key_node, deep=True) for key_node, _ in node.value]
-    repeated = sorted({str(key) for key in keys if keys.count(key) > 1})
-    if repeated:
-        raise RuntimeError(f"names given twice in one file: {', '.join(repeated)}")
-    return _SAFE_LOADER.construct_mapping(loader, node, deep=deep)
-
-
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_unique_mapping)
-
-
 def parse_data_yaml(text: str) -> Any:
-    """A YAML data file of the package (parameters, plausible ranges), read with the safe loader
-    (libyaml's where installed); a name given twice in one mapping is a RuntimeError."""
-    return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    """A YAML data file of the package (parameters, plausible ranges), read with the one strict
+    loader (:mod:`netbenefit.strict_yaml`: safe, bounded, libyaml's parser where installed); a name
+    given twice in one mapping is a RuntimeError naming every such name."""
+    try:
+        return strict_yaml.load(text, python_messages=False)
+    except strict_yaml.DuplicateKeyError as error:
+        raise RuntimeError(f"names given twice in one file: {', '.join(error.names)}") from None
 
 
 def parse_parameter_files(files) -> dict[str, Parameter]:

@@ -1,0 +1,88 @@
+"""Plain data and dotted key paths: a scenario as the plain data a file holds, the value at a
+key path (``phases.0.jobs.new``), a value set at one, and the name :meth:`Scenario.replace` gives
+a variant."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..errors import ScenarioError
+from .blocks import Stream
+from .problems import short_repr
+
+#: What :func:`child` gives for a segment the node does not have.
+MISSING = object()
+
+
+def plain(value: Any) -> Any:
+    """``value`` (a block, a read-only mapping, a tuple) as the plain data a file holds: dicts and
+    lists; a stream read from CSV is given by its values (``by_year``), not its file."""
+    if isinstance(value, BaseModel):
+        out = {name: plain(getattr(value, name)) for name in type(value).model_fields}
+        if isinstance(value, Stream):
+            out.pop("from_csv")
+        return out
+    if isinstance(value, Mapping):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+def child(node: Any, segment: str) -> Any:
+    """The value at one segment of a dotted key path inside ``node`` (a block, a mapping, a list),
+    or :data:`MISSING`."""
+    if isinstance(node, BaseModel):
+        return getattr(node, segment, MISSING) if segment in type(node).model_fields else MISSING
+    if isinstance(node, Mapping):
+        key: Any = int(segment) if segment.isdigit() else segment
+        return node.get(key, MISSING)
+    if isinstance(node, list | tuple):
+        if segment.isdigit() and int(segment) < len(node):
+            return node[int(segment)]
+    return MISSING
+
+
+def set_path(data: dict, key: str, value: Any, source: str) -> None:
+    """Set ``value`` at the dotted ``key`` of the plain ``data``, making the mappings on the way;
+    a ScenarioError names a path that cannot be set."""
+    segments = key.split(".")
+    node: Any = data
+    for depth, segment in enumerate(segments):
+        last = depth == len(segments) - 1
+        where = ".".join(segments[: depth + 1])
+        if isinstance(node, list):
+            if not segment.isdigit() or int(segment) >= len(node):
+                raise ScenarioError(source, where, f"no item {segment} in this list of {len(node)}")
+            index: Any = int(segment)
+        elif isinstance(node, dict):
+            index = int(segment) if segment.isdigit() else segment
+        else:
+            raise ScenarioError(source, where, "cannot set a key inside a value that is not a mapping or list")
+        if last:
+            node[index] = value
+        else:
+            if isinstance(node, dict) and (index not in node or node[index] is None):
+                node[index] = {}
+            node = node[index]
+
+
+def variant_name(name: str, changes: Mapping[str, Any]) -> str:
+    """``name (key=value, ...)``: the name :meth:`Scenario.replace` gives a variant."""
+    shown = ", ".join(f"{key}={_short_value(value)}" for key, value in changes.items())
+    return f"{name} ({shown})"
+
+
+def _short_value(value: Any) -> str:
+    """A value as a name shows it: 0.04, 200, true, 2026-06-01, or a shortened list."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, int | float | str | dt.date):
+        return str(value)
+    return short_repr(plain(value))
