@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from netbenefit.views import VIEWS, view
+
 PACKAGE = Path(__file__).resolve().parents[2] / "netbenefit"
 
 #: Each module (dotted, without ``netbenefit.``; a package by its folder) -> its floor, by prefix;
@@ -264,3 +266,11 @@ def test_a_cycle_and_an_upward_import_are_found():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})[0] == ["a", "b", "c"]
     assert floor("result") == 1 and floor("html") == 3 and floor("portfolio.views") == 3
     assert floor("portfolio.book") == 2 and floor("cli") == 4 and floor("files") == 0
+
+
+@pytest.mark.parametrize("name", sorted(VIEWS))
+def test_every_view_a_model_object_names_is_found_on_the_views_floor(name):
+    module, _ = VIEWS[name]
+    assert floor(module.removeprefix("netbenefit.")) == 3, f"{name}: {module} is not a view module"
+    found = view(name)
+    assert callable(found) or isinstance(found, dict), f"{name}: {found!r}"
