@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import printable
 from .parameters import parameter, parse_data_yaml
+from .scenario.paths import at_path
 
 if TYPE_CHECKING:  # for annotations only: the scenario package imports this module
     from .scenario import Scenario
@@ -237,8 +238,8 @@ def entered_warnings(
             continue
         jobs = 1.0
         if plausible.measure == "per_job":
-            block = _at(scenario, key.split(".")[:-2] + ["jobs"]) if scenario is not None else None
-            jobs = float(_child(block, "new") or 0) + float(_child(block, "retained") or 0)
+            block = at_path(scenario, key.split(".")[:-2] + ["jobs"], None) if scenario is not None else None
+            jobs = float(at_path(block, "new", None) or 0) + float(at_path(block, "retained", None) or 0)
             if jobs <= 0:
                 continue
         for number in numbers:
@@ -289,20 +290,11 @@ def _values(data: dict, pattern: str, measure: str) -> Iterator[tuple[str, float
             continue
         jobs = 1.0
         if measure == "per_job":
-            block = _at(data, key.split(".")[:-2] + ["jobs"])
-            jobs = float(_child(block, "new") or 0) + float(_child(block, "retained") or 0)
+            block = at_path(data, key.split(".")[:-2] + ["jobs"], None)
+            jobs = float(at_path(block, "new", None) or 0) + float(at_path(block, "retained", None) or 0)
             if jobs <= 0:
                 continue
         yield key, float(value), jobs
-
-
-def _child(node: Any, name: str) -> Any:
-    """``node``'s value at ``name`` (a mapping's key or a model's field; None where there is none)."""
-    if node is None:
-        return None
-    if isinstance(node, Mapping):
-        return node.get(name)
-    return getattr(node, name, None)
 
 
 def _walk(node: Any, segments: list[str], done: list[str]) -> Iterator[tuple[str, Any]]:
@@ -314,21 +306,10 @@ def _walk(node: Any, segments: list[str], done: list[str]) -> Iterator[tuple[str
         if isinstance(node, list | tuple):
             for i, item in enumerate(node):
                 yield from _walk(item, rest, [*done, str(i)])
-    elif not isinstance(node, list | tuple | str):
-        value = _child(node, head)
+    else:
+        value = at_path(node, [head], None)
         if value is not None:
             yield from _walk(value, rest, [*done, head])
-
-
-def _at(data: Any, segments: list[str]) -> Any:
-    for segment in segments:
-        if isinstance(data, list | tuple) and segment.isdigit() and int(segment) < len(data):
-            data = data[int(segment)]
-        elif data is not None and not isinstance(data, list | tuple | str):
-            data = _child(data, segment)
-        else:
-            return None
-    return data
 
 
 def _message(

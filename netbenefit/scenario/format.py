@@ -31,7 +31,7 @@ from .blocks import (
 )
 from .csv_files import read_csv_streams, read_multiplier_table
 from .fields import Block, ByYear, Items, Name, empty_by_year
-from .paths import MISSING, child, plain, set_path, variant_name
+from .paths import MISSING, at_path, plain, set_path, variant_name
 from .problems import scenario_error
 from .rules import check_consistency
 
@@ -238,11 +238,9 @@ class Scenario(Block):
 
     def value_at(self, key: str) -> Any:
         """The value at a dotted key path (``jobs.new``, ``phases.0.award.annual_credit``)."""
-        node: Any = self
-        for segment in key.split("."):
-            node = child(node, segment)
-            if node is MISSING:
-                raise ScenarioError(self.source, key, "no such key in this scenario")
+        node = at_path(self, key)
+        if node is MISSING:
+            raise ScenarioError(self.source, key, "no such key in this scenario")
         return node
 
 

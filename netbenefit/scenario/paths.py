@@ -47,6 +47,20 @@ def child(node: Any, segment: str) -> Any:
     return MISSING
 
 
+def at_path(node: Any, key: str | list[str], missing: Any = MISSING) -> Any:
+    """The value at the dotted ``key`` (or its segments) inside ``node``, a scenario, a block or
+    the plain data of a file, each segment read by :func:`child`; ``missing`` where there is none.
+
+    The one reader of a dotted key: :meth:`Scenario.value_at`, the plausibility checks and the
+    model's values all read through it.
+    """
+    for segment in key.split(".") if isinstance(key, str) else key:
+        node = child(node, segment)
+        if node is MISSING:
+            return missing
+    return node
+
+
 def set_path(data: dict, key: str, value: Any, source: str) -> None:
     """Set ``value`` at the dotted ``key`` of the plain ``data``, making the mappings on the way;
     a ScenarioError names a path that cannot be set."""
