@@ -128,12 +128,10 @@ def first_report_jobs(scenario: Scenario, ramp_first_year: float) -> float:
 def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
     """Repayment of the incremental credit when the project stops during its extended commitment.
 
-    .. deprecated::
-        Not used by :func:`follow`, which applies
-        :func:`netbenefit.rules.clawback.extended_years_maintained` and
-        :func:`netbenefit.rules.clawback.extension_repayment` (through
-        :func:`~netbenefit.rules.clawback.phase_clawback`): use those. This function warns and
-        gives the value it always gave.
+    Deprecated (a ``DeprecationWarning``; the values are unchanged): :func:`follow` does not use
+    it; it applies :func:`netbenefit.rules.clawback.extended_years_maintained` and
+    :func:`netbenefit.rules.clawback.extension_repayment` (through
+    :func:`~netbenefit.rules.clawback.phase_clawback`). Use those.
 
     The extended commitment runs from ``commitment_end`` (years after approval) for
     ``extended_years`` years; the business maintained the project through the end of project year
