@@ -103,14 +103,14 @@ def wages_of(inputs: Inputs, prefix: str, phase_year: np.ndarray, jobs: np.ndarr
     return salary, wages
 
 
-def tax_credits(inputs: Inputs, prefix: str, phase, phase_year: np.ndarray, retained_eligible: np.ndarray):
+def tax_credits(inputs: Inputs, prefix: str, phase, phase_year: np.ndarray, first, retained_eligible: np.ndarray):
     """The credits step: the annual credit in each year of the eligibility period (never weighted),
     given as an annual amount, per job, or built by the section 75 calculator (:mod:`netbenefit.award`).
+    ``first`` is the phase year of the first credit (``award.first_credit_year``).
 
     Returns ``(1 or n, years)`` [USD].
     """
     number = inputs.number
-    first = number(prefix + "award.first_credit_year")
     credit_years = number(prefix + "award.eligibility_period_years")
     in_credit_period = (phase_year >= first) & (phase_year < first + credit_years)
     if phase.award.annual_credit is not None:
@@ -132,7 +132,7 @@ def tax_credits(inputs: Inputs, prefix: str, phase, phase_year: np.ndarray, reta
     return annual_credit * in_credit_period
 
 
-def benefit_window(inputs: Inputs, prefix: str, index: int, start, period, phase_year, active, facts: ProjectFacts):
+def benefit_window(index: int, start, first, period, phase_year, active, facts: ProjectFacts):
     """The windows step: from approval through the commitment period (plus a counted extension).
 
     2.1: year 0, the approval year, is inside every window of the initial phase (its flows are the
@@ -146,7 +146,6 @@ def benefit_window(inputs: Inputs, prefix: str, index: int, start, period, phase
     """
     years = facts.years
     width = len(years)
-    first = inputs.number(prefix + "award.first_credit_year")
     window_end_without = start + first - 1 + period
     window_end = window_end_without + facts.counted_extension
     in_window = phase_year >= 0 if index == 0 else active
@@ -217,8 +216,9 @@ def phase_flows(inputs: Inputs, index: int, prefix: str, phase, period: np.ndarr
     salary, wages = wages_of(inputs, prefix, phase_year, jobs)
     # Construction: the capital investment by year, and the wages of the work it pays for.
     capital = by_year(inputs, prefix + "capital_investment", phase.capital_investment, phase_year)
-    credits = tax_credits(inputs, prefix, phase, phase_year, facts.retained_eligible)
-    window_end, weight, weight_without = benefit_window(inputs, prefix, index, start, period, phase_year, active, facts)
+    first = number(prefix + "award.first_credit_year")
+    credits = tax_credits(inputs, prefix, phase, phase_year, first, facts.retained_eligible)
+    window_end, weight, weight_without = benefit_window(index, start, first, period, phase_year, active, facts)
 
     flows = PhaseFlows(
         number=index + 1,
