@@ -29,271 +29,90 @@ credit of an extended commitment, 71(a)(5)(d), both on the credits actually cert
 net benefit test re-run on the actual results instead of the projections (a variant scenario
 built with :meth:`~netbenefit.scenario.Scenario.replace`, evaluated like any other).
 
-Actual results are read from a YAML file (:func:`load_actuals`)::
-
-    name: Office headquarters, years 1-4 as reported
-    workforce_before_approval: 1200     # statewide full-time workforce, last tax period before approval
-    maintained_through_year: null        # last project year the project was maintained; null: still is
-    years:                               # project years 1, 2, ... without a gap; or years_from_csv: FILE
-      - {year: 1, new_jobs: 120, retained_jobs: 0, median_salary: 97000, statewide_workforce: 1310}
+The actual results are read by :mod:`netbenefit.actuals` (:class:`Actuals`, :func:`load_actuals`,
+re-exported here).
 
 Every bound comes from the cited parameters file ``after_approval.yaml``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-from collections.abc import Mapping
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Any
 
 import numpy as np
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
+from .actuals import (  # the actual results, read and validated (named here before)
+    CSV_OPTIONAL,
+    CSV_REQUIRED,
+    Actuals,
+    ActualYear,
+    Count,
+    Money,
+    Share,
+    YearKey,
+    load_actuals,
+    read_actual_years_csv,
+    read_inputs,
+)
 from .errors import ScenarioError
 from .evaluate import evaluate
-from .named_files import csv_number, read_named_file
 from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
+from .rules.certification import (  # named here before
+    certified_credit,
+    fall_share,
+    forfeited_years,
+    more_than,
+    prior_report,
+    retained_first,
+)
 from .rules.clawback import extended_years_maintained, phase_clawback
-from .scenario import MAX_YEARS, Scenario, load_scenario, read_yaml
-from .scenario import scenario_error as _scenario_error
-from .text_rule import Line
+from .scenario import Scenario
 
-Count = Annotated[float, Strict(), Field(ge=0)]
-Money = Annotated[float, Strict(), Field(ge=0)]
-Share = Annotated[float, Strict(), Field(ge=0, le=1)]
-YearKey = Annotated[int, Strict(), Field(ge=1)]
-
-#: Columns of a CSV of actual results: required ones first, then optional ones.
-CSV_REQUIRED = ("year", "new_jobs", "statewide_workforce")
-CSV_OPTIONAL = ("retained_jobs", "median_salary", "nj_withholding_share")
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-
-class ActualYear(_Model):
-    """What the business reported for one project year (1 = the first year after approval)."""
-
-    year: YearKey
-    new_jobs: Count  # new full-time jobs in place
-    retained_jobs: Count = 0.0  # retained full-time jobs in place
-    median_salary: Money | None = None  # [USD/year] of the new jobs; None: not reported
-    statewide_workforce: Count  # the business's full-time workforce in the State
-    nj_withholding_share: Share | None = None  # None: the scenario's
-
-
-class Actuals(_Model):
-    """Actual annual results of an approved project, validated."""
-
-    name: Line = ""  # netbenefit.text_rule
-    workforce_before_approval: Annotated[float, Strict(), Field(gt=0)]  # last tax period before approval
-    maintained_through_year: Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)] | None = None  # None: still maintained
-    #: After a forfeiture, the credit resumes at the threshold level (a fall of no more than 20%) or the full level.
-    restored_at: Literal["threshold_level", "full_level"] = "threshold_level"
-    years: Annotated[tuple[ActualYear, ...], Field(min_length=1)]
-
-    @classmethod
-    def from_dict(cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None) -> Actuals:
-        """Validate a mapping (as a YAML file gives); ``years_from_csv`` is read from ``base_dir``.
-
-        Raises :class:`ScenarioError` naming ``source``, the key path and the problem.
-        """
-        source = str(source)
-        if not isinstance(data, Mapping):
-            raise ScenarioError(source, "", "the actual results must be a mapping of keys to values")
-        data = dict(data)
-        if "years_from_csv" in data:
-            if "years" in data:
-                raise ScenarioError(source, "years_from_csv", "give years or years_from_csv, not both")
-            base = Path(base_dir) if base_dir is not None else Path.cwd()
-            data["years"] = read_actual_years_csv(data.pop("years_from_csv"), base, source)
-        try:
-            actuals = cls.model_validate(data)
-        except ValidationError as error:
-            raise _scenario_error(error, source) from None
-        years = [row.year for row in actuals.years]
-        for i, year in enumerate(years):
-            if year != i + 1:
-                problem = f"project years must run 1, 2, 3, ... in order without a gap; item {i} is year {year}"
-                raise ScenarioError(source, f"years.{i}.year", f"{problem}, not {i + 1}")
-        return actuals
-
-
-def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, Any]]:
-    """Rows of a CSV of actual results (header: ``year,new_jobs,statewide_workforce`` and any of
-    ``retained_jobs,median_salary,nj_withholding_share``), as mappings. Raises ScenarioError."""
-    key = "years_from_csv"
-    path, text = read_named_file(name, base, source, key, "the actual results file's folder")  # netbenefit.named_files
-    try:
-        rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
-    except csv.Error as error:
-        raise ScenarioError(source, key, f"cannot read CSV file {path}: {error}") from None
-    if not rows:
-        raise ScenarioError(source, key, f"{path}: the CSV file is empty")
-    header = [cell.strip().lower() for cell in rows[0]]
-    missing = [column for column in CSV_REQUIRED if column not in header]
-    unknown = [column for column in header if column not in CSV_REQUIRED + CSV_OPTIONAL]
-    if missing or unknown or len(set(header)) != len(header):
-        problem = f"missing columns {missing}" if missing else f"unknown or repeated columns {unknown or header}"
-        expected = ", ".join(CSV_REQUIRED + CSV_OPTIONAL)
-        raise ScenarioError(source, key, f"{path}: header: {problem}; expected {expected}")
-    if len(rows) == 1:
-        raise ScenarioError(source, key, f"{path}: the CSV has a header but no rows")
-    parsed = []
-    for line, row in enumerate(rows[1:], start=2):
-        if len(row) != len(header):
-            raise ScenarioError(source, key, f"{path} line {line}: expected {len(header)} cells, got {len(row)}")
-        record: dict[str, Any] = {}
-        for column, cell in zip(header, (cell.strip() for cell in row), strict=True):
-            if cell == "" and column in CSV_OPTIONAL:
-                continue
-            try:
-                value = csv_number(cell)  # ASCII digits: not 2_0, not Arabic-Indic digits
-            except ValueError:
-                problem = f"{path} line {line}: {column} must be a number, got {cell!r}"
-                raise ScenarioError(source, key, problem) from None
-            if column == "year":
-                if not value.is_integer():
-                    raise ScenarioError(source, key, f"{path} line {line}: year must be a whole number, got {cell!r}")
-                value = int(value)
-            record[column] = value
-        try:
-            ActualYear.model_validate(record)
-        except ValidationError as error:
-            inner = _scenario_error(error, str(path))
-            raise ScenarioError(source, key, f"{path} line {line}: {inner.key}: {inner.problem}") from None
-        parsed.append(record)
-    return parsed
-
-
-def load_actuals(path: str | Path) -> Actuals:
-    """Read and validate a YAML file of actual results (``years`` or ``years_from_csv``).
-
-    Raises
-    ------
-    ScenarioError
-        For any problem, with a one-line message ``file: key.path: problem``.
-    """
-    path = Path(path)
-    return Actuals.from_dict(read_yaml(path), source=str(path), base_dir=path.parent)
+__all__ = [
+    "CSV_OPTIONAL",
+    "CSV_REQUIRED",
+    "ActualYear",
+    "Actuals",
+    "AfterApproval",
+    "Certification",
+    "Clawback",
+    "RerunFlags",
+    "Count",
+    "Money",
+    "Share",
+    "YearKey",
+    "actual_scenario",
+    "certification",
+    "certified_credit",
+    "clawback",
+    "clawback_rows",
+    "comparison_table",
+    "extension_repayment",
+    "fall_share",
+    "first_report_jobs",
+    "follow",
+    "forfeited_years",
+    "load_actuals",
+    "more_than",
+    "prior_report",
+    "read_actual_years_csv",
+    "rerun_flags",
+    "retained_first",
+    "years_table",
+]
 
 
 # ----------------------------------------------------------------------------------------------
-# The rules, as pure functions on numbers and arrays
+# The rules: pure functions on numbers and arrays in netbenefit.rules.certification; here, the
+# ones that read a scenario
 # ----------------------------------------------------------------------------------------------
-
-
-def more_than(value, bound):
-    """``value > bound``, a value equal to the bound up to rounding not counting as more.
-
-    >>> bool(more_than(1 - 800 / 1000, 0.2)), bool(more_than(1 - 799.9 / 1000, 0.2))
-    (False, True)
-    """
-    value = np.asarray(value, dtype=float)
-    bound = np.asarray(bound, dtype=float)
-    tolerance = parameter("after_approval_comparison_relative_tolerance")
-    close = np.abs(value - bound) <= tolerance * np.maximum(np.abs(value), np.abs(bound))
-    return (value > bound) & ~close
-
-
-def fall_share(actual, projected):
-    """How far ``actual`` is below ``projected``, as a share of it: ``1 - actual / projected``.
-
-    Zero where nothing was projected; negative where the actual exceeds the projection.
-
-    >>> fall_share([90.0, 110.0, 5.0], [100.0, 100.0, 0.0]).round(6).tolist()
-    [0.1, -0.1, 0.0]
-    """
-    actual = np.asarray(actual, dtype=float)
-    projected = np.asarray(projected, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(projected > 0, 1.0 - actual / np.where(projected > 0, projected, 1.0), 0.0)
-
-
-def forfeited_years(statewide_workforce, workforce_before_approval, restoration_share=None):
-    """Whether the credit of each year is forfeited for a fall of the statewide workforce.
-
-    A year is forfeited when the workforce is **more than** ``statewide_workforce_forfeiture_drop_share``
-    (20 percent) below its level in the last tax period before approval, and every later year until
-    it is restored to at least ``restoration_share`` of that level: by default
-    ``statewide_workforce_restoration_share``, 0.8, the threshold level of N.J.A.C. 19:31U-1.14(a)
-    [secondary]; 1.0 for the level itself.
-
-    Parameters
-    ----------
-    statewide_workforce : array_like, shape (years,)
-        Full-time workforce in the State in project years 1, 2, ... [jobs]
-    workforce_before_approval : float
-        Full-time workforce in the State in the last tax period before approval. [jobs]
-
-    Returns
-    -------
-    (drop_share, forfeited) : arrays of shape (years,)
-
-    >>> forfeited_years([800, 799, 790, 800], 1000)[1].tolist()  # 20% no; 20.1% yes; until restored
-    [False, True, True, False]
-    >>> forfeited_years([800, 799, 900, 1000], 1000, restoration_share=1.0)[1].tolist()
-    [False, True, True, False]
-    """
-    workforce = np.asarray(statewide_workforce, dtype=float)
-    drop = fall_share(workforce, workforce_before_approval)
-    triggered = more_than(drop, parameter("statewide_workforce_forfeiture_drop_share"))
-    if restoration_share is None:
-        restoration_share = parameter("statewide_workforce_restoration_share")
-    restoration = restoration_share * workforce_before_approval
-    restored = (workforce >= restoration) | ~more_than(restoration, workforce)
-    forfeited = np.zeros(workforce.shape, dtype=bool)
-    for t in range(workforce.shape[0]):
-        forfeited[t] = triggered[t] or (t > 0 and forfeited[t - 1] and not restored[t])
-    return drop, forfeited
-
-
-def certified_credit(approved_credit, per_new_job, per_retained_job, new_jobs, retained_jobs):
-    """Credit certified for a year: the jobs actually in place at the award's amounts per job,
-    never more than the approved credit of the year. [USD]
-
-    The certification in proportion to the jobs in place is the authority's [secondary]; valuing
-    each job at the award's amount per new or retained job is a convention (for an award given
-    as an annual amount, every counted job is worth the annual credit / the jobs it was based on).
-
-    >>> certified_credit(1000.0, 10.0, 5.0, [50, 120], [0, 0]).tolist()
-    [500.0, 1000.0]
-    """
-    value = np.asarray(per_new_job, dtype=float) * new_jobs + np.asarray(per_retained_job, dtype=float) * retained_jobs
-    return np.minimum(np.asarray(approved_credit, dtype=float), value)
-
-
-def retained_first(new_jobs, retained_jobs, retained_required):
-    """Jobs in place counted toward the retained requirement first, N.J.A.C. 19:31U-1.4(c) [secondary]:
-    ``(new counted, retained counted)`` where retained counted = min(all jobs, the requirement).
-
-    >>> [a.tolist() for a in retained_first([120.0], [80.0], 100.0)]
-    [[100.0], [100.0]]
-    """
-    new = np.asarray(new_jobs, dtype=float)
-    retained = np.asarray(retained_jobs, dtype=float)
-    total = new + retained
-    counted_retained = np.minimum(total, np.maximum(retained, np.asarray(retained_required, dtype=float)))
-    return total - counted_retained, counted_retained
-
-
-def prior_report(actual, projected_first):
-    """What each year's report is compared with: the prior year's report; for the first, the
-    project agreement (the projection), N.J.A.C. 19:31U-1.14 [secondary].
-
-    >>> prior_report([90.0, 80.0, 85.0], 100.0).tolist()
-    [100.0, 90.0, 80.0]
-    """
-    actual = np.asarray(actual, dtype=float)
-    return np.concatenate([[float(projected_first)], actual[:-1]])
 
 
 def first_report_jobs(scenario: Scenario, ramp_first_year: float) -> float:
@@ -309,6 +128,11 @@ def first_report_jobs(scenario: Scenario, ramp_first_year: float) -> float:
 def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
     """Repayment of the incremental credit when the project stops during its extended commitment.
 
+    Deprecated (a ``DeprecationWarning``; the values are unchanged): :func:`follow` does not use
+    it; it applies :func:`netbenefit.rules.clawback.extended_years_maintained` and
+    :func:`netbenefit.rules.clawback.extension_repayment` (through
+    :func:`~netbenefit.rules.clawback.phase_clawback`). Use those.
+
     The extended commitment runs from ``commitment_end`` (years after approval) for
     ``extended_years`` years; the business maintained the project through the end of project year
     ``maintained_through_year``, i.e. ``m = floor(maintained_through_year - commitment_end)``
@@ -320,9 +144,19 @@ def extension_repayment(incremental_credit, extended_years, commitment_end, main
     -------
     (years_maintained, repayment) : (int, float)
 
-    >>> extension_repayment(300.0, 3, 10.5, 12)  # 1.5 extended years maintained -> m = 1
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     extension_repayment(300.0, 3, 10.5, 12)  # 1.5 extended years maintained -> m = 1
     (1, 200.0)
     """
+    warnings.warn(
+        "netbenefit.after_approval.extension_repayment is deprecated and will be removed: use "
+        "netbenefit.rules.clawback.extended_years_maintained and netbenefit.rules.clawback.extension_repayment "
+        "(which follow() applies)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     years = int(extended_years)
     if years <= 0 or maintained_through_year is None:
         return (years if maintained_through_year is None else 0), 0.0
@@ -469,32 +303,50 @@ def actual_scenario(scenario: Scenario, actuals: Actuals, projected: Result) -> 
     return scenario.replace(changes)
 
 
-@np.errstate(all="ignore")  # an overflowing amount is a non-finite value or an error, not a warning
-def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> AfterApproval:
-    """Follow an approved scenario through its actual annual results.
+@dataclass(frozen=True)
+class Certification:
+    """The certification step, by reported year: the credit approved, in proportion to the jobs in
+    place, forfeited for a fall of the workforce, and certified [USD]; the jobs it rests on."""
 
-    Parameters
-    ----------
-    scenario : Scenario, or the path of a scenario file
-        The approved application (an initial phase only: later phases are not followed).
-    actuals : Actuals, or the path of a YAML file of actual results
+    year: np.ndarray  # the reported project years
+    approved: np.ndarray
+    projected_new: np.ndarray
+    projected_retained: np.ndarray
+    actual_new: np.ndarray  # after the retained requirement is met first, N.J.A.C. 19:31U-1.4(c)
+    actual_retained: np.ndarray
+    maintained: np.ndarray
+    in_proportion: np.ndarray
+    drop: np.ndarray  # the fall of the statewide workforce (share)
+    forfeited: np.ndarray
+    certified: np.ndarray
 
-    Returns
-    -------
-    AfterApproval
 
-    Raises
-    ------
-    ScenarioError
-        When the scenario has later phases, or either input cannot be read or evaluated.
-    """
-    if not isinstance(scenario, Scenario):
-        scenario = load_scenario(scenario)
-    if not isinstance(actuals, Actuals):
-        actuals = load_actuals(actuals)
-    if scenario.phases:
-        raise ScenarioError(scenario.source, "phases", "actual results are followed for a project without later phases")
-    projected = evaluate(scenario)
+@dataclass(frozen=True)
+class RerunFlags:
+    """The re-run step's flags, N.J.A.C. 19:31U-1.14(b), by reported year."""
+
+    new_fall: np.ndarray  # fall of the new jobs against the prior report (share)
+    projected_salary: np.ndarray  # [USD/year]; NaN without a median salary
+    actual_salary: np.ndarray
+    salary_fall: np.ndarray  # NaN where a salary is not reported
+    flag: np.ndarray
+
+
+@dataclass(frozen=True)
+class Clawback:
+    """The clawback in the year the project stops, on the credits actually certified."""
+
+    years_maintained: int | None  # whole extended years maintained; None without a stop or an extension
+    repayment: float  # [USD] of the incremental credit, 71(a)(5)(d)
+    recaptured: float  # [USD] within the commitment period
+    interest: float  # [USD] on the recapture
+    year: int | None  # the year after the project stopped, when anything is owed
+
+
+def certification(scenario: Scenario, actuals: Actuals, projected: Result) -> Certification:
+    """Annual certification and forfeiture: the credit in proportion to the full-time jobs actually in
+    place (never more than the approved credit of the year), the retained requirement met first, and
+    nothing in a year of forfeiture (a fall of the statewide workforce of more than 20 percent)."""
     cashflows = projected.cashflows
     reported = actuals.years
     year = np.array([row.year for row in reported])
@@ -517,12 +369,30 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         [row.statewide_workforce for row in reported], actuals.workforce_before_approval, restoration
     )
     certified = np.where(forfeited, 0.0, in_proportion)
+    return Certification(
+        year,
+        approved,
+        projected_new,
+        projected_retained,
+        actual_new,
+        actual_retained,
+        maintained,
+        in_proportion,
+        drop,
+        forfeited,
+        certified,
+    )
 
-    # The re-run flag: a fall of more than 10% against the prior year's report ("the project
-    # agreement if the annual report is the first such report filed"), except for a small business,
-    # N.J.A.C. 19:31U-1.14(b) [rule].
+
+def rerun_flags(scenario: Scenario, actuals: Actuals, certified: Certification) -> RerunFlags:
+    """The re-run flag: a fall of more than 10% of the new jobs or the median salary against the prior
+    year's report ("the project agreement if the annual report is the first such report filed"),
+    except for a small business, N.J.A.C. 19:31U-1.14(b) [rule]."""
+    reported = actuals.years
+    year = certified.year
+    actual_new = certified.actual_new
     rerun_fall = parameter("net_benefit_rerun_fall_share")
-    new_fall = fall_share(actual_new, prior_report(actual_new, first_report_jobs(scenario, projected_new[0])))
+    new_fall = fall_share(actual_new, prior_report(actual_new, first_report_jobs(scenario, certified.projected_new[0])))
     jobs = scenario.jobs
     if jobs.median_salary is not None:
         projected_salary = jobs.median_salary * (1.0 + jobs.salary_growth) ** (year - 1.0)
@@ -537,13 +407,15 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     )
     flag = more_than(new_fall, rerun_fall) | more_than(np.nan_to_num(salary_fall), rerun_fall)
     flag = flag & (not scenario.business.small_business)  # "Except for a small business"
+    return RerunFlags(new_fall, projected_salary, actual_salary, salary_fall, flag)
 
-    variant = actual_scenario(scenario, actuals, projected)
-    actual = evaluate(variant)
-    pv_credits = projected.pv_credits
-    supported = 1.0 if actual.passes else min(1.0, actual.max_credit_pv / pv_credits)
 
-    # The clawback in the year the project stops, on the credits actually certified.
+def clawback(scenario: Scenario, projected: Result, stop: int | None, certified: np.ndarray) -> Clawback:
+    """The clawback in the year the project stops (``stop``: the last project year maintained), on the
+    credits actually certified: recapture within the commitment period and its interest
+    (C.34:1B-341(a)(4)), and the repayment of the incremental credit of an extended commitment,
+    71(a)(5)(d) (:func:`netbenefit.rules.clawback.phase_clawback`)."""
+    cashflows = projected.cashflows
     commitment_start = scenario.award.first_credit_year - 1
     commitment_end = commitment_start + projected.commitment_period_years
     extended = projected.extended_years if projected.extension_counted else 0
@@ -577,33 +449,44 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
             years_maintained = int(np.floor(kept))
             repayment = float(owed["extension_repayment"][0])
     repayment_year = stop + 1 if repayment > 0 or recaptured > 0 else None
+    return Clawback(years_maintained, repayment, recaptured, interest, repayment_year)
 
+
+def years_table(
+    actuals: Actuals, certified: Certification, flags: RerunFlags, actual: Result, owed: Clawback
+) -> pd.DataFrame:
+    """One row per reported project year (and the year a clawback is owed): see :class:`AfterApproval`."""
+    in_proportion, forfeited, flag = certified.in_proportion, certified.forfeited, flags.flag
     table = pd.DataFrame(
         {
-            "approved_credit": approved,
-            "projected_new_jobs": projected_new,
-            "actual_new_jobs": actual_new,
-            "projected_retained_jobs": projected_retained,
-            "actual_retained_jobs": actual_retained,
-            "maintained": maintained,
+            "approved_credit": certified.approved,
+            "projected_new_jobs": certified.projected_new,
+            "actual_new_jobs": certified.actual_new,
+            "projected_retained_jobs": certified.projected_retained,
+            "actual_retained_jobs": certified.actual_retained,
+            "maintained": certified.maintained,
             "credit_in_proportion": in_proportion,
-            "statewide_workforce": [row.statewide_workforce for row in reported],
-            "workforce_drop_share": drop,
+            "statewide_workforce": [row.statewide_workforce for row in actuals.years],
+            "workforce_drop_share": certified.drop,
             "forfeited": forfeited,
             "forfeited_credit": np.where(forfeited, in_proportion, 0.0),
-            "certified_credit": certified,
-            "projected_median_salary": projected_salary,
-            "actual_median_salary": actual_salary,
-            "new_jobs_fall_share": new_fall,
-            "salary_fall_share": salary_fall,
+            "certified_credit": certified.certified,
+            "projected_median_salary": flags.projected_salary,
+            "actual_median_salary": flags.actual_salary,
+            "new_jobs_fall_share": flags.new_fall,
+            "salary_fall_share": flags.salary_fall,
             "rerun_flag": flag,
             "rerun_ratio": np.where(flag, float(actual.ratio), np.nan),  # the test re-run on actual results
         },
-        index=pd.Index(year, name="year"),
+        index=pd.Index(certified.year, name="year"),
     )
-    table = clawback_rows(table, repayment_year, recaptured, interest, repayment)
-    reported_approved = float(approved.sum())
-    comparison = pd.DataFrame(
+    return clawback_rows(table, owed.year, owed.recaptured, owed.interest, owed.repayment)
+
+
+def comparison_table(projected: Result, actual: Result, approved: float, certified: float) -> pd.DataFrame:
+    """The net benefit test on the projections and re-run on actual results, with the credits of the
+    reported years (``approved`` and ``certified``) [USD]."""
+    return pd.DataFrame(
         {
             "projected": [
                 projected.pv_benefits,
@@ -612,7 +495,7 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
                 projected.threshold,
                 projected.passes,
                 projected.max_credit_pv,
-                reported_approved,
+                approved,
             ],
             "actual": [
                 actual.pv_benefits,
@@ -621,7 +504,7 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
                 actual.threshold,
                 actual.passes,
                 actual.max_credit_pv,
-                float(certified.sum()),
+                certified,
             ],
         },
         index=pd.Index(
@@ -630,26 +513,59 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         ),
         dtype=object,
     )
+
+
+@np.errstate(all="ignore")  # an overflowing amount is a non-finite value or an error, not a warning
+def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> AfterApproval:
+    """Follow an approved scenario through its actual annual results.
+
+    Parameters
+    ----------
+    scenario : Scenario, or the path of a scenario file
+        The approved application (an initial phase only: later phases are not followed).
+    actuals : Actuals, or the path of a YAML file of actual results
+
+    Returns
+    -------
+    AfterApproval
+
+    Raises
+    ------
+    ScenarioError
+        When the scenario has later phases, or either input cannot be read or evaluated.
+    """
+    scenario, actuals = read_inputs(scenario, actuals)  # netbenefit.actuals
+    if scenario.phases:
+        raise ScenarioError(scenario.source, "phases", "actual results are followed for a project without later phases")
+    projected = evaluate(scenario)
+    certified = certification(scenario, actuals, projected)
+    flags = rerun_flags(scenario, actuals, certified)
+    # The test re-run on actual results (a variant scenario, evaluated like any other).
+    variant = actual_scenario(scenario, actuals, projected)
+    actual = evaluate(variant)
+    supported = 1.0 if actual.passes else min(1.0, actual.max_credit_pv / projected.pv_credits)
+    owed = clawback(scenario, projected, actuals.maintained_through_year, certified.certified)
+    reported_approved = float(certified.approved.sum())
     return AfterApproval(
         scenario=scenario,
         actuals=actuals,
         projected=projected,
         actual=actual,
         actual_scenario=variant,
-        years=table,
-        comparison=comparison,
+        years=years_table(actuals, certified, flags, actual, owed),
+        comparison=comparison_table(projected, actual, reported_approved, float(certified.certified.sum())),
         approved_credits=reported_approved,
-        certified_credits=float(certified.sum()),
-        forfeited_years=tuple(int(y) for y in year[forfeited]),
-        rerun_flag_years=tuple(int(y) for y in year[flag]),
+        certified_credits=float(certified.certified.sum()),
+        forfeited_years=tuple(int(y) for y in certified.year[certified.forfeited]),
+        rerun_flag_years=tuple(int(y) for y in certified.year[flags.flag]),
         rerun_ratio=float(actual.ratio),
         rerun_passes=bool(actual.passes),
         supported_award_share=float(supported),
-        extended_years_maintained=years_maintained,
-        repayment=float(repayment),
-        repayment_year=repayment_year,
-        recapture=recaptured,
-        interest=interest,
+        extended_years_maintained=owed.years_maintained,
+        repayment=float(owed.repayment),
+        repayment_year=owed.year,
+        recapture=owed.recaptured,
+        interest=owed.interest,
     )
 
 

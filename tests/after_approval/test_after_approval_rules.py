@@ -268,9 +268,12 @@ def test_no_repayment_without_an_extension_or_while_maintained():
     assert follow(scenario(**EXTENDED), actuals([(35, 1000)] * 3)).repayment == 0.0
 
 
-def test_extension_repayment_function():
-    assert extension_repayment(300.0, 3, 10.5, 12) == (1, 200.0)
-    assert extension_repayment(300.0, 0, 10.5, 12) == (0, 0.0)
+def test_extension_repayment_function_is_deprecated_and_gives_the_same_values():
+    use_instead = r"rules\.clawback\.extended_years_maintained and netbenefit\.rules\.clawback\.extension_repayment"
+    with pytest.warns(DeprecationWarning, match=use_instead):
+        assert extension_repayment(300.0, 3, 10.5, 12) == (1, 200.0)
+    with pytest.warns(DeprecationWarning, match="after_approval.extension_repayment is deprecated"):
+        assert extension_repayment(300.0, 0, 10.5, 12) == (0, 0.0)
 
 
 def test_credits_stop_after_the_project_stops():

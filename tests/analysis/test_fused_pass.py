@@ -76,7 +76,7 @@ def test_a_component_the_model_adds_is_accumulated_without_being_named(monkeypat
         components.append(Component(phase_number, "new_fee", "operations", "direct", "revenue", False, wages * 0.02))
         return components
 
-    monkeypatch.setattr(cashflows, "_driver_components", with_a_new_stream)
+    monkeypatch.setattr(cashflows.phases, "driver_components", with_a_new_stream)
     computation = compute(scenario, overrides)
     phase = computation.phases[0]
     assert {c.name for c in phase.components} >= {"new_tax", "new_fee"}

@@ -80,7 +80,7 @@ MODEL_FILES = [path for path in SOURCE_FILES if not is_presentation(path)]
 
 def test_the_model_modules_are_scanned():
     names = {path.name for path in MODEL_FILES}
-    assert {"cashflows.py", "blocks.py", "eligibility.py", "net_benefit.py", "finance.py", "evaluate.py"} <= names
+    assert {"steps.py", "blocks.py", "eligibility.py", "net_benefit.py", "finance.py", "evaluate.py"} <= names
 
 
 @pytest.mark.parametrize("path", MODEL_FILES, ids=lambda p: str(p.relative_to(PACKAGE)))

@@ -1,0 +1,91 @@
+"""The first step of the model: a scenario's values, some of them replaced by arrays of variants.
+
+:class:`Inputs` is the one accessor every step of :func:`netbenefit.cashflows.compute` reads the
+scenario through (and :mod:`netbenefit.award`, :mod:`netbenefit.rules.section_75`, the solvers and
+the explanations too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from ..errors import ScenarioError
+from ..scenario import Scenario
+
+
+class Inputs:
+    """Numeric and boolean values of a scenario for n variants, as column arrays.
+
+    ``number(key)`` gives shape ``(1, 1)`` for a value that does not vary and ``(n, 1)`` for one
+    given in ``overrides``, so that arithmetic broadcasts against ``(1, years)`` rows.
+    """
+
+    def __init__(self, scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = None):
+        self.scenario = scenario
+        self.overrides: dict[str, np.ndarray] = {}
+        sizes = set()
+        for key, values in (overrides or {}).items():
+            array = np.asarray(values)
+            if array.ndim != 1:
+                raise ScenarioError(scenario.source, key, "variant values must be a one-dimensional array")
+            self.overrides[key] = array.reshape(-1, 1)
+            sizes.add(array.shape[0])
+        if len(sizes) > 1:
+            raise ScenarioError(scenario.source, "", f"variant arrays differ in length: {sorted(sizes)}")
+        self.size = sizes.pop() if sizes else 1
+        self._values: dict[str, object] = scenario._values_at  # shared by every evaluation of the scenario
+
+    def get(self, key: str):
+        """The scenario's value at ``key`` (``None`` where it or a parent is not given)."""
+        try:
+            return self._values[key]
+        except KeyError:
+            value = self._values[key] = self._lookup(key)  # the scenario is immutable
+            return value
+
+    def _lookup(self, key: str):
+        node = self.scenario
+        for segment in key.split("."):
+            if node is None:
+                return None
+            if isinstance(node, Mapping):
+                node = node.get(int(segment) if segment.isdigit() else segment)
+            elif isinstance(node, tuple):
+                node = node[int(segment)]
+            else:
+                node = getattr(node, segment)
+        return node
+
+    def number(self, key: str) -> np.ndarray:
+        if key in self.overrides:
+            return self.overrides[key].astype(float, copy=False)
+        value = self.get(key)
+        return np.array([[0.0 if value is None else float(value)]])
+
+    def optional_number(self, key: str) -> np.ndarray | None:
+        """Like :meth:`number`, but ``None`` when the value is not given (and not varied)."""
+        if key not in self.overrides and self.get(key) is None:
+            return None
+        return self.number(key)
+
+    def multiplier(self, name: str) -> np.ndarray:
+        """A multiplier of the revenue drivers (``earnings_multiplier``, ``employment_multiplier``,
+        ``construction_earnings_multiplier``): varied, else the scenario's multiplier table row, else
+        the scenario's value; the construction multiplier defaults to the earnings multiplier."""
+        key = "revenue." + name
+        if key in self.overrides:
+            return self.number(key)
+        table = self.scenario.multipliers
+        if table is not None:
+            return np.array([[float(table[name])]])
+        if name == "construction_earnings_multiplier" and self.get(key) is None:
+            return self.multiplier("earnings_multiplier")
+        return self.number(key)
+
+    def flag(self, key: str) -> np.ndarray:
+        """A boolean; a fact not given is False (nothing is presumed in the applicant's favour)."""
+        if key in self.overrides:
+            return self.overrides[key].astype(bool)
+        return np.array([[bool(self.get(key))]])
