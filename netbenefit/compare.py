@@ -41,7 +41,7 @@ SUMMARY_COLUMNS = (
 
 def summary_row(result: Result) -> dict:
     """One scenario's headline facts (a row of :func:`compare`)."""
-    failed = [row.id for row in result._rows("checks") if not row.passed]
+    failed = [row.id for row in result.table_rows("checks") if not row.passed]
     return {
         "scenario": result.scenario.source,
         "name": result.name,

@@ -247,7 +247,7 @@ def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
     summary = [summary_row(result) for result in results]
     files = [("summary.csv", csv_bytes(SUMMARY_COLUMNS, [[row[c] for c in SUMMARY_COLUMNS] for row in summary]))]
     for result, stem in zip(results, file_stems(results), strict=True):
-        columns, rows = result._columns_and_rows("cashflows")
+        columns, rows = result.table_columns_and_rows("cashflows")
         files.append((f"cashflows/{stem}.csv", csv_bytes(columns, rows)))
     return files
 

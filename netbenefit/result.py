@@ -243,7 +243,7 @@ class Result:
 
     def check(self, check_id: str) -> bool:
         """Whether the check ``check_id`` (e.g. ``"71(a)(2)"``) passed."""
-        rows = self._rows("checks")
+        rows = self.table_rows("checks")
         for row in rows:
             if row.id == check_id:
                 return bool(row.passed)
@@ -265,7 +265,7 @@ class Result:
                 "ratio_as_given": float(self.ratio if self.ratio_as_given is None else self.ratio_as_given),
             },
             "checks": [
-                {"id": row.id, "passed": bool(row.passed), "message": row.message} for row in self._rows("checks")
+                {"id": row.id, "passed": bool(row.passed), "message": row.message} for row in self.table_rows("checks")
             ],
             "capital_investment_minimum": float(self.capital_investment_minimum),
             "infrastructure_fund_donation": float(self.infrastructure_fund_donation),
@@ -279,23 +279,23 @@ class Result:
                     "ratio": float(row.ratio),
                     "passes": bool(row.passes),
                 }
-                for row in self._rows("phase_tests")
+                for row in self.table_rows("phase_tests")
             ],
             "extended_commitment": {
                 "years": int(self.extended_years),
                 "incremental_credit": float(self.incremental_credit),
                 "repayment_schedule": [
                     {"years_maintained": int(row.years_maintained), "repayment": float(row.repayment)}
-                    for row in self._rows("repayment_schedule")
+                    for row in self.table_rows("repayment_schedule")
                 ],
             },
             "max_credit_pv": float(self.max_credit_pv),
             "excluded_streams": list(self.excluded_streams),
-            "clawback_schedule": _clawback_rows(self._rows("clawback_schedule")),
+            "clawback_schedule": _clawback_rows(self.table_rows("clawback_schedule")),
             "clawback_note": self.clawback_note,
             "benefits_by_tax": [
                 {"tax": row.tax, "nominal": float(row.nominal), "pv": float(row.pv)}
-                for row in self._rows("benefits_by_tax")
+                for row in self.table_rows("benefits_by_tax")
             ],
             "conventions": list(self.conventions),
             "method": self.scenario.method,
@@ -320,7 +320,7 @@ class Result:
                 f"  over the commitment period as the scenario states it (not set by the authority, so not counted, "
                 f"71(a)(5)(a)/(b)): ratio {self.ratio_as_given:.1%}"
             )
-        for row in self._rows("benefits_by_tax"):
+        for row in self.table_rows("benefits_by_tax"):
             tax = row.tax.replace("_", " ")
             lines.append(f"  benefits, {tax}: {money_exact(row.nominal)} counted, PV {money_exact(row.pv)}")
         if self._has_indirect_jobs():
@@ -332,7 +332,7 @@ class Result:
         lines.append(f"  method: {self.scenario.method} (netbenefit.methods)")
         for note in self.conventions:
             lines.append(f"  convention: {note}")
-        phase_rows = self._rows("phase_tests")
+        phase_rows = self.table_rows("phase_tests")
         if len(phase_rows) > 1:
             for row in phase_rows:
                 phases = "+".join(str(k) for k in row.phases)
@@ -341,10 +341,10 @@ class Result:
             lines.append(f"  infrastructure fund donation, 71(b)(2): {money_exact(self.infrastructure_fund_donation)}")
         if self.excluded_streams:
             lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
-        lines.extend(_clawback_lines(self._rows("clawback_schedule")))
+        lines.extend(_clawback_lines(self.table_rows("clawback_schedule")))
         if self.clawback_note:
             lines.append(f"  clawback: {self.clawback_note}")
-        for row in self._rows("checks"):
+        for row in self.table_rows("checks"):
             lines.append(f"  [{'pass' if row.passed else 'FAIL'}] {row.id:<9} {row.message}")
         return "\n".join(lines)
 
@@ -390,16 +390,16 @@ class Result:
             raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
         return charts[kind](self, ax=ax)
 
-    def _rows(self, name: str) -> list:
+    def table_rows(self, name: str) -> list:
         """The rows of the table ``name`` (attributes named by its columns), read from its columns
         when it is not built yet: no DataFrame is built for them."""
-        table = self._columns_and_rows(name)
+        table = self.table_columns_and_rows(name)
         if table is None:
             return []
         names, rows = table
         return [SimpleNamespace(**dict(zip(names, row, strict=True))) for row in rows]
 
-    def _columns_and_rows(self, name: str) -> tuple[list[str], list[tuple]] | None:
+    def table_columns_and_rows(self, name: str) -> tuple[list[str], list[tuple]] | None:
         """(column names, rows as tuples) of the table ``name``, None where this result has no such
         table; read from its columns when it is not built yet, so that no DataFrame is built."""
         value = self.__dict__.get(name)

@@ -66,7 +66,7 @@ def _workbooks_within_excel_limits(monkeypatch):
 
     from netbenefit import workbook
 
-    save = workbook._Book.save
+    save = workbook.Book.save
 
     def checked_save(book, path):
         problems = workbook_problems(book)
@@ -74,7 +74,7 @@ def _workbooks_within_excel_limits(monkeypatch):
         WORKBOOKS_CHECKED.append(1)
         return save(book, path)
 
-    monkeypatch.setattr(workbook._Book, "save", checked_save)
+    monkeypatch.setattr(workbook.Book, "save", checked_save)
 
 
 #: A test of the quick tier that takes longer than this is named at the end of the run. [s]

@@ -39,7 +39,7 @@ path's numbers (:func:`plan`), else the general path runs:
   maximums (monotone in each key), which those of s.71 are.
 
 The pass flag and the ratio are then made by the model's own functions
-(:func:`netbenefit.cashflows._ratio`, :func:`netbenefit.rules.net_benefit.meets_threshold`), and
+(:func:`netbenefit.cashflows.present_values.ratio`, :func:`netbenefit.rules.net_benefit.meets_threshold`), and
 the table's columns by :func:`netbenefit.analysis.variants.result_columns`.
 """
 
@@ -50,8 +50,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .. import cashflows
-from ..cashflows import Computation, compute
+from ..cashflows import Computation, compute, present_values
 from ..rules.net_benefit import meets_threshold
 from ..scenario import Scenario
 from .columns import general_columns, result_columns
@@ -180,7 +179,7 @@ class Plan:
         template's: what result_columns reads."""
         base = self.template
         benefits, credits = pv_benefits[:, None], pv_credits[:, None]
-        ratio = cashflows._ratio(benefits, credits)
+        ratio = present_values.ratio(benefits, credits)
         threshold = np.asarray(base.threshold)[:1]
         passes = meets_threshold(ratio, threshold) & (credits > 0)
         checks = {check: (passes if check == "71(a)(5)" else value[:1]) for check, value in base.checks.items()}

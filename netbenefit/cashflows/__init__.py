@@ -29,10 +29,7 @@ from ..columns import BUILT_IN_STREAMS, CASHFLOW_COLUMNS, RESERVED_STREAM_NAMES 
 from ..taxes import gross_income_tax  # named here before
 from .computation import Component, Computation, PhaseFlows
 from .inputs import Inputs
-from .present_values import ratio as _ratio  # named here before
 from .steps import MAXIMUM_HORIZON_YEARS, compute
-from .streams import driver_components as _driver_components  # named here before
-from .streams import fused_net_benefits as _fused_net_benefits  # named here before
 
 __all__ = [
     "BUILT_IN_STREAMS",
@@ -43,9 +40,6 @@ __all__ = [
     "Computation",
     "Inputs",
     "PhaseFlows",
-    "_driver_components",
-    "_fused_net_benefits",
-    "_ratio",
     "compute",
     "gross_income_tax",
 ]

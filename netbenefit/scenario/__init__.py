@@ -23,7 +23,6 @@ Every name is importable from ``netbenefit.scenario`` itself.
 
 from __future__ import annotations
 
-from ..strict_yaml import StrictSafeLoader
 from .blocks import (
     Attestations,
     Award,
@@ -74,8 +73,6 @@ from .paths import variant_name
 from .problems import scenario_error
 
 #: The names these had before they were public (kept for code that imports them).
-_scenario_error = scenario_error
-_StrictSafeLoader = StrictSafeLoader
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -123,8 +120,6 @@ __all__ = [
     "Text",
     "YearCount",
     "YearKey",
-    "_StrictSafeLoader",
-    "_scenario_error",
     "load_scenario",
     "read_multiplier_table",
     "read_stream_csv",

@@ -93,9 +93,6 @@ if TYPE_CHECKING:
     from ..result import Result
 
 #: The names of the single module this package was, kept for their callers.
-_cell_text = cell_text
-_worksheet_class = worksheet_class
-_Book = Book
 
 __all__ = [
     "BY_TAX_SHEET",
@@ -141,9 +138,6 @@ __all__ = [
     "sheet_names",
     "worksheet_class",
     "write_workbook",
-    "_Book",
-    "_cell_text",
-    "_worksheet_class",
 ]
 
 

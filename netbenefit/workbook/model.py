@@ -107,7 +107,7 @@ def cashflow_model(result: Result) -> SheetModel:
                 credits=np.broadcast_to(flows.credits, (1, n_years))[0].astype(float),
             )
         )
-    columns, rows = result._columns_and_rows("cashflows")  # the result's own totals over phases
+    columns, rows = result.table_columns_and_rows("cashflows")  # the result's own totals over phases
     context = {
         name: np.array([row[columns.index(name)] for row in rows], dtype=float)
         for name in ("full_time_jobs", "wages", "capital_investment")

@@ -195,7 +195,7 @@ def _scenario_labels(results, labels, attribute):
 
 def _other_checks_pass(result: Result) -> bool:
     """Whether every check but the net benefit test, 71(a)(5), passed."""
-    return all(bool(check.passed) for check in result._rows("checks") if check.id != NET_BENEFIT_CHECK)
+    return all(bool(check.passed) for check in result.table_rows("checks") if check.id != NET_BENEFIT_CHECK)
 
 
 def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]) -> None:
@@ -213,7 +213,7 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
                 check.message + (see if check.id == NET_BENEFIT_CHECK else ""),
                 f"P.L.2020, c.156, s.{check.id}: {CHECK_TITLES.get(check.id, '')}".rstrip(": "),
             )
-            for check in result._rows("checks")
+            for check in result.table_rows("checks")
         ]
         return ["Check", "Passed", "Message", "Clause"], rows
 
@@ -222,7 +222,7 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
     value_table(sheet, columns, rows, scenario_column=names, formats=dict.fromkeys(columns, NUMBER_FORMAT))
     offset = 1 if names is not None else 0
     sheet.set_width(columns.index("Message") + 1 + offset, MAX_COLUMN_WIDTH)
-    suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in result._rows("checks")]
+    suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
     for row, (check, suffix) in enumerate(zip((row[0] for row in rows), suffixes, strict=True), start=2):
         if check == NET_BENEFIT_CHECK:
             put_formula(sheet, row, 2 + offset, f"=passes{suffix}")
@@ -252,7 +252,7 @@ def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
 
 
 def by_tax_sheet(workbook: Book, results, labels) -> None:
-    columns, rows, names = _scenario_labels(results, labels, lambda r: r._columns_and_rows("benefits_by_tax"))
+    columns, rows, names = _scenario_labels(results, labels, lambda r: r.table_columns_and_rows("benefits_by_tax"))
     if columns is None:
         return
     sheet = workbook.create_sheet(BY_TAX_SHEET)
@@ -261,7 +261,7 @@ def by_tax_sheet(workbook: Book, results, labels) -> None:
 
 
 def clawback_sheet(workbook: Book, results, labels) -> None:
-    columns, rows, names = _scenario_labels(results, labels, lambda r: r._columns_and_rows("clawback_schedule"))
+    columns, rows, names = _scenario_labels(results, labels, lambda r: r.table_columns_and_rows("clawback_schedule"))
     if columns is None:
         return
     sheet = workbook.create_sheet(CLAWBACK_SHEET)

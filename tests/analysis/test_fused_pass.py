@@ -65,7 +65,7 @@ def test_a_component_the_model_adds_is_accumulated_without_being_named(monkeypat
     scenario = netbenefit.load_scenario(SCENARIOS[0].parent / "office_hq_default_area.yaml")
     overrides = _overrides(scenario)
     before = compute(scenario, overrides).pv_benefits[:, 0]
-    original = cashflows._driver_components
+    original = cashflows.streams.driver_components
 
     def with_a_new_stream(inputs, prefix, phase_number, jobs, wages, *args):
         components = original(inputs, prefix, phase_number, jobs, wages, *args)
@@ -108,7 +108,7 @@ def test_a_boolean_base_adds_its_amounts_where_true(coefficient_shape, base_rows
         Component(1, "cbt", "operations", "direct", "revenue", False, base=mask, factors=(factor,)),
         Component(1, "fee", "operations", "direct", "cost", False, base=mask, factors=(0.1, factor)),
     ]
-    fused = cashflows._fused_net_benefits(components, 5)
+    fused = cashflows.streams.fused_net_benefits(components, 5)
     per_stream = components[0].values + components[1].values - components[2].values
     assert fused.shape == (4, 5)
     np.testing.assert_allclose(fused, np.broadcast_to(per_stream, (4, 5)), rtol=RTOL)

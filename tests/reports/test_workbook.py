@@ -15,7 +15,7 @@ import netbenefit
 from netbenefit.cli import EXIT_OK, main
 from netbenefit.disclosures import applied_multipliers
 from netbenefit.html import Comparison
-from netbenefit.workbook import _cell_text, input_rows
+from netbenefit.workbook import cell_text, input_rows
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 #: single, phased, extended commitment, mid-year timing
@@ -235,7 +235,7 @@ def test_abated_streams_are_shown_but_not_counted(tmp_path):
     ],
 )
 def test_cell_text_neutralises_formulas_and_control_characters(text, written):
-    assert _cell_text(text) == written
+    assert cell_text(text) == written
 
 
 @pytest.mark.slow
@@ -379,13 +379,13 @@ def test_the_formulas_are_written_as_xlsxwriter_itself_prepares_them(results):
     from xlsxwriter.worksheet import Worksheet
 
     from netbenefit.files import file_stems
-    from netbenefit.workbook import FORMULA_FUNCTIONS, _worksheet_class, build_workbook
+    from netbenefit.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
 
     results = list(results.values())
     workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results))
     formulas = [cell.value for sheet in workbook.sheets.values() for cell in sheet.cells.values() if cell.formula]
     assert len(formulas) > 500
-    fast, plain = _worksheet_class()(), Worksheet()
+    fast, plain = worksheet_class()(), Worksheet()
     for formula in formulas:
         assert fast._prepare_formula(formula) == plain._prepare_formula(formula), formula
     # A formula with a function XlsxWriter renames goes through XlsxWriter's own preparation.
