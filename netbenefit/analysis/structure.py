@@ -53,7 +53,7 @@ import numpy as np
 from ..cashflows import Computation, compute, present_values
 from ..rules.net_benefit import meets_threshold
 from ..scenario import Scenario
-from .columns import general_columns, result_columns
+from .columns import OVERFLOW, ZERO_CREDITS, general_columns, result_columns
 
 #: The varied key the fast path treats as the discount rate.
 RATE = "discount_rate"
@@ -120,7 +120,7 @@ class Plan:
                 {key: values[part] for key, values in overrides.items()}, pv_benefits[part], pv_credits[part],
                 requested[part],
             )
-        return result_columns(self._computation(size, pv_benefits, pv_credits, requested))
+        return self._result_columns(pv_benefits, pv_credits, requested)
 
     def _present_values(self, overrides, pv_benefits, pv_credits, requested) -> None:
         """The present values of one block of draws. Each draw's numbers do not depend on the
@@ -174,37 +174,48 @@ class Plan:
         rows = np.ascontiguousarray(np.concatenate([self.benefits[benefit_rows], self.credits[credit_rows]]))
         object.__setattr__(self, "_rows", (rows, benefit_rows, credit_rows))
 
-    def _computation(self, size, pv_benefits, pv_credits, requested) -> Computation:
-        """A :class:`~netbenefit.cashflows.Computation` of the draws' results, the rest of the
-        template's: what result_columns reads."""
+    def _result_columns(self, pv_benefits, pv_credits, requested) -> dict[str, np.ndarray]:
+        """:func:`~netbenefit.analysis.columns.result_columns` of the draws, as the general path
+        gives them: the ratio, the test of 71(a)(5) and the notes by the model's own functions;
+        every other check is the template's (a key that moves one fails the structural test)."""
         base = self.template
-        benefits, credits = pv_benefits[:, None], pv_credits[:, None]
-        ratio = present_values.ratio(benefits, credits)
-        threshold = np.asarray(base.threshold)[:1]
-        passes = meets_threshold(ratio, threshold) & (credits > 0)
-        checks = {check: (passes if check == "71(a)(5)" else value[:1]) for check, value in base.checks.items()}
-        eligible = np.ones((1, 1), dtype=bool)
-        for passed in checks.values():
-            eligible = eligible & passed
-        phase = dataclasses.replace(base.phases[0], requested_credits=requested[:, None])
-        return dataclasses.replace(
-            base,
-            size=size,
-            phases=[phase],
-            threshold=threshold,
-            cumulative_pv_benefits=benefits,
-            cumulative_pv_credits=credits,
-            cumulative_ratio=ratio,
-            cumulative_passes=passes,
-            pv_benefits=benefits,
-            pv_credits=credits,
-            ratio=ratio,
-            passes=passes,
-            pv_benefits_without_extension=benefits,
-            requested_credits=requested[:, None],
-            checks=checks,
-            eligible=eligible,
-        )
+        size = len(pv_benefits)
+        threshold = np.asarray(base.threshold).reshape(-1)[:1]
+        ratio = present_values.ratio(pv_benefits, pv_credits)
+        passes = meets_threshold(ratio, threshold) & (pv_credits > 0)  # 71(a)(5)
+        others_pass, failed_alike = True, 0  # the checks that do not vary: passed by every draw, or failed
+        for bit, (check, value) in enumerate(base.checks.items()):
+            if check == "71(a)(5)":
+                net_benefit_bit = bit
+                continue
+            passed = bool(np.asarray(value, dtype=bool).reshape(-1)[0])
+            others_pass = others_pass and passed
+            failed_alike |= int(not passed) << bit
+        failed = (~passes).astype(np.int32) << net_benefit_bit if size > 1 else np.zeros(size, dtype=np.int32)
+        if size == 1:
+            failed_alike |= int(not passes[0]) << net_benefit_bit
+        if failed_alike:
+            failed |= failed_alike
+        note = np.zeros(size, dtype=np.int8)
+        note[(requested <= 0) | ~(pv_credits > 0)] = ZERO_CREDITS
+        note[~(np.isfinite(pv_benefits) & np.isfinite(pv_credits))] = OVERFLOW
+        eligible = passes & others_pass
+        flagged = note > 0
+        passes = passes.copy()
+        if flagged.any():
+            ratio[flagged] = np.nan
+            passes[flagged] = False
+            eligible[flagged] = False
+        return {
+            "failed_checks": failed,
+            "pv_benefits": pv_benefits,
+            "pv_credits": pv_credits,
+            "ratio": ratio,
+            "threshold": np.full(size, float(threshold[0])),
+            "passes": passes,
+            "eligible": eligible,
+            "note": note,
+        }
 
 
 def _sum_of_products(left: np.ndarray, right: np.ndarray, out: np.ndarray) -> None:
