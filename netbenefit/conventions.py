@@ -30,8 +30,8 @@ class Conventions:
     timing : str
         ``end_of_year`` or ``mid_year``.
     dollars : str
-        ``nominal``: every amount of the v1 model is in nominal dollars (a table given
-        as ``real`` by a caller is shown as such in the footnote).
+        ``nominal``: every amount of the v1 model is in nominal dollars (the charts'
+        footnote writes the value it is given).
     commitment_period_years : float
         Commitment period of the initial phase. [years]
     extended_years : int

@@ -89,7 +89,7 @@ class _Field:
             value = value()
             instance.__dict__[self.name] = value
         if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
-            from .tables import ResultTable  # shown in a notebook with units and formats (a model table)
+            from .tables import ResultTable  # shown in a notebook with units and formats
 
             value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
             instance.__dict__[self.name] = value
