@@ -3,8 +3,8 @@ own wording and Excel number format beside them where the workbook's Inputs shee
 
 :data:`SCENARIO_KEYS` is the table. :data:`SCENARIO_LABELS` (``label [unit]``, read by the charts,
 the HTML report, the notebook views and the command line through :func:`netbenefit.labels.label`)
-and :data:`WORKBOOK_LABELS` (label, unit, number format of the workbook's Inputs sheet, keyed by the
-last named segment of a dotted key as the workbook looks them up) are both made from it.
+and the workbook's Inputs sheet (:data:`WORKBOOK_LABELS` and :func:`table_entry`, by the whole
+dotted key) both read it.
 """
 
 from __future__ import annotations
@@ -314,9 +314,23 @@ SCENARIO_KEYS: dict[str, Label] = {
 #: Label with unit of every scenario key (dotted, list positions removed).
 SCENARIO_LABELS: dict[str, str] = {key: entry.with_unit for key, entry in SCENARIO_KEYS.items()}
 
-#: The workbook's (label, unit, number format) of an input, keyed by the last named segment of its
-#: dotted key (``discount_rate``, ``per_job``): the key of the table that ends in that segment and
-#: has a workbook label (``name`` is the top-level ``name``; ``method`` the top-level ``method``).
+#: The workbook's (label, unit, number format) of an input, by its dotted key (list positions
+#: removed), for the keys where the workbook has its own number format or wording.
 WORKBOOK_LABELS: dict[str, tuple[str, str, str]] = {
-    key.rsplit(".", 1)[-1]: entry.in_workbook for key, entry in SCENARIO_KEYS.items() if entry.in_workbook
+    key: entry.in_workbook for key, entry in SCENARIO_KEYS.items() if entry.in_workbook
 }
+
+
+def table_entry(key: str) -> Label | None:
+    """The table's entry of a dotted scenario key (``phases.0.jobs.new``, ``streams.2.name``): list
+    positions removed; a later phase's own key (``phases.name``) first, else the top level's key
+    that the phase repeats (``jobs.new``); None for a key the table does not hold.
+
+    >>> table_entry("phases.0.jobs.new").text, table_entry("revenue.income_tax.method").text
+    ('New full-time jobs', 'Income tax method')
+    """
+    named = [segment for segment in key.split(".") if not segment.isdigit()]
+    entry = SCENARIO_KEYS.get(".".join(named))
+    if entry is None and len(named) > 1 and named[0] == "phases":
+        entry = SCENARIO_KEYS.get(".".join(named[1:]))
+    return entry

@@ -30,6 +30,7 @@ from ..labels.table import (
 )
 from ..labels.table import (
     WORKBOOK_LABELS,
+    table_entry,
 )
 
 # ----------------------------------------------------------------------------------------------
@@ -149,7 +150,11 @@ def input_label(key: str) -> tuple[str, str, str]:
     """(label, unit, number format) of a dotted input key (``phases.0.capital_investment.2``)."""
     segments = key.split(".")
     named = [s for s in segments if not s.isdigit()]
-    label, unit, number_format = INPUT_LABELS.get(named[-1], (named[-1].replace("_", " ").capitalize(), "", ""))
+    entry = table_entry(key)  # by the whole key: `revenue.income_tax.method` is not the top-level `method`
+    if entry is None:
+        label, unit, number_format = named[-1].replace("_", " ").capitalize(), "", ""
+    else:
+        label, unit, number_format = entry.in_workbook or (entry.text, entry.unit, "")
     if segments[-1].isdigit():
         if named[-1] in ("capital_investment", "by_year"):
             label = f"{label}, year {segments[-1]}"
