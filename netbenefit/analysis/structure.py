@@ -191,17 +191,12 @@ class Plan:
             passed = bool(np.asarray(value, dtype=bool).reshape(-1)[0])
             others_pass = others_pass and passed
             failed_alike |= int(not passed) << bit
-        failed = (~passes).astype(np.int32) << net_benefit_bit if size > 1 else np.zeros(size, dtype=np.int32)
-        if size == 1:
-            failed_alike |= int(not passes[0]) << net_benefit_bit
-        if failed_alike:
-            failed |= failed_alike
+        failed = ((~passes).astype(np.int32) << net_benefit_bit) | failed_alike
         note = np.zeros(size, dtype=np.int8)
         note[(requested <= 0) | ~(pv_credits > 0)] = ZERO_CREDITS
         note[~(np.isfinite(pv_benefits) & np.isfinite(pv_credits))] = OVERFLOW
         eligible = passes & others_pass
         flagged = note > 0
-        passes = passes.copy()
         if flagged.any():
             ratio[flagged] = np.nan
             passes[flagged] = False

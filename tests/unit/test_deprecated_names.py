@@ -36,3 +36,14 @@ def test_an_unknown_analysis_name_is_still_an_attribute_error():
 
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         analysis.nonsense  # noqa: B018
+
+
+def test_the_version_is_the_installed_one_or_says_it_is_not_installed(monkeypatch):
+    from importlib.metadata import version
+
+    from netbenefit import version as module
+
+    assert module.installed_version() == version("netbenefit") == netbenefit.__version__
+    monkeypatch.setattr(module, "_installed", lambda: None)  # a source tree that is not installed
+    assert module.installed_version() == module.NOT_INSTALLED == "0+unknown"
+    assert module.installed_version("unknown") == "unknown"  # the command line's and the report's text

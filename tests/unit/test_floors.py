@@ -48,7 +48,6 @@ FLOORS = {
     "analysis": 2,
     "diff": 2,
     "portfolio": 2,
-    "explain": 1,
     "html": 3,
     "workbook": 3,
     "charts": 3,
