@@ -48,25 +48,29 @@ FLOOR = """
 import io, multiprocessing, os
 from concurrent.futures import ProcessPoolExecutor
 import netbenefit
-from netbenefit.charts.style import figure_bytes, new_figure
+from netbenefit.charts import meaningful_charts
+from netbenefit.charts.style import figure_bytes, figure_size, new_figure
 from netbenefit.output import chart_count
 
 results = [netbenefit.evaluate(path) for path in FILES]
+# the pixel size of each chart compare draws, in its order: the comparison chart, then each scenario's
+sizes = [figure_size("compare_ratios", results)]
+sizes += [figure_size(chart, result) for result in results for chart in meaningful_charts(result)]
+assert len(sizes) == chart_count(results)
 
 def draw(index):
-    figure, ax = new_figure((10.0, 5.5))
+    figure, ax = new_figure(sizes[index])
     ax.plot(range(1, 12), [index + k * k for k in range(11)], marker="o")
     ax.set_title(f"Chart {index}\\nNet benefit ratio")
     ax.set_xlabel("Project year after approval [year]")
     ax.set_ylabel("Present value [USD]")
     return len(figure_bytes(figure, "png"))
 
-charts = chart_count(results)
 workers = min(len(results), os.cpu_count() or 1)
 from netbenefit.chart_cache import warm_up
 warm_up()  # as compare does before its workers fork
 with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-    assert all(pool.map(draw, range(charts)))
+    assert all(pool.map(draw, range(len(sizes))))
 """
 
 

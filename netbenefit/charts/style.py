@@ -62,12 +62,15 @@ def plain_text(function: Callable) -> Callable:
     def drawn(*args, **kwargs):
         import matplotlib
 
+        # only where math text would be on outside (not in a chart that another chart draws)
+        make_ticks = matplotlib.rcParams["text.parse_math"]
         with matplotlib.rc_context(PLAIN_TEXT):
             drawn_on = function(*args, **kwargs)
             figure = getattr(drawn_on, "figure", drawn_on)
-            for ax in getattr(figure, "axes", ()):  # tick labels are made when first asked for: now
-                ax.get_xticklabels(which="both")
-                ax.get_yticklabels(which="both")
+            for ax in getattr(figure, "axes", ()) if make_ticks else ():
+                for axis in (ax.xaxis, ax.yaxis):  # ticks are made when first asked for: now
+                    axis.get_major_ticks()
+                    axis.get_minor_ticks()
             return drawn_on
 
     return drawn
@@ -155,6 +158,42 @@ PNG_OPTIONS = {"compress_level": 1}
 SVG_HASH_SALT = "netbenefit"
 
 
+#: How many renderers (one per pixel size and resolution) each thread keeps for the next PNG.
+_RENDERERS_KEPT = 4
+
+
+@functools.cache
+def _png_canvas() -> type:
+    """The canvas that prints a PNG: Matplotlib's Agg canvas, drawing with the renderer of the
+    last PNG of the same pixel size and resolution printed in this thread (cleared first, as the
+    Agg canvas clears its own before each draw) instead of a new one.
+
+    What this saves is measuring text again: Matplotlib keeps the size of each text it measured
+    for the renderer that measured it, so the tick labels, axis labels and footnotes that charts
+    share are measured once per process, not once per chart. The pixels are the same: a renderer
+    holds nothing from one draw to the next but its buffer, which is cleared, and that cache, whose
+    sizes are those a new renderer would measure."""
+    import threading
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    kept = threading.local()  # one set per thread: a renderer draws one figure at a time
+
+    class PngCanvas(FigureCanvasAgg):
+        def get_renderer(self):
+            key = (*self.figure.bbox.size, self.figure.dpi)
+            renderers = kept.__dict__.setdefault("renderers", {})
+            renderer = renderers.pop(key, None)
+            if renderer is None:
+                renderer = super().get_renderer()  # made as this version of Matplotlib makes it
+            renderers[key] = self.renderer = renderer  # the most recently used last
+            while len(renderers) > _RENDERERS_KEPT:
+                del renderers[next(iter(renderers))]
+            return renderer
+
+    return PngCanvas
+
+
 @plain_text  # tick labels made while printing are drawn as written too
 def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     """Draw ``figure`` into ``path`` once, as ``figure.savefig(path, format=..., dpi=dpi)`` would
@@ -166,7 +205,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     :data:`SVG_HASH_SALT`, and an SVG or PDF records the date of
     :func:`netbenefit.files.source_date` (``SOURCE_DATE_EPOCH``), or none."""
     if image_format == "png":
-        from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
+        Canvas = _png_canvas()
     elif image_format == "svg":
         from matplotlib.backends.backend_svg import FigureCanvasSVG as Canvas
     else:

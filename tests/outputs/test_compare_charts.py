@@ -18,7 +18,6 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.slow
 @pytest.mark.slow  # draws every chart twice
 def test_charts_drawn_in_worker_processes_are_the_files_one_process_writes(tmp_path):
     results = [evaluate(path) for path in FILES]
@@ -41,6 +40,50 @@ def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
     figure = charts.draw("phase_ratios", result)
     figure.savefig(tmp_path / "savefig.png", format="png", dpi=150, pil_kwargs=PNG_OPTIONS)
     assert (tmp_path / "once.png").read_bytes() == (tmp_path / "savefig.png").read_bytes()
+
+
+def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas():
+    """A PNG is printed with the renderer the last PNG of its pixel size used (its text sizes
+    measured once): what the others drew leaves nothing in it, even where it is transparent."""
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from netbenefit import charts
+    from netbenefit.charts.style import PNG_OPTIONS, figure_bytes, new_figure
+
+    results = [evaluate(path) for path in FILES[:2]]
+    for result in results:  # charts of the same size, with other texts, printed before it
+        figure_bytes(charts.draw("cumulative_pv", result), "png")
+
+    def transparent():
+        figure, ax = new_figure()
+        figure.patch.set_alpha(0.0)
+        ax.set_title("Cumulative PV of net benefits")
+        return figure
+
+    for draw in (lambda: charts.draw("benefit_streams", results[0]), transparent):
+        once = figure_bytes(draw(), "png")
+        figure = draw()
+        figure.set_dpi(150)
+        new = io.BytesIO()
+        FigureCanvasAgg(figure).print_png(new, pil_kwargs=dict(PNG_OPTIONS))
+        assert once == new.getvalue()
+
+
+def test_the_renderer_of_a_png_is_kept_for_the_next_of_its_size_and_a_few_sizes_only():
+    from netbenefit.charts.style import _RENDERERS_KEPT, _png_canvas, new_figure
+
+    def renderer(size):
+        figure, _ = new_figure(size)
+        return _png_canvas()(figure).get_renderer()
+
+    first = renderer((4.0, 3.0))
+    assert renderer((4.0, 3.0)) is first  # the same size: the same renderer
+    assert renderer((4.0, 3.5)) is not first
+    for width in range(_RENDERERS_KEPT):  # as many other sizes as are kept: the first is let go
+        renderer((5.0 + width, 3.0))
+    assert renderer((4.0, 3.0)) is not first
 
 
 @pytest.mark.slow
