@@ -13,9 +13,10 @@ data files) into a temporary folder first.
   (``python -c "import netbenefit; ..."``).
 - ``compare, cold``: every chart drawn (``--no-cache``, into a new folder each round).
 - The floor: the baseline's work, then as many charts as ``compare`` draws, each the least a
-  reader needs (one line of 11 points, a title, two axis labels and the tick labels; the same
-  size, layout, resolution and PNG writer as the scenario charts), drawn in the same number of
-  worker processes forked after the same warm-up. Goal: a cold ``compare`` within 1.5x of it.
+  reader needs (one line of 11 points, a title, two axis labels and the tick labels; each the
+  pixel size of the chart it stands for, with the same layout, resolution and PNG writer as the
+  scenario charts), drawn in the same number of worker processes forked after the same warm-up.
+  Goal: a cold ``compare`` within 1.5x of it.
 - ``compare, rerun after one edit``: before each round (untimed), one scenario's ``jobs.new``
   is changed (by one job, back and forth); then ``compare --force`` into the folder of the
   previous round, which keeps the charts whose inputs did not change. Goal: within 5x of the

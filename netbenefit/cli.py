@@ -20,7 +20,7 @@ import signal
 import sys
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
 from .errors import ScenarioError
@@ -99,6 +99,18 @@ def _stop(number: int, frame) -> None:
     raise _Stopped(number)
 
 
+def _quiet_stops(hook: Callable) -> Callable:
+    """``hook`` (a ``sys.unraisablehook``), silent for the stop a signal handler raised where Python
+    cannot raise it (a finalizer, a weakref callback): that stop is in :data:`_RECEIVED` and main
+    reports it in its one line, so it is not printed as an exception ignored."""
+
+    def unraisable(info) -> None:
+        if not isinstance(info.exc_value, (_Stopped, _Interrupted)):
+            hook(info)
+
+    return unraisable
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None, _default=warnings.showwarning):
     from .plausibility import PlausibilityWarning
 
@@ -113,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _RECEIVED.clear()
     previous: dict = {}
+    unraisable_hook = sys.unraisablehook
+    sys.unraisablehook = _quiet_stops(unraisable_hook)
     try:
         _take_over_signals(previous)  # first thing: from here a signal is a stop, reported in one line
         if _startup.RECEIVED:  # received while the command line started (netbenefit._startup)
@@ -135,7 +149,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         from .files import put_back_handlers
 
-        put_back_handlers(previous)
+        try:
+            put_back_handlers(previous)
+        finally:
+            sys.unraisablehook = unraisable_hook
 
 
 def _take_over_signals(previous: dict) -> None:
