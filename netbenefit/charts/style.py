@@ -191,6 +191,15 @@ def _png_canvas() -> type:
                 del renderers[next(iter(renderers))]
             return renderer
 
+        def print_png(self, *args, **kwargs):
+            try:
+                return super().print_png(*args, **kwargs)
+            except BaseException:  # a draw that stopped half-way: its renderer is not kept
+                renderers = kept.__dict__.get("renderers", {})
+                for key in [key for key, kept_one in renderers.items() if kept_one is self.renderer]:
+                    del renderers[key]
+                raise
+
     return PngCanvas
 
 

@@ -86,6 +86,32 @@ def test_the_renderer_of_a_png_is_kept_for_the_next_of_its_size_and_a_few_sizes_
     assert renderer((4.0, 3.0)) is not first
 
 
+def test_a_print_that_stops_half_way_leaves_its_renderer_behind():
+    """A draw that raised may leave its renderer half-way (a filter begun and not ended): the
+    next PNG of that size gets a new renderer."""
+    from matplotlib.artist import Artist
+
+    from netbenefit.charts.style import _png_canvas, figure_bytes, new_figure
+
+    class Failing(Artist):
+        def draw(self, renderer):
+            raise RuntimeError("stopped half-way")
+
+    def kept_renderer():
+        figure, _ = new_figure((4.0, 3.0))
+        figure.set_dpi(150)  # as figure_bytes prints it
+        return _png_canvas()(figure).get_renderer()
+
+    figure_bytes(new_figure((4.0, 3.0))[0], "png")
+    before = kept_renderer()
+    assert kept_renderer() is before
+    failing, ax = new_figure((4.0, 3.0))
+    ax.add_artist(Failing())
+    with pytest.raises(RuntimeError, match="half-way"):
+        figure_bytes(failing, "png")
+    assert kept_renderer() is not before
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("charts, expected", [("none", []), ("summary", ["charts/comparison_ratios.png"])])
 def test_charts_summary_or_none(tmp_path, capsys, charts, expected):
