@@ -172,7 +172,9 @@ def _png_canvas() -> type:
     for the renderer that measured it, so the tick labels, axis labels and footnotes that charts
     share are measured once per process, not once per chart. The pixels are the same: a renderer
     holds nothing from one draw to the next but its buffer, which is cleared, and that cache, whose
-    sizes are those a new renderer would measure."""
+    sizes are those a new renderer would measure; a print that stopped half-way (a draw raised)
+    drops its renderer. Each thread keeps the renderers of its :data:`_RENDERERS_KEPT` most
+    recent sizes."""
     import threading
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
