@@ -67,10 +67,11 @@ def plain_text(function: Callable) -> Callable:
         with matplotlib.rc_context(PLAIN_TEXT):
             drawn_on = function(*args, **kwargs)
             figure = getattr(drawn_on, "figure", drawn_on)
-            for ax in getattr(figure, "axes", ()) if make_ticks else ():
-                for axis in (ax.xaxis, ax.yaxis):  # ticks are made when first asked for: now
-                    axis.get_major_ticks()
-                    axis.get_minor_ticks()
+            if make_ticks:
+                for ax in getattr(figure, "axes", ()):
+                    for axis in (ax.xaxis, ax.yaxis):  # ticks are made when first asked for: now
+                        axis.get_major_ticks()
+                        axis.get_minor_ticks()
             return drawn_on
 
     return drawn
@@ -181,10 +182,16 @@ def _png_canvas() -> type:
 
     kept = threading.local()  # one set per thread: a renderer draws one figure at a time
 
+    def thread_renderers() -> dict:
+        """This thread's renderers by (width, height, dpi), the most recently used last."""
+        if not hasattr(kept, "renderers"):
+            kept.renderers = {}
+        return kept.renderers
+
     class PngCanvas(FigureCanvasAgg):
         def get_renderer(self):
             key = (*self.figure.bbox.size, self.figure.dpi)
-            renderers = kept.__dict__.setdefault("renderers", {})
+            renderers = thread_renderers()
             renderer = renderers.pop(key, None)
             if renderer is None:
                 renderer = super().get_renderer()  # made as this version of Matplotlib makes it
@@ -197,8 +204,8 @@ def _png_canvas() -> type:
             try:
                 return super().print_png(*args, **kwargs)
             except BaseException:  # a draw that stopped half-way: its renderer is not kept
-                renderers = kept.__dict__.get("renderers", {})
-                for key in [key for key, kept_one in renderers.items() if kept_one is self.renderer]:
+                renderers, stopped = thread_renderers(), getattr(self, "renderer", None)
+                for key in [key for key, renderer in renderers.items() if renderer is stopped]:
                     del renderers[key]
                 raise
 
