@@ -15,7 +15,8 @@ data files) into a temporary folder first.
 - The floor: the baseline's work, then as many charts as ``compare`` draws, each the least a
   reader needs (one line of 11 points, a title, two axis labels and the tick labels; each the
   pixel size of the chart it stands for, with the same layout, resolution and PNG writer as the
-  scenario charts), drawn in the same number of worker processes forked after the same warm-up.
+  scenario charts), drawn in the same number of worker processes forked after the same warm-up
+  and started the same way.
   Goal: a cold ``compare`` within 1.5x of it.
 - ``compare, rerun after one edit``: before each round (untimed), one scenario's ``jobs.new``
   is changed (by one job, back and forth); then ``compare --force`` into the folder of the
@@ -69,8 +70,10 @@ def draw(index):
 
 workers = min(len(results), os.cpu_count() or 1)
 from netbenefit.chart_cache import warm_up
-warm_up()  # as compare does before its workers fork
-with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+from netbenefit.output import _chart_worker_started
+warm_up()  # as compare does before its workers fork, which start as compare's do
+fork = multiprocessing.get_context("fork")
+with ProcessPoolExecutor(workers, mp_context=fork, initializer=_chart_worker_started) as pool:
     assert all(pool.map(draw, range(len(sizes))))
 """
 

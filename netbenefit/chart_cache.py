@@ -74,15 +74,14 @@ def kept_charts(
 
 def warm_up() -> None:
     """Import the chart machinery and draw one small text in this process, so that the worker
-    processes forked after it inherit Matplotlib's modules and its loaded font instead of each
-    loading them (its text is never written anywhere)."""
-    import io
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    processes forked after it inherit Matplotlib's modules and the bytes of its font instead of
+    each loading them (its text is never written anywhere)."""
     from matplotlib.figure import Figure
+
+    from .charts.style import figure_bytes
 
     figure = Figure(figsize=(2.0, 1.0), layout="constrained")
     ax = figure.add_subplot()
     ax.plot([1, 2], [1, 2])
     ax.set_title("Net benefit ratio 400%")
-    FigureCanvasAgg(figure).print_png(io.BytesIO())
+    figure_bytes(figure, "png")  # as the charts are printed: the font read into memory

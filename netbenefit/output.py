@@ -53,6 +53,18 @@ CHART_CHOICES = ("all", "summary", "none")
 _CHART_JOBS: list[Result] = []
 
 
+def _chart_worker_started() -> None:
+    """In a worker process of :func:`write_charts`, which draws charts and exits: the objects it
+    inherited are set aside from the garbage collector (``gc.freeze``), and it collects after
+    10,000 new objects instead of 700 (a chart makes tens of thousands; what a collection frees
+    is the same, later). About 4% of a cold ``compare`` of the bundled scenarios; the bytes are
+    the same."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(10_000)  # the older generations' thresholds as they were
+
+
 def _forked_chart_images(index: int | None, chart: str, formats: Sequence[str]) -> list[tuple[str, bytes]]:
     """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None)."""
     return _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
@@ -175,7 +187,8 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
     warm_up()  # once here, inherited by every worker
     _CHART_JOBS[:] = results
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        fork = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=fork, initializer=_chart_worker_started) as pool:
             futures = [pool.submit(_forked_chart_images, index, chart, tuple(formats)) for index, chart in draw]
 
             def in_workers(progress) -> list[Path]:

@@ -71,6 +71,53 @@ def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas(
         assert once == new.getvalue()
 
 
+def test_a_png_is_printed_by_the_faster_renderer_with_the_bytes_of_matplotlibs_own():
+    """The renderer of a PNG reads Matplotlib's fonts (the same families, fallbacks and sizes)
+    from memory and renders each glyph once per place within a pixel: texts in regular, bold and
+    italic at several sizes and angles, the same text at many places within a pixel, and a glyph
+    the first font lacks (drawn from a fallback, with Matplotlib's warning) print the bytes of
+    Matplotlib's own canvas."""
+    import io
+    import warnings
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.font_manager import FontProperties
+
+    from netbenefit.charts.renderer import faster_renderer
+    from netbenefit.charts.style import PNG_OPTIONS, _png_canvas, new_figure
+
+    Renderer = faster_renderer()
+    assert {"_prepare_font", "_draw_text_glyphs_and_boxes"} & set(vars(Renderer))  # built as expected
+
+    def figure():
+        drawn, ax = new_figure((5.0, 3.0))
+        drawn.set_dpi(150)
+        ax.set_title("Net benefit ratio 481% \u2265 400%", fontweight="bold")
+        ax.set_xlabel("Project year", fontstyle="italic", fontsize=7)
+        ax.set_ylabel("$ million, present value", fontsize=13)
+        ax.text(0.5, 0.5, "Hamiltonian \u6f22 character", rotation=30, fontsize=11)  # not in DejaVu Sans
+        for i in range(24):  # one text at places a fraction of a pixel apart, some the same
+            ax.text(0.02 + 0.0031 * i, 0.03 + 0.037 * i, "Year 2031: $1.5M", fontsize=6 + i % 3)
+        ax.plot([1, 2, 3], [3, 1, 2])
+        return drawn
+
+    printed, warned = [], []
+    for Canvas in (_png_canvas(), FigureCanvasAgg, _png_canvas()):  # the second print reuses glyphs
+        out = io.BytesIO()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            Canvas(figure()).print_png(out, pil_kwargs=dict(PNG_OPTIONS))
+        printed.append(out.getvalue())
+        warned.append(sorted({str(w.message) for w in caught}))
+    assert printed[0] == printed[1] == printed[2]
+    # warned of where a text is first measured (a kept renderer measures it once)
+    assert warned[0] == warned[1] and any("missing" in message for message in warned[0])
+    renderer = _png_canvas()(figure()).get_renderer()
+    assert isinstance(renderer, Renderer)
+    if "_prepare_font" in vars(Renderer):  # its fonts are built from bytes, not opened as files
+        assert isinstance(renderer._prepare_font(FontProperties(size=9)).fname, io.BytesIO)
+
+
 def test_the_renderer_of_a_png_is_kept_for_the_next_of_its_size_and_a_few_sizes_only():
     from netbenefit.charts.style import _RENDERERS_KEPT, _png_canvas, new_figure
 
