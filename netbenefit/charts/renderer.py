@@ -90,7 +90,7 @@ def _fonts_in_memory(RendererAgg: type) -> dict:  # noqa: N803 (Matplotlib's nam
 
 
 #: How many laid-out texts a process keeps; when full, it starts again empty.
-TEXTS_KEPT = 20_000
+TEXTS_KEPT = 5_000
 
 
 def _texts_laid_out_once(RendererAgg: type) -> dict:  # noqa: N803 (Matplotlib's name)
@@ -135,7 +135,7 @@ def _texts_laid_out_once(RendererAgg: type) -> dict:  # noqa: N803 (Matplotlib's
 
 #: How many rendered glyphs a process keeps (a few tens of bytes to a few kilobytes each); when
 #: full, it starts again empty.
-GLYPHS_KEPT = 50_000
+GLYPHS_KEPT = 20_000
 
 
 def _glyphs_rendered_once(RendererAgg: type) -> dict:  # noqa: N803 (Matplotlib's name)

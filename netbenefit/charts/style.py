@@ -175,7 +175,11 @@ def _png_canvas() -> type:
     holds nothing from one draw to the next but its buffer, which is cleared, and that cache, whose
     sizes are those a new renderer would measure; a print that stopped half-way (a draw raised)
     drops its renderer. Each thread keeps the renderers of its :data:`_RENDERERS_KEPT` most
-    recent sizes."""
+    recent sizes.
+
+    A new renderer is :func:`netbenefit.charts.renderer.faster_renderer`'s: Matplotlib's, with its
+    fonts read from memory and each text laid out and each glyph rendered once (the same pixels);
+    Matplotlib's own where this version is not built as that module expects."""
     import threading
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
