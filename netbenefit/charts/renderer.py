@@ -162,7 +162,7 @@ def _glyphs_rendered_once(RendererAgg: type) -> dict:  # noqa: N803 (Matplotlib'
     from matplotlib.backends.backend_agg import get_hinting_flag
 
     normal = ft2font.RenderMode.NORMAL
-    rendered: dict = {}  # (font, size, dpi, glyph, matrix, place within a pixel, flags) -> bitmap
+    rendered: dict = {}  # (font, size, dpi, glyph, angle, slant, extend, place within a pixel, flags) -> bitmap
     if hasattr(os, "register_at_fork"):
         os.register_at_fork(after_in_child=rendered.clear)  # its fonts are not the child's
 
@@ -188,7 +188,7 @@ def _glyphs_rendered_once(RendererAgg: type) -> dict:  # noqa: N803 (Matplotlib'
                 # FreeType's y is upwards.
                 round(0x40 * (self.height - y + dx * sin + dy * cos)),
             )
-            key = (font, size, self.dpi, glyph_index, matrix.tobytes(), place[0] & 63, place[1] & 63, load_flags)
+            key = (font, size, self.dpi, glyph_index, angle, slant, extend, place[0] & 63, place[1] & 63, load_flags)
             bitmap = rendered.get(key)
             if bitmap is None:
                 font.set_size(size, self.dpi)

@@ -118,6 +118,25 @@ def test_a_png_is_printed_by_the_faster_renderer_with_the_bytes_of_matplotlibs_o
         assert isinstance(renderer._prepare_font(FontProperties(size=9)).fname, io.BytesIO)
 
 
+@pytest.mark.slow  # draws every chart of the bundled scenarios twice
+def test_every_chart_of_the_bundled_scenarios_is_the_bytes_matplotlibs_own_renderer_prints(tmp_path, monkeypatch):
+    from netbenefit.charts import renderer, style
+
+    results = [evaluate(path) for path in sorted(SCENARIOS.glob("*.yaml"))]
+    assert renderer.faster_renderer() is not None
+    write_charts(results, tmp_path / "faster", workers=1)
+    style._png_canvas.cache_clear()
+    monkeypatch.setattr(renderer, "faster_renderer", lambda: None)  # Matplotlib's own renderer
+    try:
+        write_charts(results, tmp_path / "matplotlib", workers=1)
+    finally:
+        style._png_canvas.cache_clear()
+    faster, own = _files(tmp_path / "faster"), _files(tmp_path / "matplotlib")
+    assert len(faster) == file_count(results) - 2 - len(results) > 60
+    assert faster.keys() == own.keys()
+    assert [name for name in faster if faster[name] != own[name]] == []
+
+
 def test_the_renderer_of_a_png_is_kept_for_the_next_of_its_size_and_a_few_sizes_only():
     from netbenefit.charts.style import _RENDERERS_KEPT, _png_canvas, new_figure
 
