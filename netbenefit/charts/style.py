@@ -184,10 +184,10 @@ def _png_canvas() -> type:
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    kept = threading.local()  # one set per thread: a renderer draws one figure at a time
     from .renderer import faster_renderer
 
-    Renderer = faster_renderer()
+    kept = threading.local()  # one set per thread: a renderer draws one figure at a time
+    Renderer = faster_renderer()  # None: Matplotlib's own
 
     def thread_renderers() -> dict:
         """This thread's renderers by (width, height, dpi), the most recently used last."""
@@ -201,7 +201,7 @@ def _png_canvas() -> type:
             renderers = thread_renderers()
             renderer = renderers.pop(key, None)
             if renderer is None:
-                # Matplotlib's renderer, reading its fonts from memory where it can
+                # made as this version of Matplotlib makes it, or the faster one of the same pixels
                 renderer = super().get_renderer() if Renderer is None else Renderer(*key)
             renderers[key] = self.renderer = renderer  # the most recently used last
             while len(renderers) > _RENDERERS_KEPT:
