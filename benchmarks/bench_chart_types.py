@@ -64,6 +64,7 @@ def main() -> None:
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     import netbenefit
+    from benchmarks.bench_compare import minimal_chart  # the floor's chart
     from netbenefit import charts
     from netbenefit.chart_cache import warm_up
     from netbenefit.charts.style import _png_canvas, figure_bytes, figure_size, new_figure
@@ -89,14 +90,6 @@ def main() -> None:
 
     renderer.draw_text = counted
 
-    def floor_chart(size) -> bytes:
-        figure, ax = new_figure(size)
-        ax.plot(range(1, 12), [k * k for k in range(11)], marker="o")
-        ax.set_title("Chart 1\nNet benefit ratio")
-        ax.set_xlabel("Project year after approval [year]")
-        ax.set_ylabel("Present value [USD]")
-        return figure_bytes(figure, "png")
-
     table: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for round_ in range(args.rounds + 1):  # the first is the warm-up
         for index, chart in jobs:
@@ -111,7 +104,7 @@ def main() -> None:
             printed = time.process_time()
             spent = dict(clock.spent)  # the print's, before the floor's chart
             floor_start = time.process_time()
-            floor_chart(figure_size(chart, drawn_for))
+            minimal_chart(figure_size(chart, drawn_for), 1)
             floor_time = time.process_time() - floor_start
             if round_ == 0:
                 continue

@@ -45,14 +45,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EDITED = "office_hq_default_area.yaml"
 
+def minimal_chart(size: tuple[float, float], index: int = 0) -> bytes:
+    """The floor's chart ``index`` as a PNG: the least a reader needs (one line of 11 points, a title
+    of two lines, two axis labels and the tick labels), ``size`` inches, printed as the scenario
+    charts are (:func:`netbenefit.charts.style.figure_bytes`)."""
+    from netbenefit.charts.style import figure_bytes, new_figure
+
+    figure, ax = new_figure(size)
+    ax.plot(range(1, 12), [index + k * k for k in range(11)], marker="o")
+    ax.set_title(f"Chart {index}\nNet benefit ratio")
+    ax.set_xlabel("Project year after approval [year]")
+    ax.set_ylabel("Present value [USD]")
+    return figure_bytes(figure, "png")
+
+
 #: The floor: the baseline, then ``chart_count`` minimal charts drawn as ``compare`` draws its own.
 FLOOR = """
 import io, multiprocessing, os
 from concurrent.futures import ProcessPoolExecutor
 import netbenefit
 from netbenefit.charts import meaningful_charts
-from netbenefit.charts.style import figure_bytes, figure_size, new_figure
+from netbenefit.charts.style import figure_size
 from netbenefit.output import chart_count
+from benchmarks.bench_compare import minimal_chart
 
 results = [netbenefit.evaluate(path) for path in FILES]
 # the pixel size of each chart compare draws, in its order: the comparison chart, then each scenario's
@@ -61,12 +76,7 @@ sizes += [figure_size(chart, result) for result in results for chart in meaningf
 assert len(sizes) == chart_count(results)
 
 def draw(index):
-    figure, ax = new_figure(sizes[index])
-    ax.plot(range(1, 12), [index + k * k for k in range(11)], marker="o")
-    ax.set_title(f"Chart {index}\\nNet benefit ratio")
-    ax.set_xlabel("Project year after approval [year]")
-    ax.set_ylabel("Present value [USD]")
-    return len(figure_bytes(figure, "png"))
+    return len(minimal_chart(sizes[index], index))
 
 workers = min(len(results), os.cpu_count() or 1)
 from netbenefit.chart_cache import warm_up
