@@ -15,7 +15,9 @@ from .overflow import check_finite_sums, overflowing_key
 from .parameters import parameter
 from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
-from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
+from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
+from .rules import net_benefit as net_benefit_rules
+from .rules.decision import Comparison, Decision
 from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares
 from .scenario import Scenario, load_scenario
 
@@ -143,22 +145,22 @@ def _result(scenario: Scenario, c: Computation) -> Result:
             "passes": c.cumulative_passes[0].astype(bool),
         }
     )
-    failed = [k + 1 for k, ok in enumerate(c.cumulative_passes[0]) if not ok] if len(c.phases) > 1 else []
     note = explain.extension_note(scenario, statutory_code, incremental, passes=passes)
     donation = _scalar(c.infrastructure_fund_donation)
     minimum = _scalar(c.capital_investment_minimum)
     investment = _scalar(c.initial_capital_investment)
     passed = {check_id: bool(_scalar(value)) for check_id, value in c.checks.items()}
+    decisions = _decisions(scenario, c, passed, job_clause, threshold_clause)
     section_75_message, section_75_warning = explain.section_75_lines(
-        scenario, c.phases, bool(_scalar(c.retained_jobs_eligible))
+        decisions["75"], [grade for *_, grade, _ in c.measures["section_75"]]
     )
     messages = {
         "71(a)(1)": explain.capital_investment_message(scenario, minimum, investment, donation),
-        "71(a)(2)": explain.jobs_message(scenario, job_clause),
+        "71(a)(2)": explain.jobs_message(scenario, job_clause, _scalar(c.jobs_created)),
         "71(a)(3)": explain.location_message(scenario),
-        "71(a)(5)": explain.net_benefit_message(scenario, ratio, threshold, threshold_clause, passes, failed, note),
+        "71(a)(5)": explain.net_benefit_message(scenario, decisions["71(a)(5)"], threshold_clause, note),
         "71(a)(8)": explain.prevailing_wage_message(scenario, passed["71(a)(8)"]),
-        "71(d)": explain.accommodation_message(scenario, passed["71(d)"]),
+        "71(d)": explain.accommodation_message(scenario, decisions["71(d)"]),
         "71(f)": explain.application_date_message(scenario, passed["71(f)"]),
         "75": section_75_message,
         **explain.attestation_messages(scenario),
@@ -171,6 +173,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         {"years_maintained": [row[0] for row in schedule], "repayment": [row[1] for row in schedule]},
         {"years_maintained": int, "repayment": float},
     )
+    extension_test = _extension_test(c, incremental)
     streams = OnDemand(_streams_table, c)
     excluded = tuple(dict.fromkeys(component.name for p in c.phases for component in p.components if component.abated))
     return Result(
@@ -197,7 +200,11 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         repayment_schedule=repayment,
         pv_benefits_without_extension=_scalar(c.pv_benefits_without_extension),
         requested_credits=_scalar(c.requested_credits),
-        max_credit_pv=_scalar(c.pv_benefits) / threshold,
+        max_credit_pv=_scalar(c.max_credit_pv),
+        max_credit_pv_whole_project=_scalar(c.pv_benefits) / threshold,
+        decisions=decisions,
+        extension_test=extension_test,
+        repayment_by_phase=_repayment_by_phase(scenario, c, incremental, extension_test),
         excluded_streams=excluded,
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
         cashflows=ColumnsOnDemand(_cashflow_columns, c, index="year"),
@@ -214,11 +221,136 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     )
 
 
+def _decisions(
+    scenario: Scenario, c: Computation, passed: dict[str, bool], job_clause: str | None, threshold_clause: str
+) -> dict[str, Decision]:
+    """Each check as decided (:class:`netbenefit.rules.decision.Decision`): the comparisons the
+    rules made, with the values the computation compared, and which one decided. Every sentence,
+    the JSON's checks and the headlines are written from these records."""
+    decisions = {check_id: Decision(check_id, passed[check_id]) for check_id in CHECK_IDS}
+    # 71(a)(1): the initial phase's capital investment against the 71(b)(1) minimum.
+    investment, minimum = _scalar(c.initial_capital_investment), _scalar(c.capital_investment_minimum)
+    decisions["71(a)(1)"] = Decision(
+        "71(a)(1)",
+        passed["71(a)(1)"],
+        (Comparison(investment, minimum, "at_least", investment >= minimum, "usd", "capital investment", "71(b)(1)"),),
+        0,
+    )
+    # 71(a)(2): the new jobs against the minimum of (a), (b) or (c); the retained jobs where they decide.
+    business = scenario.business
+    new_minimum, new_clause = eligibility.new_jobs_minimum(
+        business.small_business, business.targeted_industry, business.full_time_employees_at_application or 0
+    )
+    created = _scalar(c.jobs_created)
+    comparisons = [
+        Comparison(created, new_minimum, "at_least", created >= new_minimum, "jobs", "new full-time jobs", new_clause)
+    ]
+    retained = scenario.jobs.retained
+    location = scenario.location
+    retained_limits = {
+        "71(c)(1)(d)": float(
+            eligibility.retained_jobs_minimum(
+                location.government_restricted_municipality,
+                location.qualified_incentive_tract,
+                location.enhanced_area,
+                scenario.readings.several_locations,
+            )
+        ),
+        "71(c)(1)(e)": float(parameter("retained_only_minimum_incentive_location")),
+        "71(c)(1)(f)": float(parameter("retained_only_minimum_statewide")),
+    }
+    deciding = 0
+    if job_clause in retained_limits:
+        limit = retained_limits[job_clause]
+        comparisons.append(Comparison(retained, limit, "at_least", True, "jobs", "retained full-time jobs", job_clause))
+        deciding = 1
+    decisions["71(a)(2)"] = Decision("71(a)(2)", passed["71(a)(2)"], tuple(comparisons), deciding)
+    # 71(a)(5): each cumulative test; the lowest ratio decides (they share one threshold).
+    threshold = _scalar(c.threshold)
+    tests = tuple(
+        Comparison(
+            float(c.cumulative_ratio[0, k]),
+            threshold,
+            "at_least",
+            bool(c.cumulative_passes[0, k]),
+            "ratio",
+            "phases " + "+".join(str(i) for i in range(1, k + 2)),
+            threshold_clause,
+        )
+        for k in range(len(c.phases))
+    )
+    decisions["71(a)(5)"] = Decision("71(a)(5)", passed["71(a)(5)"], tests, int(_scalar(c.deciding_test)))
+    # 71(d): more than half accommodated, at every premises; not less than 80% of the withholdings.
+    measures = c.measures
+    accommodation_minimum = parameter("accommodation_share_minimum")
+    withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
+    names = ["facility"] + [f"phase {i + 2} premises" for i, p in enumerate(scenario.phases) if p.facility]
+    comparisons = [
+        Comparison(_scalar(v), accommodation_minimum, "more_than", _scalar(v) > accommodation_minimum, "share", name, "71(d)")
+        for name, v in zip(names, measures["accommodates_share"], strict=True)
+    ]
+    withholding = _scalar(measures["withholding_share"])
+    comparisons.append(
+        Comparison(
+            withholding, withholding_minimum, "at_least", withholding >= withholding_minimum, "share", "withholdings",
+            "71(d)",
+        )
+    )
+    failing = [i for i, comparison in enumerate(comparisons) if not comparison.holds]
+    decisions["71(d)"] = Decision("71(d)", passed["71(d)"], tuple(comparisons), failing[0] if failing else None)
+    # 75: each phase's credit per credit-eligible job per year, at most the section 75 maximum.
+    comparisons = [
+        Comparison(
+            _scalar(per_job), _scalar(maximum), "at_most", bool(_scalar(within)), "usd",
+            f"phase {index + 1}" if len(c.phases) > 1 else "credit per job", "75",
+        )
+        for index, (per_job, maximum, grade, within) in enumerate(measures["section_75"])
+    ]
+    above = [i for i, comparison in enumerate(comparisons) if not comparison.holds]
+    decisions["75"] = Decision("75", passed["75"], tuple(comparisons), above[0] if above else None)
+    return decisions
+
+
+def _extension_test(c: Computation, incremental: float) -> str | None:
+    """The cumulative test whose incremental credit is the project's, 71(a)(5)(d) (``"phases 1+2"``):
+    the years of the repayment schedule are extended years of that test's phases. None where
+    nothing is repaid."""
+    if incremental <= 0:
+        return None
+    requested = np.cumsum([_scalar(p.requested_credits) for p in c.phases])
+    without = np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases])
+    by_test = net_benefit_rules.incremental_credit(requested, c.cumulative_pv_credits[0], without, _scalar(c.threshold))
+    return "phases " + "+".join(str(k) for k in range(1, int(np.argmax(by_test)) + 2))
+
+
+def _repayment_by_phase(scenario: Scenario, c: Computation, incremental: float, test: str | None) -> tuple:
+    """The 71(a)(5)(d) repayment by phase, each on its own clock: rows (phase, extended years of that
+    phase maintained, repayment). A phase of the test that needed the extension carries the
+    incremental credit's share of its own credits (:func:`netbenefit.rules.clawback.incremental_shares`)."""
+    years = scenario.commitment.extended_years
+    if test is None or years == 0:
+        return ()
+    shares = incremental_shares(
+        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
+        c.cumulative_pv_credits[0],
+        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
+        _scalar(c.threshold),
+        incremental,
+    )
+    rows = []
+    for phase, share in zip(c.phases, shares, strict=True):
+        if share > 0:
+            own = share * _scalar(phase.requested_credits)
+            rows += [(phase.number, m, repayment) for m, repayment in repayment_schedule(own, years)]
+    return tuple(rows)
+
+
 def _ratio_as_given(scenario: Scenario, statutory_code: int, ratio: float) -> float:
     """The ratio over the commitment periods the scenario states, where the test counted the defined
     ones instead (71(a)(5)(a)/(b), :mod:`netbenefit.commitment_window`); else the ratio."""
     if not (
-        commitment_window.periods_not_set(scenario) and commitment_window.decides_on_defined_window(statutory_code)
+        commitment_window.periods_not_set(scenario)
+        and commitment_window.decides_on_defined_window(statutory_code, scenario.readings.stated_commitment_period)
     ):
         return ratio
     return _scalar(compute(commitment_window.as_given(scenario)).ratio)

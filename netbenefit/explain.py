@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from . import withholdings
-from .labels import money_exact, share
+from .labels import compared, money_exact, ratio_verdict, share
 from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
@@ -71,9 +71,11 @@ def jobs_created(scenario: Scenario) -> float:
     return scenario.jobs.new * max(ramp[:last])
 
 
-def jobs_message(scenario: Scenario, clause: str | None) -> str:
+def jobs_message(scenario: Scenario, clause: str | None, created: float) -> str:
+    """The 71(a)(2) sentence; ``created`` is the count of new jobs the rule compared (the ramp's
+    jobs within the eligibility period)."""
     business, location = scenario.business, scenario.location
-    new, retained = jobs_created(scenario), scenario.jobs.retained
+    new, retained = created, scenario.jobs.retained
     if business.small_business:
         growth = parameter("small_business_new_job_growth_share")
         workforce = business.full_time_employees_at_application
@@ -137,27 +139,45 @@ def _at_application(scenario: Scenario) -> str:
     return f" ({jobs(at_application)}, met)"
 
 
-def net_benefit_message(
-    scenario: Scenario,
-    ratio: float,
-    threshold: float,
-    clause: str,
-    passes: bool,
-    failed_phases: list[int],
-    extension_note: str,
-) -> str:
-    sign = ">=" if passes else "<"
-    text = (
-        f"PV of net benefits / PV of requested credits = {ratio:.2%} {sign} {share(threshold, finest=4)} ({clause}) "
-        f"at a {share(scenario.discount_rate, finest=4)} discount rate, {scenario.timing.replace('_', ' ')}."
-    )
+def net_benefit_message(scenario: Scenario, decision, clause: str, extension_note: str) -> str:
+    """The 71(a)(5) sentence, written from its record: the test that decides (the lowest ratio of
+    the cumulative tests, which share one threshold) first, then the others."""
+    decided = decision.decided_by
+    text = f"PV of net benefits / PV of requested credits = {compared(decided)} ({clause})"
+    tests = decision.comparisons
+    if len(tests) > 1:
+        text += f" in the test that decides, {decided.what} (the lowest ratio); " + "; ".join(
+            f"{test.what}: {compared(test)}" for i, test in enumerate(tests) if i != decision.deciding
+        )
+        text += ";"
+    text += f" at a {share(scenario.discount_rate, finest=4)} discount rate, {scenario.timing.replace('_', ' ')}."
     if clause == "71(a)(5)(f)":
         text += " The threshold is the scenario's override under 71(a)(5)(f), not the statutory one."
-    if failed_phases:
-        text += f" Cumulative test failed through phase {', '.join(str(k) for k in failed_phases)}."
+    failed = [k + 1 for k, test in enumerate(tests) if not test.holds] if len(tests) > 1 else []
+    if failed:
+        text += f" Cumulative test failed through phase {', '.join(str(k) for k in failed)}."
     if extension_note:
         text += " " + extension_note
     return text
+
+
+def net_benefit_headline(decision, digits: int = 1) -> tuple[str, str, str]:
+    """(ratio, threshold, others) of the 71(a)(5) headline, from its record: the deciding test's
+    ratio and threshold written so that the verdict is true of them, and, for a phased project,
+    ``"phases 1: "`` before the ratio and the other tests after it (``"phases 1+2: 320.5% passes"``).
+
+    The first item carries the deciding test's name for a phased project: ``"phases 1: 254.8%"``.
+    """
+    decided = decision.decided_by
+    ratio_text, threshold_text = ratio_verdict(decided.value, decided.limit, decided.holds, digits)
+    if len(decision.comparisons) == 1:
+        return ratio_text, threshold_text, ""
+    others = []
+    for i, test in enumerate(decision.comparisons):
+        if i != decision.deciding:
+            value, _ = ratio_verdict(test.value, test.limit, test.holds, digits)
+            others.append(f"{test.what}: {value} {'passes' if test.holds else 'fails'}")
+    return f"{decided.what}: {ratio_text}", threshold_text, "; ".join(others)
 
 
 def extension_note(scenario: Scenario, statutory_code: int, incremental: float, passes: bool = True) -> str:
@@ -231,69 +251,58 @@ def prevailing_wage_message(scenario: Scenario, passed: bool) -> str:
     return "Not met, 71(a)(8): " + "; ".join(missing) + "; the 71(a)(8)(a)(i)-(iii) exemption does not apply."
 
 
-def accommodation_message(scenario: Scenario, passed: bool) -> str:
-    accommodates = scenario.facility.accommodates_share
-    withholding = scenario.jobs.nj_withholding_share
-    accommodation_minimum = parameter("accommodation_share_minimum")
-    withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
+def accommodation_message(scenario: Scenario, decision) -> str:
+    """The 71(d) sentence, written from its record (the shares the rule compared)."""
+    *accommodation, withholding = decision.comparisons
     first = (
-        f"the facility accommodates {share(accommodates, finest=4)} of new and retained full-time employees "
-        f"(must be more than {share(accommodation_minimum, finest=4)})"
+        f"the facility accommodates {share(accommodation[0].value, finest=4)} of new and retained full-time "
+        f"employees (must be more than {share(accommodation[0].limit, finest=4)})"
     )
     second = (
-        f"{share(withholding, finest=4)} of their withholdings are subject to the NJ Gross Income Tax "
-        f"(must be at least {share(withholding_minimum, finest=4)})"
+        f"{share(withholding.value, finest=4)} of their withholdings are subject to the NJ Gross Income Tax "
+        f"(must be at least {share(withholding.limit, finest=4)})"
     )
     if scenario.phases:
-        added = [
-            f"phase {i + 2} {share(p.facility.accommodates_share, finest=4)}"
-            for i, p in enumerate(scenario.phases)
-            if p.facility
-        ]
+        added = [f"{c.what.replace(' premises', '')} {share(c.value, finest=4)}" for c in accommodation[1:]]
         first += f"; premises added: {', '.join(added)}" if added else ""
-        from .cashflows import Inputs
-
-        number = Inputs(scenario).number
-        weighted = float(
-            eligibility.weighted_withholding_share(
-                [
-                    number(prefix + "jobs.nj_withholding_share")
-                    for prefix in ["", *(f"phases.{i}." for i in range(len(scenario.phases)))]
-                ],
-                withholdings.phase_weights(scenario, number),
-            ).reshape(-1)[0]
-        )
         second = (
-            f"{share(weighted, finest=4)} of the withholdings of the jobs of all phases (each phase's share "
+            f"{share(withholding.value, finest=4)} of the withholdings of the jobs of all phases (each phase's share "
             f"weighted by {withholdings.BASIS_WORDS[withholdings.withholding_basis(scenario)]}) are subject to the NJ "
-            f"Gross Income Tax (must be at least {share(withholding_minimum, finest=4)})"
+            f"Gross Income Tax (must be at least {share(withholding.limit, finest=4)})"
         )
-    return f"{'Met' if passed else 'Not met'}, 71(d): {first}; {second}."
+    return f"{'Met' if decision.passed else 'Not met'}, 71(d): {first}; {second}."
 
 
 def commitment_period_warnings(scenario: Scenario, statutory_code: int = net_benefit.DEFAULT) -> tuple[str, ...]:
     """One line for each commitment period other than 1.5 x the eligibility period that the scenario
     does not say the authority set (section 69 definition of "commitment period", as stated by the
-    authority: 1.5 times the eligibility period). In the 300 and 200 percent tests such a period does
-    not count, 71(a)(5)(a)/(b) (:mod:`netbenefit.commitment_window`)."""
+    authority: 1.5 times the eligibility period). Such a period counts in no test: the defined one
+    decides, the 400 percent test included (:mod:`netbenefit.commitment_window`); a longer window
+    is an elected extension, ``commitment.extended_years``, 71(a)(5)(d)."""
+    from .commitment_window import decides_on_defined_window
+
     multiple = parameter("commitment_period_multiple_of_eligibility_period")
     records = [("commitment", scenario.commitment, scenario.award)] + [
         (f"phases.{i}.commitment", phase.commitment, phase.award) for i, phase in enumerate(scenario.phases)
     ]
+    defined_decides = bool(decides_on_defined_window(statutory_code, scenario.readings.stated_commitment_period))
     lines = []
     for key, commitment, award in records:
         period, defined = commitment.period_years, multiple * award.eligibility_period_years
         if period is not None and not math.isclose(period, defined) and not commitment.period_set_by_authority:
+            counted = (
+                f"the {net_benefit.THRESHOLD_CLAUSES[statutory_code]} test counts benefits through the defined "
+                f"{defined:g} years (ratio_as_given: through {period:g}). Where an extension is meant, elect it "
+                "with commitment.extended_years (71(a)(5)(d): its incremental credit is repaid if the project is "
+                "not maintained). Set "
+                if defined_decides
+                else "the test counts benefits through it (readings.stated_commitment_period: "
+                "counts_in_400_percent_test). Set "
+            )
             lines.append(
                 f"{key}.period_years {period:g} is not 1.5 x the eligibility period ({defined:g}), the commitment "
                 "period of the section 69 definition; "
-                + (
-                    f"the {'300' if statutory_code == net_benefit.DISTRESSED_OR_ENHANCED else '200'} percent test of "
-                    f"{'71(a)(5)(a)' if statutory_code == net_benefit.DISTRESSED_OR_ENHANCED else '71(a)(5)(b)'} "
-                    f"counts benefits through the defined {defined:g} years (ratio_as_given: through {period:g}). Set "
-                    if statutory_code in (net_benefit.DISTRESSED_OR_ENHANCED, net_benefit.RESTRICTED_OR_MEGA)
-                    else "the test counts benefits through it. Set "
-                )
+                + counted
                 + f"{key}.period_set_by_authority: true if the authority set it."
             )
     return tuple(lines)
@@ -345,35 +354,20 @@ def clawback_note(eligible: bool) -> str:
     return "none: the project is not eligible, so no tax credits are awarded and none can be recaptured"
 
 
-def section_75_lines(scenario: Scenario, phases, retained_jobs_eligible) -> tuple[str, str]:
-    """The message of check ``75`` and a warning ("" when none): each phase's credit per job per year
-    against the section 75 maximum with the bonuses that apply, and the maximum's grade."""
-    from .cashflows import Inputs
-    from .rules import section_75
-
-    inputs = Inputs(scenario)
+def section_75_lines(decision, grades: list[str]) -> tuple[str, str]:
+    """The message of check ``75`` and a warning ("" when none), written from its record: each
+    phase's credit per job per year against the section 75 maximum with the bonuses that apply, and
+    the maximum's grade."""
+    phased = len(decision.comparisons) > 1
     parts, above = [], []
-    for index, phase in enumerate(phases):
-        prefix = "" if index == 0 else f"phases.{index - 1}."
-        annual = float(phase.credits.max())
-        key = prefix + "award.section_75."
-        cap = inputs.optional_number(key + "cap_per_job")
-        maximum = float(
-            section_75.maximum_per_job(section_75.labor_harmony_applies(inputs, prefix), cap).reshape(-1)[0]
+    for comparison, grade in zip(decision.comparisons, grades, strict=True):
+        name = f"{comparison.what}: " if phased else ""
+        parts.append(
+            f"{name}${comparison.value:,.0f} per credit-eligible job per year, maximum ${comparison.limit:,.0f} "
+            f"[{grade}]"
         )
-        per_job = float(
-            section_75.credit_per_job(
-                annual,
-                inputs.number(prefix + "jobs.new"),
-                inputs.number(prefix + "jobs.retained"),
-                retained_jobs_eligible,
-            ).reshape(-1)[0]
-        )
-        grade = section_75.maximum_grade(cap is not None)
-        name = "" if len(phases) == 1 else f"phase {index + 1}: "
-        parts.append(f"{name}${per_job:,.0f} per credit-eligible job per year, maximum ${maximum:,.0f} [{grade}]")
-        if not bool(section_75.within_maximum(per_job, maximum)):
-            above.append((name, per_job, maximum, grade))
+        if not comparison.holds:
+            above.append((name, comparison.value, comparison.limit, grade))
     if not above:
         return f"Met, 75: {'; '.join(parts)} (section 75, C.34:1B-343).", ""
     statute = any(grade == "statute" for *_, grade in above)

@@ -143,6 +143,8 @@ class Result:
     repayment_schedule: pd.DataFrame
     pv_benefits_without_extension: float
     requested_credits: float  # nominal, whole project
+    #: The PV of the requested credits scaled in proportion until every test of 71(a)(5) passes:
+    #: pv_credits x the least cumulative ratio / threshold (pv_benefits / threshold without phases).
     max_credit_pv: float
     excluded_streams: tuple[str, ...]
     commitment_period_years: float  # initial phase
@@ -167,6 +169,40 @@ class Result:
     warnings: tuple[str, ...] = ()
     #: Conventions the model applied that the scenario did not state (a tax year outside a schedule's dates).
     conventions: tuple[str, ...] = ()
+    #: pv_benefits / threshold of the whole project: ``max_credit_pv`` before it counted every
+    #: cumulative test (the same for a project without later phases).
+    max_credit_pv_whole_project: float | None = None
+    #: Each check as decided, by id (:class:`netbenefit.rules.decision.Decision`): the comparisons
+    #: made and the one that decided. Sentences, headlines and the JSON are written from these.
+    decisions: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The cumulative test whose incremental credit ``repayment_schedule`` repays (``"phases 1"``),
+    #: 71(a)(5)(d): its "years maintained" are extended years of that test's phases. None: nothing to repay.
+    extension_test: str | None = None
+    #: The same repayment by phase, each phase's extended years on its own clock: rows
+    #: (phase, years_maintained, repayment) [USD].
+    repayment_by_phase: tuple = ()
+
+    @property
+    def net_benefit_decision(self):
+        """The 71(a)(5) record: every cumulative test and the one that decides."""
+        return self.decisions["71(a)(5)"]
+
+    @property
+    def deciding_test(self):
+        """The 71(a)(5) test that decides (:class:`netbenefit.rules.decision.Comparison`): for a
+        phased project the cumulative test with the lowest ratio, the earliest on a tie (it also
+        binds ``max_credit_pv``); for a project without later phases, its one test."""
+        return self.net_benefit_decision.decided_by
+
+    def headline(self, digits: int = 1) -> str:
+        """``"491.6% vs 400% threshold (71(a)(5)): passes"``; for a phased project the deciding
+        test first: ``"phases 1: 254.8% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 320.5%
+        passes)"``. Written from the 71(a)(5) record, so the verdict is true of the numbers shown."""
+        from .explain import net_benefit_headline
+
+        value, threshold, others = net_benefit_headline(self.net_benefit_decision, digits)
+        text = f"{value} vs {threshold} threshold ({self.threshold_clause}): {'passes' if self.passes else 'fails'}"
+        return f"{text} ({others})" if others else text
 
     #: Cash-flow columns in dollars (the others are counts, weights and factors).
     MONEY_COLUMNS = (
@@ -263,9 +299,12 @@ class Result:
                 "passes": bool(self.passes),
                 "discount_rate": float(self.discount_rate),
                 "ratio_as_given": float(self.ratio if self.ratio_as_given is None else self.ratio_as_given),
+                **self._deciding_test_dict(),
             },
             "checks": [
-                {"id": row.id, "passed": bool(row.passed), "message": row.message} for row in self.table_rows("checks")
+                {"id": row.id, "passed": bool(row.passed), "message": row.message}
+                | (self.decisions[row.id].as_dict() if row.id in self.decisions else {})
+                for row in self.table_rows("checks")
             ],
             "capital_investment_minimum": float(self.capital_investment_minimum),
             "infrastructure_fund_donation": float(self.infrastructure_fund_donation),
@@ -288,8 +327,16 @@ class Result:
                     {"years_maintained": int(row.years_maintained), "repayment": float(row.repayment)}
                     for row in self.table_rows("repayment_schedule")
                 ],
+                "test": self.extension_test,
+                "repayment_by_phase": [
+                    {"phase": int(phase), "years_maintained": int(m), "repayment": float(amount)}
+                    for phase, m, amount in self.repayment_by_phase
+                ],
             },
             "max_credit_pv": float(self.max_credit_pv),
+            "max_credit_pv_whole_project": float(
+                self.max_credit_pv if self.max_credit_pv_whole_project is None else self.max_credit_pv_whole_project
+            ),
             "excluded_streams": list(self.excluded_streams),
             "clawback_schedule": _clawback_rows(self.table_rows("clawback_schedule")),
             "clawback_note": self.clawback_note,
@@ -302,6 +349,17 @@ class Result:
             "warnings": list(self.warnings),
         }
 
+    def _deciding_test_dict(self) -> dict[str, Any]:
+        """``deciding_test`` and ``margin`` of the JSON's ``net_benefit`` (none without a record)."""
+        if "71(a)(5)" not in self.decisions:
+            return {}
+        decided = self.deciding_test
+        phases = [int(k) for k in decided.what.removeprefix("phases ").split("+")]
+        return {
+            "deciding_test": {"phases": phases, "ratio": float(decided.value), "passes": bool(decided.holds)},
+            "margin": decided.margin,
+        }
+
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
 
@@ -310,15 +368,14 @@ class Result:
         verdict = "ELIGIBLE" if self.eligible else "NOT ELIGIBLE"
         lines = [
             f"{self.name}: {verdict}",
-            f"  net benefit ratio {self.ratio:.1%} vs {self.threshold:.0%} threshold ({self.threshold_clause}): "
-            f"{'passes' if self.passes else 'fails'}",
+            f"  net benefit {'test' if self._phased() else 'ratio'} {self.headline()}",
             f"  PV net benefits {money_exact(self.pv_benefits)}; PV credits {money_exact(self.pv_credits)}; "
             f"largest credit that passes, PV {money_exact(self.max_credit_pv)} ({self.currency}, PV at approval)",
         ]
         if self.ratio_as_given is not None and self.ratio_as_given != self.ratio:
             lines.append(
                 f"  over the commitment period as the scenario states it (not set by the authority, so not counted, "
-                f"71(a)(5)(a)/(b)): ratio {self.ratio_as_given:.1%}"
+                f"71(a)(5)): ratio {self.ratio_as_given:.1%}"
             )
         for row in self.table_rows("benefits_by_tax"):
             tax = row.tax.replace("_", " ")
@@ -356,10 +413,13 @@ class Result:
         from .labels import money
 
         return (
-            f"<Result {self.name!r}: ratio {self.ratio:.1%} vs {self.threshold:.0%} ({self.threshold_clause}) "
-            f"{'passes' if self.passes else 'fails'}; {'eligible' if self.eligible else 'not eligible'}; "
+            f"<Result {self.name!r}: {'test' if self._phased() else 'ratio'} {self.headline()}; "
+            f"{'eligible' if self.eligible else 'not eligible'}; "
             f"PV benefits {money(self.pv_benefits)}, PV credits {money(self.pv_credits)}>"
         )
+
+    def _phased(self) -> bool:
+        return len(getattr(self.net_benefit_decision, "comparisons", ())) > 1
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: :func:`netbenefit.html.result_html`."""

@@ -121,11 +121,17 @@ class Computation:
     pv_benefits_without_extension: np.ndarray
     requested_credits: np.ndarray
     incremental_credit: np.ndarray
+    deciding_test: np.ndarray  # (n, 1): index of the cumulative test that decides 71(a)(5)
+    max_credit_pv: np.ndarray  # (n, 1): the largest credit PV that passes every cumulative test
     capital_investment_minimum: np.ndarray
     initial_capital_investment: np.ndarray
     infrastructure_fund_donation: np.ndarray
     checks: dict[str, np.ndarray]
     eligible: np.ndarray
+    jobs_created: np.ndarray | None = None  # (n, 1): 71(c), the new jobs the ramp puts in place
+    #: What the checks compared that no other field keeps: ``accommodates_share`` (list of (n, 1)),
+    #: ``withholding_share`` (n, 1), ``section_75`` (per phase: per job, maximum, grade, within).
+    measures: dict = field(default_factory=dict)
 
     def column(self, name: str) -> np.ndarray:
         """A per-variant result as a flat array of length ``size``."""

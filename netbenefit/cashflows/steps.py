@@ -20,7 +20,7 @@ from ..commitment_window import window_period
 from ..errors import ScenarioError
 from ..parameters import parameter
 from ..rules import eligibility, net_benefit
-from ..rules.section_75 import check as section_75_check
+from ..rules.section_75 import check_with_values as section_75_check
 from ..scenario import Scenario
 from ..withholdings import phase_weights as withholding_weights
 from ..year_zero import has_year_zero
@@ -39,6 +39,7 @@ class JobMinimum:
 
     clause: np.ndarray  # (n, 1), index into eligibility.JOB_CLAUSES; 0: no clause met
     retained_eligible: np.ndarray  # (n, 1): the retained jobs are eligible for credits
+    jobs_created: np.ndarray  # (n, 1): the new jobs the ramp puts in place within the eligibility period
 
 
 @dataclass(slots=True)
@@ -65,6 +66,8 @@ class NetBenefitTest:
     pv_benefits_without_extension: np.ndarray  # (n, 1), whole project
     requested_credits: np.ndarray
     incremental_credit: np.ndarray  # 71(a)(5)(d)
+    deciding_test: np.ndarray  # (n, 1): index of the cumulative test that decides (lowest ratio, earliest)
+    max_credit_pv: np.ndarray  # (n, 1): the credits' PV scaled until every cumulative test passes
 
 
 @dataclass(slots=True)
@@ -104,8 +107,9 @@ def job_minimum(inputs: Inputs) -> JobMinimum:
     """71(c)(1): the clause whose job minimum the project meets, decided on the initial phase, and
     whether its retained jobs are eligible for credits."""
     number, flag = inputs.number, inputs.flag
+    created = jobs_created(inputs)
     clause = eligibility.job_minimum_clause(
-        jobs_created(inputs),  # the new jobs the ramp puts in place within the eligibility period
+        created,  # the new jobs the ramp puts in place within the eligibility period
         number("jobs.retained"),
         number("business.full_time_employees_at_application"),
         flag("business.small_business"),
@@ -116,7 +120,7 @@ def job_minimum(inputs: Inputs) -> JobMinimum:
         inputs.optional_number("business.retained_jobs_at_application"),
         inputs.scenario.readings.several_locations,
     )
-    return JobMinimum(clause, eligibility.retained_jobs_count(clause))
+    return JobMinimum(clause, eligibility.retained_jobs_count(clause), created)
 
 
 def threshold_of(inputs: Inputs) -> Threshold:
@@ -154,12 +158,13 @@ def commitment_periods(inputs: Inputs, statutory_code: np.ndarray) -> list[np.nd
             period = parameter("commitment_period_multiple_of_eligibility_period") * number(
                 prefix + "award.eligibility_period_years"
             )
-        else:  # the period given, where it counts in the test's window, 71(a)(5)(a)/(b)
+        else:  # the period given, where the authority set it; else the defined one, 71(a)(5)
             period = window_period(
                 period,
                 number(prefix + "award.eligibility_period_years"),
                 statutory_code,
                 flag(prefix + "commitment.period_set_by_authority"),
+                inputs.scenario.readings.stated_commitment_period,
             )
         commitment.append(period)
     return commitment
@@ -237,6 +242,8 @@ def net_benefit_test(size: int, phases: list[PhaseFlows], threshold: Threshold) 
         pv_without,
         requested,
         incremental,
+        net_benefit.deciding_test(cumulative_ratio),  # 71(a)(5): the lowest ratio decides
+        net_benefit.largest_passing_credit_pv(cumulative_credits[:, -1:], cumulative_ratio, threshold_column),
     )
 
 
@@ -268,12 +275,27 @@ def eligibility_checks(
     jobs: JobMinimum,
     test: NetBenefitTest,
     capital: CapitalInvestment,
-) -> dict[str, np.ndarray]:
-    """Every check of section 71 (and check ``75``), by clause: arrays of booleans over variants."""
+) -> tuple[dict[str, np.ndarray], dict[str, object]]:
+    """Every check of section 71 (and check ``75``), by clause: arrays of booleans over variants;
+    and the values the checks compared that the other steps do not keep (``measures``), so that
+    each check's sentence is written from what decided it."""
     scenario, number, flag = inputs.scenario, inputs.number, inputs.flag
     prevailing = "attestations.prevailing_wage."
     records = phase_records(scenario)
-    return {
+    accommodates = [number("facility.accommodates_share")] + [
+        number(f"phases.{i}.facility.accommodates_share") for i, p in enumerate(scenario.phases) if p.facility
+    ]
+    withholding = eligibility.weighted_withholding_share(
+        [number(prefix + "jobs.nj_withholding_share") for prefix, _ in records],
+        withholding_weights(scenario, number),  # 71(d): weighted by withholdings
+    )
+    section_75_passed, section_75_values = section_75_check(inputs, phases, jobs.retained_eligible)
+    measures = {
+        "accommodates_share": accommodates,
+        "withholding_share": withholding,
+        "section_75": section_75_values,
+    }
+    checks = {
         # 71(b)(2) makes a shortfall an obligation to donate, not a failure: always met.
         "71(a)(1)": np.ones((1, 1), dtype=bool) if capital.shortfall_is_donation else ~(capital.shortfall > 0),
         "71(a)(2)": jobs.clause > 0,
@@ -291,18 +313,12 @@ def eligibility_checks(
             inputs.optional_number(prevailing + "construction_starts_years_after_first_certificate"),
         ),
         # 71(d) on the project as approved: every phase's jobs and every premises a phase adds.
-        "71(d)": eligibility.accommodation_and_withholding_satisfied(
-            [number("facility.accommodates_share")]
-            + [number(f"phases.{i}.facility.accommodates_share") for i, p in enumerate(scenario.phases) if p.facility],
-            eligibility.weighted_withholding_share(
-                [number(prefix + "jobs.nj_withholding_share") for prefix, _ in records],
-                withholding_weights(scenario, number),  # 71(d): weighted by withholdings
-            ),
-        ),
+        "71(d)": eligibility.accommodation_and_withholding_satisfied(accommodates, withholding),
         "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),
         # s.75 (C.34:1B-343): the credit per job per year at most the maximum (a failure where read in statute).
-        "75": section_75_check(inputs, phases, jobs.retained_eligible),
+        "75": section_75_passed,
     }
+    return checks, measures
 
 
 @np.errstate(all="ignore")  # a variant that overflows gives a non-finite value, reported as such: no warning
@@ -328,7 +344,7 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     ]
     test = net_benefit_test(inputs.size, phases, threshold)
     capital = capital_investment(inputs)
-    checks = eligibility_checks(inputs, phases, jobs, test, capital)
+    checks, measures = eligibility_checks(inputs, phases, jobs, test, capital)
     eligible = np.ones((1, 1), dtype=bool)
     for passed in checks.values():
         eligible = eligible & passed
@@ -355,9 +371,13 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         pv_benefits_without_extension=test.pv_benefits_without_extension,
         requested_credits=test.requested_credits,
         incremental_credit=test.incremental_credit,
+        deciding_test=test.deciding_test,
+        max_credit_pv=test.max_credit_pv,
         capital_investment_minimum=capital.minimum,
         initial_capital_investment=capital.initial,
         infrastructure_fund_donation=capital.donation,
         checks=checks,
         eligible=eligible,
+        jobs_created=jobs.jobs_created,
+        measures=measures,
     )

@@ -190,6 +190,20 @@ def job_minimum_clause(
     return np.select([meets_d, meets_e, meets_f, meets_a, meets_b, meets_c], [_D, _E, _F, _A, _B, _C], default=0)
 
 
+def new_jobs_minimum(small_business: bool, targeted_industry: bool, full_time_employees_at_application: float):
+    """(minimum, clause) of the new-job test of 71(c)(1) that applies to the business: 25% of its
+    workforce for a small business, (a); 25 in a targeted industry, (b); 35 for any other, (c).
+
+    >>> new_jobs_minimum(False, False, 0), new_jobs_minimum(True, False, 40)
+    ((35, '71(c)(1)(c)'), (10.0, '71(c)(1)(a)'))
+    """
+    if small_business:
+        return parameter("small_business_new_job_growth_share") * full_time_employees_at_application, JOB_CLAUSES[_A]
+    if targeted_industry:
+        return parameter("targeted_industry_minimum_new_jobs"), JOB_CLAUSES[_B]
+    return parameter("other_business_minimum_new_jobs"), JOB_CLAUSES[_C]
+
+
 def retained_jobs_count(job_clause_code):
     """True where the retained jobs count for the award: eligible under 71(c)(1)(d), (e) or (f)."""
     return np.isin(job_clause_code, (_D, _E, _F))

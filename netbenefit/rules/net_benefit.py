@@ -77,6 +77,30 @@ def meets_threshold(ratio, threshold):
     )
 
 
+def deciding_test(cumulative_ratio):
+    """Index of the test that decides 71(a)(5) for a phased project: the cumulative test with the
+    lowest ratio (the tests share one threshold, so the lowest ratio passes only if every test
+    does), the earliest on a tie. It also binds :func:`largest_passing_credit_pv`. [index, (n, 1)]
+
+    >>> int(deciding_test([[2.548, 3.205]]).item()), int(deciding_test([[3.0, 3.0]]).item())
+    (0, 0)
+    """
+    return np.argmin(np.asarray(cumulative_ratio, dtype=float), axis=-1, keepdims=True)
+
+
+def largest_passing_credit_pv(pv_credits, cumulative_ratio, threshold):
+    """The present value of the requested credits scaled in proportion until every cumulative test
+    of 71(a)(5) passes: ``K x min_k(R_k) / T``. Scaling every credit by f scales each cumulative
+    test's credits by f, so test k passes while f <= R_k / T. For a project without later phases
+    this is ``pv_benefits / T``. [USD, PV at approval]
+
+    >>> float(largest_passing_credit_pv(100.0, [[2.5, 3.5]], 3.0).item())  # 100 x 2.5 / 3
+    83.33333333333333
+    """
+    lowest = np.min(np.asarray(cumulative_ratio, dtype=float), axis=-1, keepdims=True)
+    return np.asarray(pv_credits, dtype=float) * lowest / threshold
+
+
 def incremental_credit_by_test(
     cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension, threshold, passes_with_extension
 ):

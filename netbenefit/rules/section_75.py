@@ -86,14 +86,23 @@ def check(inputs, phases, retained_jobs_eligible) -> np.ndarray:
     ``inputs`` is the model's value accessor (:class:`netbenefit.cashflows.Inputs`); ``phases`` the
     model's phases (:class:`netbenefit.cashflows.PhaseFlows`, their ``credits`` by year).
     """
+    passed, _ = check_with_values(inputs, phases, retained_jobs_eligible)
+    return passed
+
+
+def check_with_values(inputs, phases, retained_jobs_eligible):
+    """(passed, values) of check ``75``: ``values`` holds, for each phase, its credit per job per
+    year, its maximum and the maximum's grade (the record the check's sentence is written from)."""
     passed = np.ones((1, 1), dtype=bool)
+    values = []
     for index, phase in enumerate(phases):
         prefix = "" if index == 0 else f"phases.{index - 1}."
-        within, grade = phase_within(
+        within, grade, per_job, maximum = phase_values(
             inputs, prefix, np.max(phase.credits, axis=-1, keepdims=True), retained_jobs_eligible
         )
         passed = passed & (within | (grade != "statute"))
-    return passed
+        values.append((per_job, maximum, grade, within))
+    return passed, values
 
 
 def labor_harmony_applies(inputs, prefix: str) -> np.ndarray:
@@ -109,6 +118,12 @@ def labor_harmony_applies(inputs, prefix: str) -> np.ndarray:
 def phase_within(inputs, prefix: str, annual_credit, retained_jobs_eligible):
     """(within, grade) of one phase: whether its credit per job is within its maximum, and the
     maximum's grade."""
+    within, grade, _, _ = phase_values(inputs, prefix, annual_credit, retained_jobs_eligible)
+    return within, grade
+
+
+def phase_values(inputs, prefix: str, annual_credit, retained_jobs_eligible):
+    """(within, grade, per_job, maximum) of one phase."""
     key = prefix + "award.section_75."
     cap = inputs.optional_number(key + "cap_per_job")
     maximum = maximum_per_job(labor_harmony_applies(inputs, prefix), cap)
@@ -118,4 +133,4 @@ def phase_within(inputs, prefix: str, annual_credit, retained_jobs_eligible):
         inputs.number(prefix + "jobs.retained"),
         retained_jobs_eligible,
     )
-    return within_maximum(per_job, maximum), maximum_grade(cap is not None)
+    return within_maximum(per_job, maximum), maximum_grade(cap is not None), per_job, maximum

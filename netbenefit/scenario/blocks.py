@@ -162,6 +162,9 @@ class Readings(Block):
     #: N.J.A.C. 19:31U-1.14(b): the first annual report is compared with the new jobs the project
     #: agreement approves (default) or with the ramp's first year (the comparison before).
     first_report_basis: Literal["approved_jobs", "ramp"] = "approved_jobs"
+    #: A commitment period the scenario states that the authority did not set: counts in no test
+    #: (default; the defined 1.5 x E decides) or in the 400 percent test (the reading before 2026-12-06).
+    stated_commitment_period: Literal["defined_period", "counts_in_400_percent_test"] = "defined_period"
 
 
 class FilingStatus(Block):

@@ -26,6 +26,7 @@ CONTRACT_KEYS = {
     "phases",
     "extended_commitment",
     "max_credit_pv",
+    "max_credit_pv_whole_project",
     "excluded_streams",
     "clawback_schedule",
     "clawback_note",
@@ -64,8 +65,16 @@ def test_evaluate_json_prints_the_contract_alone(capsys):
         "passes",
         "discount_rate",
         "ratio_as_given",
+        "deciding_test",
+        "margin",
     }
-    assert set(data["extended_commitment"]) == {"years", "incremental_credit", "repayment_schedule"}
+    assert set(data["extended_commitment"]) == {
+        "years",
+        "incremental_credit",
+        "repayment_schedule",
+        "test",
+        "repayment_by_phase",
+    }
     assert len(data["checks"]) == 11
 
 

@@ -71,7 +71,7 @@ def test_a_credit_too_small_for_a_finite_ratio_is_an_error_not_infinity():
 def test_a_rate_of_minus_0_999999_over_50_years_is_finite_or_a_clean_error():
     # (1 - 0.999999) ** -50 = 1e300: finite, so the PVs are huge but finite.
     try:
-        result = evaluate(discount_rate=-0.999999, commitment={"period_years": 50})
+        result = evaluate(discount_rate=-0.999999, commitment={"period_years": 50, "period_set_by_authority": True})
     except ScenarioError as error:
         assert error.key == "discount_rate" and "overflow" in error.problem
     else:
@@ -80,7 +80,7 @@ def test_a_rate_of_minus_0_999999_over_50_years_is_finite_or_a_clean_error():
 
 def test_a_rate_of_minus_0_9999999_over_50_years_overflows_into_a_clean_error():
     # (1e-7) ** -50 = 1e350 > the largest float (1.8e308).
-    error = error_of(discount_rate=-0.9999999, commitment={"period_years": 50})
+    error = error_of(discount_rate=-0.9999999, commitment={"period_years": 50, "period_set_by_authority": True})
     assert error.key == "discount_rate"
     assert "overflow" in error.problem and "-0.9999999" in error.problem
 
@@ -134,7 +134,7 @@ def test_zero_or_one_job_with_the_built_in_drivers_evaluates_to_finite_numbers(n
 
 def test_a_50_year_commitment_counts_benefits_over_50_years():
     streams = [{"name": "state taxes", "kind": "revenue", "by_year": {y: 1000000 for y in range(1, 61)}}]
-    result = evaluate(commitment={"period_years": 50}, streams=streams)
+    result = evaluate(commitment={"period_years": 50, "period_set_by_authority": True}, streams=streams)
     assert_finite(result)
     # 50 years x $1,000,000 at rate 0, over credits of 7 x $100,000: ratio 50,000,000 / 700,000
     assert result.ratio == pytest.approx(50_000_000 / 700_000)
@@ -155,7 +155,7 @@ def test_a_commitment_longer_than_the_model_runs_is_an_error_on_the_commitment()
     ],
 )
 def test_a_fractional_commitment_period_counts_that_fraction_of_its_last_year(period, counted_years):
-    result = evaluate(commitment={"period_years": period})
+    result = evaluate(commitment={"period_years": period, "period_set_by_authority": True})
     assert_finite(result)
     assert result.pv_benefits == pytest.approx(1_000_000 * counted_years)
     assert result.ratio == pytest.approx(1_000_000 * counted_years / 700_000)

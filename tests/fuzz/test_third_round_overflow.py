@@ -32,7 +32,7 @@ def drivers(**changes) -> dict:
 
 CASES = {
     "salary growth over 999 years": (
-        {"jobs.salary_growth": 3.0, "commitment.period_years": 999},
+        {"jobs.salary_growth": 3.0, "commitment.period_years": 999, "commitment.period_set_by_authority": True},
         "jobs.salary_growth",
     ),
     "a 1e308 CBT with inflation": (
@@ -41,7 +41,7 @@ CASES = {
     ),
     "1e300 jobs": ({"jobs.new": 1e300, "jobs.median_salary": 1e10}, "jobs.new"),
     "indexed brackets under deflation": (
-        {"revenue.index_brackets": True, "inflation": -0.99, "commitment.period_years": 500},
+        {"revenue.index_brackets": True, "inflation": -0.99, "commitment.period_years": 500, "commitment.period_set_by_authority": True},
         "inflation",
     ),
     "a 1e308 capital investment summing to infinity": (

@@ -133,7 +133,8 @@ def test_a_draw_that_lengthens_a_project_is_placed_in_its_later_fiscal_years(boo
 def test_a_draw_past_the_run_s_fiscal_years_is_refused_in_one_line(book):
     from netbenefit.analysis.montecarlo import parse_distribution
 
-    one = book.scenarios[0]  # a commitment period of 40 years runs 30 years past the scenario's own
+    # a commitment period of 40 years (set by the authority, so it counts) runs 30 years past the scenario's own
+    one = book.scenarios[0].replace({"commitment.period_set_by_authority": True}, name=book.scenarios[0].name)
     vary = {"commitment.period_years": parse_distribution(one, "commitment.period_years", [10.5, 40.0])}
     with pytest.raises(ScenarioError, match="a drawn value runs the project to fiscal year .* narrow"):
         portfolio_montecarlo(dataclasses.replace(book, scenarios=(one,), vary=(vary,), macro={}), draws=50, seed=5)

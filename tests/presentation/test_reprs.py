@@ -23,7 +23,7 @@ def test_result_repr_is_one_short_line(party):
     text = repr(party)
     assert "\n" not in text and len(text) < 200
     name = "Party City, Woodcliff Lake (published ratio arithmetic)"
-    assert text.startswith(f"<Result '{name}': ratio 480.6% vs 400% (71(a)(5))")
+    assert text.startswith(f"<Result '{name}': ratio 480.6% vs 400% threshold (71(a)(5)): passes")
     assert "passes; eligible" in text and "PV benefits $35.7M" in text
 
 

@@ -28,16 +28,20 @@ CHECK_IDS = ["71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(
 RESULT_KEYS = {
     "name", "eligible", "net_benefit", "checks", "capital_investment_minimum", "infrastructure_fund_donation",
     "jobs_clause", "retained_jobs_eligible", "phases", "extended_commitment", "max_credit_pv", "excluded_streams",
+    "max_credit_pv_whole_project",
     "clawback_schedule", "clawback_note",
     "benefits_by_tax", "conventions", "method",
     "warnings",
 }  # fmt: skip
 NET_BENEFIT_KEYS = {
     "pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate", "ratio_as_given",
+    "deciding_test", "margin",
 }  # fmt: skip
 CHECK_KEYS = {"id", "passed", "message"}
+#: A check's record (netbenefit.rules.decision): the deciding comparison, and every one made.
+DECISION_KEYS = {"value", "relation", "limit", "clause", "test", "comparisons"}
 PHASE_KEYS = {"phases", "pv_benefits", "pv_credits", "ratio", "passes"}
-EXTENDED_KEYS = {"years", "incremental_credit", "repayment_schedule"}
+EXTENDED_KEYS = {"years", "incremental_credit", "repayment_schedule", "test", "repayment_by_phase"}
 REPAYMENT_KEYS = {"years_maintained", "repayment"}
 THRESHOLD_CLAUSES = {"71(a)(5)", "71(a)(5)(a)", "71(a)(5)(b)", "71(a)(5)(f)"}
 
@@ -96,15 +100,23 @@ def test_the_result_has_exactly_the_contract_keys_and_the_ten_checks_in_order(da
     assert set(out["net_benefit"]) == NET_BENEFIT_KEYS
     assert out["net_benefit"]["threshold_clause"] in THRESHOLD_CLAUSES
     assert [check["id"] for check in out["checks"]] == CHECK_IDS
-    assert all(set(check) == CHECK_KEYS for check in out["checks"])
+    assert all(CHECK_KEYS <= set(check) <= CHECK_KEYS | DECISION_KEYS for check in out["checks"])
     assert len(out["phases"]) == 1 + len(data.get("phases", []))
     assert all(set(phase) == PHASE_KEYS for phase in out["phases"])
     extended = out["extended_commitment"]
     assert set(extended) == EXTENDED_KEYS
     assert [row["years_maintained"] for row in extended["repayment_schedule"]] == list(range(extended["years"]))
     assert all(set(row) == REPAYMENT_KEYS for row in extended["repayment_schedule"])
-    # max_credit_pv = pv_benefits / threshold
-    assert math.isclose(out["max_credit_pv"], out["net_benefit"]["pv_benefits"] / out["net_benefit"]["threshold"])
+    # max_credit_pv = pv_credits x the least cumulative ratio / threshold; whole project: pv_benefits / threshold
+    net = out["net_benefit"]
+    lowest = min(phase["ratio"] for phase in out["phases"])
+    assert math.isclose(out["max_credit_pv"], net["pv_credits"] * lowest / net["threshold"])
+    assert math.isclose(out["max_credit_pv_whole_project"], net["pv_benefits"] / net["threshold"])
+    # passes agrees with the largest credit that passes (up to the test's relative tolerance)
+    if net["passes"]:
+        assert net["pv_credits"] <= out["max_credit_pv"] * (1 + 1e-8)
+    else:
+        assert net["pv_credits"] > out["max_credit_pv"] * (1 - 1e-8)
     # jobs_clause is null exactly when the job minimum, 71(a)(2), is not met
     assert (out["jobs_clause"] is None) == (not out["checks"][1]["passed"])
 

@@ -151,6 +151,8 @@ class TestExtendedCommitment:
             "years": 0,
             "incremental_credit": 0.0,
             "repayment_schedule": [],
+            "test": None,
+            "repayment_by_phase": [],
         }
 
 
@@ -191,7 +193,10 @@ class TestPhases:
         )
 
     def test_phase_commitment_period(self):
-        # Phase 2 commits 2 years from its year 1 (project year 3): project years 3, 4.
-        phase = self.phase(100_000, 1_000_000, start_year=2) | {"commitment": {"period_years": 2}}
+        # Phase 2 commits 2 years from its year 1 (project year 3): project years 3, 4 (a period the
+        # authority set: a stated one it did not set counts in no test, docs/conventions.md 3).
+        phase = self.phase(100_000, 1_000_000, start_year=2) | {
+            "commitment": {"period_years": 2, "period_set_by_authority": True}
+        }
         result = evaluate(phases=[phase])
         assert result.cashflows["weight_phase_2"].tolist()[:6] == [0, 0, 1, 1, 0, 0]

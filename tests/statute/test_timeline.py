@@ -23,9 +23,17 @@ def test_window_starts_at_the_first_credit_year():
 
 
 def test_explicit_commitment_period_and_fraction():
-    result = evaluate(commitment__period_years=8.25, **flat())
+    # A period the authority set counts; its fraction weights the last year.
+    result = evaluate(commitment__period_years=8.25, commitment__period_set_by_authority=True, **flat())
     assert result.cashflows["weight"].tolist()[:10] == [1.0] * 8 + [0.25, 0.0]
     assert result.pv_benefits == pytest.approx(8.25 * 1000)
+
+
+def test_a_stated_period_the_authority_did_not_set_counts_in_no_test():
+    # 8.25 years stated, not set by the authority: the defined 10.5 years decide, 71(a)(5).
+    result = evaluate(commitment__period_years=8.25, **flat())
+    assert result.cashflows["weight"].tolist()[:12] == [1.0] * 10 + [0.5, 0.0]
+    assert result.ratio_as_given == pytest.approx(8.25 * 1000 / 700_000)
 
 
 def test_credits_are_never_weighted():
