@@ -17,8 +17,8 @@ from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
 from .rules import net_benefit as net_benefit_rules
-from .rules.decision import Comparison, Decision
 from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares
+from .rules.decision import Comparison, Decision
 from .scenario import Scenario, load_scenario
 
 
@@ -286,13 +286,20 @@ def _decisions(
     withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
     names = ["facility"] + [f"phase {i + 2} premises" for i, p in enumerate(scenario.phases) if p.facility]
     comparisons = [
-        Comparison(_scalar(v), accommodation_minimum, "more_than", _scalar(v) > accommodation_minimum, "share", name, "71(d)")
+        Comparison(
+            _scalar(v), accommodation_minimum, "more_than", _scalar(v) > accommodation_minimum, "share", name, "71(d)"
+        )
         for name, v in zip(names, measures["accommodates_share"], strict=True)
     ]
     withholding = _scalar(measures["withholding_share"])
     comparisons.append(
         Comparison(
-            withholding, withholding_minimum, "at_least", withholding >= withholding_minimum, "share", "withholdings",
+            withholding,
+            withholding_minimum,
+            "at_least",
+            withholding >= withholding_minimum,
+            "share",
+            "withholdings",
             "71(d)",
         )
     )
@@ -301,8 +308,13 @@ def _decisions(
     # 75: each phase's credit per credit-eligible job per year, at most the section 75 maximum.
     comparisons = [
         Comparison(
-            _scalar(per_job), _scalar(maximum), "at_most", bool(_scalar(within)), "usd",
-            f"phase {index + 1}" if len(c.phases) > 1 else "credit per job", "75",
+            _scalar(per_job),
+            _scalar(maximum),
+            "at_most",
+            bool(_scalar(within)),
+            "usd",
+            f"phase {index + 1}" if len(c.phases) > 1 else "credit per job",
+            "75",
         )
         for index, (per_job, maximum, grade, within) in enumerate(measures["section_75"])
     ]

@@ -133,7 +133,10 @@ def test_deep_nesting_is_refused_before_it_is_all_read(tmp_path):
 
 def test_an_overflow_is_one_error_and_no_numpy_warning():
     # Was: RuntimeWarning lines on stderr before the error.
-    data = with_changes(base_scenario_dict(), {"discount_rate": -0.9999999, "commitment": {"period_years": 50, "period_set_by_authority": True}})
+    data = with_changes(
+        base_scenario_dict(),
+        {"discount_rate": -0.9999999, "commitment": {"period_years": 50, "period_set_by_authority": True}},
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(ScenarioError, match="overflow"):

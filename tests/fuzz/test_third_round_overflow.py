@@ -41,7 +41,12 @@ CASES = {
     ),
     "1e300 jobs": ({"jobs.new": 1e300, "jobs.median_salary": 1e10}, "jobs.new"),
     "indexed brackets under deflation": (
-        {"revenue.index_brackets": True, "inflation": -0.99, "commitment.period_years": 500, "commitment.period_set_by_authority": True},
+        {
+            "revenue.index_brackets": True,
+            "inflation": -0.99,
+            "commitment.period_years": 500,
+            "commitment.period_set_by_authority": True,
+        },
         "inflation",
     ),
     "a 1e308 capital investment summing to infinity": (
