@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from . import withholdings
-from .labels import compared, money_exact, ratio_verdict, share
+from .labels import compared, money_exact, share
 from .parameters import parameter
 from .rules import eligibility, net_benefit
 from .scenario import Scenario
@@ -159,25 +159,6 @@ def net_benefit_message(scenario: Scenario, decision, clause: str, extension_not
     if extension_note:
         text += " " + extension_note
     return text
-
-
-def net_benefit_headline(decision, digits: int = 1) -> tuple[str, str, str]:
-    """(ratio, threshold, others) of the 71(a)(5) headline, from its record: the deciding test's
-    ratio and threshold written so that the verdict is true of them, and, for a phased project,
-    ``"phases 1: "`` before the ratio and the other tests after it (``"phases 1+2: 320.5% passes"``).
-
-    The first item carries the deciding test's name for a phased project: ``"phases 1: 254.8%"``.
-    """
-    decided = decision.decided_by
-    ratio_text, threshold_text = ratio_verdict(decided.value, decided.limit, decided.holds, digits)
-    if len(decision.comparisons) == 1:
-        return ratio_text, threshold_text, ""
-    others = []
-    for i, test in enumerate(decision.comparisons):
-        if i != decision.deciding:
-            value, _ = ratio_verdict(test.value, test.limit, test.holds, digits)
-            others.append(f"{test.what}: {value} {'passes' if test.holds else 'fails'}")
-    return f"{decided.what}: {ratio_text}", threshold_text, "; ".join(others)
 
 
 def extension_note(scenario: Scenario, statutory_code: int, incremental: float, passes: bool = True) -> str:

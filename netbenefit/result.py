@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from .labels import money_exact
+from .labels import money_exact, net_benefit_headline
 from .rules.clawback import SCHEDULE_COLUMNS
 from .scenario import Scenario
 from .views import view
@@ -194,12 +194,15 @@ class Result:
         binds ``max_credit_pv``); for a project without later phases, its one test."""
         return self.net_benefit_decision.decided_by
 
+    @property
+    def margin(self) -> float:
+        """The deciding test's ratio minus the threshold (multiples; 0.0159 is 1.59 percentage points)."""
+        return self.deciding_test.margin
+
     def headline(self, digits: int = 1) -> str:
         """``"491.6% vs 400% threshold (71(a)(5)): passes"``; for a phased project the deciding
         test first: ``"phases 1: 254.8% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 320.5%
         passes)"``. Written from the 71(a)(5) record, so the verdict is true of the numbers shown."""
-        from .explain import net_benefit_headline
-
         value, threshold, others = net_benefit_headline(self.net_benefit_decision, digits)
         text = f"{value} vs {threshold} threshold ({self.threshold_clause}): {'passes' if self.passes else 'fails'}"
         return f"{text} ({others})" if others else text

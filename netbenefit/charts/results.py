@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import labels
+from ..labels import ratio_verdict
 from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,
@@ -104,7 +105,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     ax.set_ylabel("Cumulative present value at approval [USD]")
     ax.set_title(
         f"{scenario_label(result.name, width=70, lines=1)}\n"
-        f"Net benefit ratio {result.ratio:.0%} vs {result.threshold:.0%} threshold: {verdict(result.passes)}"
+        f"Net benefit {'test' if len(result.phase_tests) > 1 else 'ratio'} {_chart_headline(result)}"
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
@@ -230,8 +231,9 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
             hatch=None if passes else FAIL_HATCH,
             edgecolor="white" if passes else "black",
         )
+        written, _ = ratio_verdict(ratio, result.threshold, bool(passes), 0)  # true of the verdict
         ax.annotate(
-            f"{ratio:.0%}{chr(10) if crowded else ' '}{verdict(passes)}",
+            f"{written}{chr(10) if crowded else ' '}{verdict(passes)}",
             (position, max(ratio, 0.0)),
             xytext=(0, 4),
             textcoords="offset points",
@@ -403,6 +405,19 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
 # ----------------------------------------------------------------------------------------------
 
 
+def _chart_headline(result: Result) -> str:
+    """``"491% vs 400% threshold: passes"`` (a phased project's deciding test first), from the 71(a)(5) record."""
+    value, threshold, others = labels.net_benefit_headline(result.net_benefit_decision, 0)
+    text = f"{value} vs {threshold} threshold: {verdict(result.passes)}"
+    return f"{text} ({others})" if others else text
+
+
+def ratio_verdict_text(result: Result) -> str:
+    """``"492% vs 400%"``, or ``"phases 1: 255% vs 300%"``: the deciding test, written true to its verdict."""
+    value, threshold, _ = labels.net_benefit_headline(result.net_benefit_decision, 0)
+    return f"{value} vs {threshold}"
+
+
 def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     """Net benefit ratio of each scenario against its own threshold, sorted, pass or fail.
 
@@ -424,13 +439,14 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     """
     results = list(results)
     ax = axes_or_new(ax, figure_size("compare_ratios", results))
-    ordered = sorted(results, key=lambda r: r.ratio)  # barh draws bottom-up: highest at the top
+    # The deciding test's ratio (a phased project's lowest cumulative test; the whole project's otherwise).
+    ordered = sorted(results, key=lambda r: r.deciding_test.value)  # barh draws bottom-up: highest at the top
     rows = np.arange(len(ordered))
-    ratios = np.array([r.ratio for r in ordered])
+    ratios = np.array([r.deciding_test.value for r in ordered])
     for row, result in zip(rows, ordered, strict=True):
         ax.barh(
             row,
-            result.ratio,
+            result.deciding_test.value,
             height=0.65,
             color=PASS_COLOUR if result.passes else FAIL_COLOUR,
             hatch=None if result.passes else FAIL_HATCH,
@@ -438,8 +454,8 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
         )
         other = "" if result.eligible or not result.passes else "; not eligible (other checks)"
         ax.annotate(
-            f"{result.ratio:.0%} vs {result.threshold:.0%}{other}",
-            (max(result.ratio, result.threshold), row),  # past the threshold tick, never over it
+            f"{ratio_verdict_text(result)}{other}",
+            (max(result.deciding_test.value, result.threshold), row),  # past the threshold tick, never over it
             xytext=(7, 0),
             textcoords="offset points",
             va="center",

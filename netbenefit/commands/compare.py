@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..evaluate import evaluate
+    from ..labels import margin_points
     from ..outdir import check_unlocked, one_run
     from ..output import check_output_folder, file_count, prepare_output_folder, write_comparison
     from ..safe_text import terminal
@@ -82,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
             results.append(result)
             print(
                 terminal(
-                    f"{result.name}: ratio {result.ratio:.1%} vs {result.threshold:.0%} ({result.threshold_clause}) "
-                    f"{'passes' if result.passes else 'fails'}; {'eligible' if result.eligible else 'not eligible'}"
+                    f"{result.name}: {result.headline()}; margin {margin_points(result.margin, result.passes)}; "
+                    f"{'eligible' if result.eligible else 'not eligible'}"
                 ),
                 flush=True,
             )

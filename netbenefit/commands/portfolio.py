@@ -90,8 +90,7 @@ def run(args: argparse.Namespace) -> int:
         results.append(result)
         print(
             terminal(
-                f"{result.name}: approved {result.scenario.approval.isoformat()}; ratio {result.ratio:.1%} vs "
-                f"{result.threshold:.0%} {'passes' if result.passes else 'fails'}; "
+                f"{result.name}: approved {result.scenario.approval.isoformat()}; {result.headline()}; "
                 f"credits {money_exact(result.requested_credits)}"
             ),
             flush=True,

@@ -29,7 +29,6 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate
     from ..files import OutputError, atomic_write_text
     from ..html import report_html, write_pdf
-    from ..labels import ratio
     from ..output import prepare_output_file
     from ..safe_text import terminal
     from ..version import installed_version
@@ -55,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
         verdict = "eligible" if result.eligible else "not eligible"
         print(
             terminal(
-                f"{result.name}: ratio {ratio(result.ratio, 1)} vs {ratio(result.threshold)} "
-                f"({result.threshold_clause}); {verdict}"
+                f"{result.name}: {result.headline()}; {verdict}"
             )
         )
     for path in (html_path, pdf_path):

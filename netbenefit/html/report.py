@@ -80,9 +80,7 @@ def chart_alt(chart: str, result: Result) -> str:
     """Alternative text of a chart of ``result``: what it shows, with its numbers."""
     from ..labels import money_exact, ratio
 
-    verdict = "passes" if result.passes else "fails"
-    head = f"{result.name}: net benefit ratio {ratio(result.ratio)} vs {ratio(result.threshold)} threshold, "
-    head += f"{verdict}."
+    head = f"{result.name}: net benefit {'test' if result.phase_tests.shape[0] > 1 else 'ratio'} {result.headline(0)}."
     if chart == "cumulative_pv":
         met = result.first_year_test_met
         reached = (
@@ -363,7 +361,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
         figure = charts.draw("compare_ratios", results)
         passed = sum(r.passes for r in results)
         alt = f"Bar chart of the net benefit ratios of {len(results)} scenarios, {passed} passing: " + "; ".join(
-            f"{r.name} {ratio(r.ratio)} vs {ratio(r.threshold)}" for r in results
+            f"{r.name} {r.headline(0)}" for r in results
         )
         comparison = (
             f'<section class="comparison"><h2>Comparison of {len(results)} scenarios</h2>'

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..labels import money_exact, ratio, share
+from ..labels import net_benefit_headline as labels_headline
 from ..safe_text import html as escape  # one rule for user text in HTML
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 
@@ -60,10 +61,12 @@ def _cashflow_cell(column: str, value) -> str:
 def headline_html(result: Result) -> str:
     """One line: ratio against threshold and clause, passes or fails, eligible or not."""
     style = PASS_STYLE if result.passes else FAIL_STYLE
+    value, threshold, others = labels_headline(result.net_benefit_decision, 1)  # from the 71(a)(5) record
     return (
-        f'<div class="headline" style="{style}"><b>{escape(result.name)}</b>: net benefit ratio '
-        f"<b>{ratio(result.ratio, 1)}</b> vs threshold <b>{ratio(result.threshold, 0)}</b> "
-        f"({escape(result.threshold_clause)}): <b>{'passes' if result.passes else 'fails'}</b>; "
+        f'<div class="headline" style="{style}"><b>{escape(result.name)}</b>: net benefit '
+        f"{'test' if others else 'ratio'} <b>{escape(value)}</b> vs threshold <b>{threshold}</b> "
+        f"({escape(result.threshold_clause)}): <b>{'passes' if result.passes else 'fails'}</b>"
+        f"{f' ({escape(others)})' if others else ''}; "
         f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>"
         f"PV of net benefits {money_exact(result.pv_benefits)}; "
         f"PV of requested credits {money_exact(result.pv_credits)}; "

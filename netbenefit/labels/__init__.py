@@ -411,11 +411,45 @@ def compared(comparison: Any, digits: int = 2) -> str:
     return f"{value} {comparison.relation} {limit}"
 
 
+def margin_points(margin: float, passes: bool, digits: int = 2) -> str:
+    """The margin of the net benefit test (ratio minus threshold, in multiples) in percentage
+    points, signed, with the digits that keep its sign true to the verdict: ``+1.59 points``,
+    ``+0.00 points`` for a ratio exactly at its threshold, ``-0.001 points`` for one just below.
+
+    >>> margin_points(0.0159, True), margin_points(-0.00001, False), margin_points(0.0, True)
+    ('+1.59 points', '-0.001 points', '+0.00 points')
+    """
+    if _missing(margin):
+        return "undefined"
+    text, _ = written_pair(margin * 100, 0.0, ">=" if passes else "<", "jobs", digits)
+    text = text.replace(",", "")
+    return f"{'' if text.startswith('-') else '+'}{text} points"
+
+
 def ratio_verdict(value: float, threshold: float, passes: bool, digits: int = 1) -> tuple[str, str]:
     """A ratio and its threshold for ``"491.6% vs 400%: passes"``: written so that the ratio as
     written is at least the threshold when it passes and below it when it fails (399.99% fails
     400%, never ``400.0% ... fails``)."""
     return written_pair(value, threshold, ">=" if passes else "<", "ratio", digits)
+
+
+def net_benefit_headline(decision, digits: int = 1) -> tuple[str, str, str]:
+    """(ratio, threshold, others) of the 71(a)(5) headline, from its record: the deciding test's
+    ratio and threshold written so that the verdict is true of them, and, for a phased project,
+    ``"phases 1: "`` before the ratio and the other tests after it (``"phases 1+2: 320.5% passes"``).
+
+    The first item carries the deciding test's name for a phased project: ``"phases 1: 254.8%"``.
+    """
+    decided = decision.decided_by
+    ratio_text, threshold_text = ratio_verdict(decided.value, decided.limit, decided.holds, digits)
+    if len(decision.comparisons) == 1:
+        return ratio_text, threshold_text, ""
+    others = []
+    for i, test in enumerate(decision.comparisons):
+        if i != decision.deciding:
+            value, _ = ratio_verdict(test.value, test.limit, test.holds, digits)
+            others.append(f"{test.what}: {value} {'passes' if test.holds else 'fails'}")
+    return f"{decided.what}: {ratio_text}", threshold_text, "; ".join(others)
 
 
 def years(value: float | None) -> str:
