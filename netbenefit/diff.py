@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import ScenarioError
-from .labels import money_exact
+from .labels import margin_points, money_exact, ratio
+from .margin import benefit_window, margin_rows
 from .result import Result
 from .scenario import Scenario, load_scenario
 
@@ -74,6 +75,20 @@ class Diff:
         (``Result.benefits_by_tax``); empty otherwise.
     grouped : bool
         Whether the attribution is by top-level block rather than by input.
+    threshold_a, threshold_b, threshold_clause_a, threshold_clause_b : float, str
+        Each side's threshold of 71(a)(5) and its clause.
+    margin_a, margin_b : float
+        Each side's margin: the deciding test's ratio minus its threshold (multiples; 0.0159 is 1.59
+        percentage points). Where the thresholds differ, the margins compare; the ratios do not.
+    passes_a, passes_b : bool
+    window_a, window_b : str
+        Each side's benefit window in words (the commitment period, and an extended commitment
+        where the test counts it, 71(a)(5)(d)).
+    margin_attribution : DataFrame
+        ``key``, ``contribution``: the change of the margin, ``margin_b - margin_a``, split into the
+        inputs' Shapley values for the ratio, with the threshold, the benefit window and (for a
+        phased project whose deciding test is not the whole project) the deciding test as rows of
+        their own; they add up.
     """
 
     name_a: str
@@ -88,6 +103,17 @@ class Diff:
     attribution: pd.DataFrame
     by_tax: pd.DataFrame
     grouped: bool = False
+    threshold_a: float = math.nan
+    threshold_b: float = math.nan
+    threshold_clause_a: str = ""
+    threshold_clause_b: str = ""
+    margin_a: float = math.nan
+    margin_b: float = math.nan
+    passes_a: bool = False
+    passes_b: bool = False
+    window_a: str = ""
+    window_b: str = ""
+    margin_attribution: pd.DataFrame | None = None
 
     @property
     def ratio_change(self) -> float:
@@ -103,13 +129,36 @@ class Diff:
         """[USD]"""
         return self.pv_credits_b - self.pv_credits_a
 
+    @property
+    def margin_change(self) -> float:
+        """``margin_b - margin_a`` (multiples)."""
+        return self.margin_b - self.margin_a
+
+    def differences_in_words(self) -> list[str]:
+        """Sentences for what makes the two ratios not compare directly: a different threshold, a
+        different benefit window."""
+        out = []
+        if self.threshold_a != self.threshold_b or self.threshold_clause_a != self.threshold_clause_b:
+            out.append(
+                f"the thresholds differ ({ratio(self.threshold_a)}, {self.threshold_clause_a}, in A; "
+                f"{ratio(self.threshold_b)}, {self.threshold_clause_b}, in B): compare the margins, not the ratios"
+            )
+        if self.window_a != self.window_b:
+            out.append(f"the benefit windows differ: A counts {self.window_a}; B counts {self.window_b}")
+        return out
+
     def summary(self) -> str:
-        """Plain text: the ratio, the present values, the inputs that differ and the attribution."""
+        """Plain text: the ratio, the threshold and margin of each side, the present values, the inputs
+        that differ and the attribution of the margin."""
         lines = [
             f"A: {self.name_a}",
             f"B: {self.name_b}",
             f"  net benefit ratio {self.ratio_a:.2%} -> {self.ratio_b:.2%} "
             f"(change {100 * self.ratio_change:+.2f} percentage points)",
+            f"  threshold {ratio(self.threshold_a)} ({self.threshold_clause_a}) -> {ratio(self.threshold_b)} "
+            f"({self.threshold_clause_b}); margin {margin_points(self.margin_a, self.passes_a)} -> "
+            f"{margin_points(self.margin_b, self.passes_b)}",
+            *[f"  {sentence}" for sentence in self.differences_in_words()],
             f"  PV net benefits {money_exact(self.pv_benefits_a)} -> {money_exact(self.pv_benefits_b)} "
             f"(change {_money_change(self.pv_benefits_change)})",
             f"  PV credits {money_exact(self.pv_credits_a)} -> {money_exact(self.pv_credits_b)} "
@@ -124,15 +173,33 @@ class Diff:
         lines.append(f"  inputs that differ ({len(self.inputs)}):")
         for row in self.inputs.itertuples(index=False):
             lines.append(f"    {row.key}: {_shown(row.old)} -> {_shown(row.new)}")
-        if not self.attribution.empty:
+        table = self.attribution_shown
+        if not table.empty:
             how = "by block" if self.grouped else "by input"
-            lines.append(f"  the ratio change attributed {how}, in percentage points (Shapley values; they add up):")
-            width = max(len(str(key)) for key in self.attribution["key"])
-            for row in self.attribution.itertuples(index=False):
+            if table is self.attribution:
+                lines.append(
+                    f"  the ratio change attributed {how}, in percentage points (Shapley values; they add up):"
+                )
+            else:
+                lines.append(
+                    f"  the margin change attributed {how}, in percentage points (Shapley values of the ratio, "
+                    "with the threshold and the benefit window as rows of their own; they add up):"
+                )
+            width = max(len(str(key)) for key in table["key"])
+            for row in table.itertuples(index=False):
                 shown = 100 * row.contribution if abs(row.contribution) >= 5e-5 else 0.0  # no "-0.00"
                 lines.append(f"    {row.key:<{width}}  {shown:+.2f}")
-            lines.append(f"    {'total':<{width}}  {100 * float(self.attribution['contribution'].sum()):+.2f}")
+            lines.append(f"    {'total':<{width}}  {100 * float(table['contribution'].sum()):+.2f}")
         return "\n".join(lines)
+
+    @property
+    def attribution_shown(self) -> pd.DataFrame:
+        """The margin's attribution where the threshold, the window or the deciding test adds a row of
+        its own; else the ratio's (the same rows: the margin and the ratio then move together)."""
+        margin = self.margin_attribution
+        if margin is None or len(margin) == len(self.attribution):
+            return self.attribution
+        return margin
 
     def __str__(self) -> str:
         return self.summary()
@@ -158,6 +225,24 @@ class Diff:
                 for row in self.attribution.itertuples(index=False)
             ],
             "grouped_by_block": bool(self.grouped),
+            "threshold_a": float(self.threshold_a),
+            "threshold_b": float(self.threshold_b),
+            "threshold_clause_a": self.threshold_clause_a,
+            "threshold_clause_b": self.threshold_clause_b,
+            "margin_a": float(self.margin_a),
+            "margin_b": float(self.margin_b),
+            "margin_change": float(self.margin_change),
+            "passes_a": bool(self.passes_a),
+            "passes_b": bool(self.passes_b),
+            "window_a": self.window_a,
+            "window_b": self.window_b,
+            "differences": self.differences_in_words(),
+            "margin_attribution": [
+                {"key": row.key, "contribution": float(row.contribution)}
+                for row in (
+                    self.margin_attribution if self.margin_attribution is not None else self.attribution
+                ).itertuples(index=False)
+            ],
             "by_tax": [
                 {"tax": row.tax, "pv_a": float(row.pv_a), "pv_b": float(row.pv_b), "change": float(row.change)}
                 for row in self.by_tax.itertuples(index=False)
@@ -212,6 +297,10 @@ def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
     model_changes = {key: new for key, _, new in changes if key not in _DESCRIPTIVE_KEYS}
     labels, contributions, grouped = attribute(scenario_a, model_changes, result_a.ratio, result_b.ratio)
     attribution = pd.DataFrame({"key": labels, "contribution": np.asarray(contributions, dtype=float)})
+    margin_attribution = pd.DataFrame(
+        margin_rows(result_a, result_b, list(labels), np.asarray(contributions, dtype=float)),
+        columns=["key", "contribution"],
+    )
     return Diff(
         name_a=scenario_a.name,
         name_b=scenario_b.name,
@@ -225,6 +314,17 @@ def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
         attribution=attribution,
         by_tax=_by_tax(result_a, result_b),
         grouped=grouped,
+        threshold_a=result_a.threshold,
+        threshold_b=result_b.threshold,
+        threshold_clause_a=result_a.threshold_clause,
+        threshold_clause_b=result_b.threshold_clause,
+        margin_a=result_a.margin,
+        margin_b=result_b.margin,
+        passes_a=result_a.passes,
+        passes_b=result_b.passes,
+        window_a=benefit_window(result_a),
+        window_b=benefit_window(result_b),
+        margin_attribution=margin_attribution,
     )
 
 

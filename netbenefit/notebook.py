@@ -249,6 +249,17 @@ def diff_html(diff: Any) -> str:
         ("A", diff.name_a),
         ("B", diff.name_b),
         ("Net benefit ratio", _ratios(diff.ratio_a, diff.ratio_b)),
+        (
+            "Threshold",
+            f"{labels.ratio(diff.threshold_a)} ({diff.threshold_clause_a}) to "
+            f"{labels.ratio(diff.threshold_b)} ({diff.threshold_clause_b})",
+        ),
+        (
+            "Margin (ratio minus threshold)",
+            f"{labels.margin_points(diff.margin_a, diff.passes_a)} to "
+            f"{labels.margin_points(diff.margin_b, diff.passes_b)}",
+        ),
+        *[("Note", sentence[0].upper() + sentence[1:] + ".") for sentence in diff.differences_in_words()],
         ("PV of net benefits", _change(diff.pv_benefits_a, diff.pv_benefits_b)),
         ("PV of tax credits", _change(diff.pv_credits_a, diff.pv_credits_b)),
     ]
@@ -264,15 +275,17 @@ def diff_html(diff: Any) -> str:
         else "<p>The two scenarios have the same inputs.</p>"
     )
     attribution = ""
-    if not diff.attribution.empty:
+    table = diff.attribution_shown
+    if not table.empty:
         rows = "".join(
             f"<tr><td>{escape(_group_label(row.key))}</td><td class='num'>{100 * row.contribution:+.1f} pts</td></tr>"
-            for row in diff.attribution.itertuples(index=False)
+            for row in table.itertuples(index=False)
         )
-        total = 100 * float(diff.attribution["contribution"].sum())
+        total = 100 * float(table["contribution"].sum())
         how = "by block" if diff.grouped else "by input"
+        what = "the ratio" if table is diff.attribution else "the margin (the threshold and the window as rows)"
         attribution = (
-            f"<h3>What moved the ratio, {how} (Shapley values; they add up)</h3><table><thead><tr><th>Input</th>"
+            f"<h3>What moved {what}, {how} (Shapley values; they add up)</h3><table><thead><tr><th>Input</th>"
             f"<th>Contribution [percentage points]</th></tr></thead><tbody>{rows}"
             f"<tr><th>Total</th><td class='num'>{total:+.1f} pts</td></tr></tbody></table>"
         )

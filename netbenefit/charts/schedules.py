@@ -260,7 +260,17 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     -------
     matplotlib.axes.Axes
     """
-    attribution = diff.attribution
+    attribution = getattr(diff, "attribution_shown", diff.attribution)
+    # Where the threshold, the benefit window or a phased project's deciding test moves too, the
+    # chart walks the margin (ratio minus threshold) from A to B, with those as bars of their own.
+    margin = attribution is not diff.attribution
+    start, end_value = (diff.margin_a, diff.margin_b) if margin else (diff.ratio_a, diff.ratio_b)
+
+    def shown(value, passes=None):
+        return (
+            labels.margin_points(value, passes if passes is not None else value >= 0) if margin else labels.ratio(value)
+        )
+
     ax = axes_or_new(ax, (10.0, 5.5))
     changes = {}
     inputs = getattr(diff, "inputs", None)
@@ -271,17 +281,17 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     width = max(6, characters_across(ax, 8) // (len(rows) + 2) - 1)  # a tick label's line [characters]
     names = [tick_text(f"A: {diff.name_a}", width)]
     positions = [0]
-    ax.bar(0, diff.ratio_a, width=0.6, color=NEUTRAL_COLOUR)
+    ax.bar(0, start, width=0.6, color=NEUTRAL_COLOUR)
     ax.annotate(
-        labels.ratio(diff.ratio_a),
-        (0, diff.ratio_a),
+        shown(start, getattr(diff, "passes_a", None)),
+        (0, start),
         xytext=(0, 3),
         textcoords="offset points",
         ha="center",
         fontsize=8.5,
     )
-    level = float(diff.ratio_a)
-    reached = [level, float(diff.ratio_b)]  # every level a bar reaches, for the limits
+    level = float(start)
+    reached = [level, float(end_value)]  # every level a bar reaches, for the limits
     for i, row in enumerate(rows, start=1):
         key, contribution = row["key"], float(row["contribution"])
         ax.bar(i, contribution, bottom=level, width=0.6, **pass_fail(contribution >= 0))
@@ -300,10 +310,10 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
         level += contribution
         reached.append(level)
     end = len(positions)
-    ax.bar(end, diff.ratio_b, width=0.6, color=THRESHOLD_COLOUR)
+    ax.bar(end, end_value, width=0.6, color=THRESHOLD_COLOUR)
     ax.annotate(
-        labels.ratio(diff.ratio_b),
-        (end, diff.ratio_b),
+        shown(end_value, getattr(diff, "passes_b", None)),
+        (end, end_value),
         xytext=(0, 3),
         textcoords="offset points",
         ha="center",
@@ -317,19 +327,35 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     ax.set_ylim(bottom * 1.1, top + 0.3 * (top - bottom))
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("Scenario and change of input")
-    ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
-    set_title(
-        ax,
-        f"Net benefit ratio {labels.ratio(diff.ratio_a)} (A) to {labels.ratio(diff.ratio_b)} (B)\n"
-        f"A: {diff.name_a}\nB: {diff.name_b}",
-        lines=3,
-    )
+    if margin:
+        ax.set_ylabel("Margin: ratio minus threshold [percentage points]")
+        set_title(
+            ax,
+            f"Margin over the threshold: A {shown(start, diff.passes_a)} ({labels.ratio(diff.threshold_a)}), "
+            f"B {shown(end_value, diff.passes_b)} ({labels.ratio(diff.threshold_b)})\n"
+            f"A: {diff.name_a}\nB: {diff.name_b}",
+            lines=3,
+        )
+    else:
+        ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
+        set_title(
+            ax,
+            f"Net benefit ratio {labels.ratio(diff.ratio_a)} (A) to {labels.ratio(diff.ratio_b)} (B)\n"
+            f"A: {diff.name_a}\nB: {diff.name_b}",
+            lines=3,
+        )
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(handles=pass_fail_handles("Raises the ratio", "Lowers the ratio"), loc="upper right", fontsize=8.5)
+    what = "margin" if margin else "ratio"
+    ax.legend(handles=pass_fail_handles(f"Raises the {what}", f"Lowers the {what}"), loc="upper right", fontsize=8.5)
     source = [getattr(diff, name, None) for name in ("result_a", "result_b")]
     conventions_footnote(
         [r for r in source if r is not None] or getattr(diff, "conventions", None),
         ax,
-        extra="Contributions (percentage points of the ratio) are the Diff's attribution; they add up to the change.",
+        extra=(
+            "Contributions (percentage points of the margin: the ratio's Shapley values, the threshold and the "
+            "benefit window) are the Diff's margin attribution; they add up to the change."
+            if margin
+            else "Contributions (percentage points of the ratio) are the Diff's attribution; they add up to the change."
+        ),
     )
     return ax

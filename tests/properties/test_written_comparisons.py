@@ -51,7 +51,9 @@ def assert_every_written_comparison_is_true(result: netbenefit.Result) -> None:
         for left, relation, right in RELATION.findall(text):
             if left.endswith("%") != right.endswith("%"):
                 continue  # not one comparison (a share beside a count)
-            assert HOLDS[relation](number(left), number(right)), f"false as written: {left} {relation} {right} in {text!r}"
+            assert HOLDS[relation](number(left), number(right)), (
+                f"false as written: {left} {relation} {right} in {text!r}"
+            )
         for left, right, verdict in VERDICT.findall(text):
             holds = number(left) >= number(right)
             assert holds == (verdict == "passes"), f"false as written: {left} vs {right}: {verdict} in {text!r}"
@@ -103,7 +105,11 @@ def phased(initial_benefit: float, later_benefit: float, **location) -> netbenef
 
 # The initial phase alone: 10.5 B1 / 700,000; phases 1+2: 10.5 (B1 + B2) / 1,400,000.
 CASES = {
-    "initial phase fails alone, together pass (the false sentence)": (170_000, 250_000, {"distressed_municipality": True}),
+    "initial phase fails alone, together pass (the false sentence)": (
+        170_000,
+        250_000,
+        {"distressed_municipality": True},
+    ),
     "initial phase at 299.999%": (199_999.8, 400_000, {"distressed_municipality": True}),
     "initial phase exactly at 300%": (200_000, 400_000, {"distressed_municipality": True}),
     "initial phase at 300.001%": (200_000.2, 400_000, {"distressed_municipality": True}),
@@ -125,7 +131,9 @@ def test_phased_projects_write_true_comparisons(case):
 def test_an_initial_phase_failing_alone_decides_the_headline_and_the_sentence():
     result = phased(170_000, 250_000, distressed_municipality=True)  # 255% alone, 315% together
     assert not result.passes and result.ratio > result.threshold
-    assert result.headline().startswith("phases 1: 255.0% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 315.0% passes)")
+    assert result.headline().startswith(
+        "phases 1: 255.0% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 315.0% passes)"
+    )
     message = result.checks.set_index("id").loc["71(a)(5)", "message"]
     assert message.startswith("PV of net benefits / PV of requested credits = 255.00% < 300% (71(a)(5)(a))")
     assert "phases 1+2: 315.00% >= 300%" in message

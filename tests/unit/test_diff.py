@@ -2,6 +2,7 @@
 
 import json
 import math
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -11,7 +12,10 @@ import yaml
 from support import base_scenario_dict, scenario
 
 import netbenefit
+
 from netbenefit.diff import Diff, _by_tax, changed_inputs, shapley_values
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_hand_worked_two_key_example():
@@ -109,3 +113,55 @@ def test_an_undefined_ratio_is_an_error():
     a = scenario()
     with pytest.raises(netbenefit.ScenarioError, match="zero"):
         netbenefit.diff(a, a.replace({"award.annual_credit": 0}))
+
+
+# ----------------------------------------------------------------------------------------------
+# Each side's threshold and margin (71(a)(5)): where the thresholds or the windows differ
+# ----------------------------------------------------------------------------------------------
+
+
+def _quiet_diff(a, b):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return netbenefit.diff(a, b)
+
+
+def test_a_site_with_another_threshold_names_both_thresholds_and_margins():
+    # The same award in a distressed municipality (300%, no extension counted) and elsewhere (400%,
+    # the elected extension counted, 71(a)(5)(d)).
+    elsewhere = netbenefit.load_scenario(ROOT / "scenarios" / "extended_commitment.yaml")
+    distressed = elsewhere.replace({"location.distressed_municipality": True})
+    d = _quiet_diff(distressed, elsewhere)
+    assert (d.threshold_a, d.threshold_b) == (3.0, 4.0)
+    assert (d.threshold_clause_a, d.threshold_clause_b) == ("71(a)(5)(a)", "71(a)(5)")
+    text = d.summary()
+    assert "threshold 300% (71(a)(5)(a)) -> 400% (71(a)(5)); margin +20.99 points -> +39.31 points" in text
+    assert "the thresholds differ" in text and "compare the margins, not the ratios" in text
+    assert "the benefit windows differ" in text and "not counted, 71(a)(5)(a)" in text
+    rows = dict(zip(d.margin_attribution["key"], d.margin_attribution["contribution"], strict=True))
+    assert rows["threshold, 71(a)(5)"] == pytest.approx(-1.0)
+    window = [key for key in rows if key.startswith("benefit window")]
+    assert len(window) == 1 and rows[window[0]] > 0
+    assert sum(rows.values()) == pytest.approx(d.margin_b - d.margin_a, abs=1e-12)
+    data = d.to_dict()
+    assert data["threshold_a"] == 3.0 and data["margin_b"] == pytest.approx(d.margin_b)
+    assert data["differences"] == d.differences_in_words()
+    assert sum(row["contribution"] for row in data["margin_attribution"]) == pytest.approx(d.margin_change)
+
+
+def test_the_same_threshold_and_window_keep_the_ratio_attribution():
+    base = netbenefit.load_scenario(ROOT / "scenarios" / "office_hq_default_area.yaml")
+    d = _quiet_diff(base, base.replace({"jobs.new": 200}))
+    assert d.differences_in_words() == []
+    assert d.attribution_shown is d.attribution
+    assert d.margin_change == pytest.approx(d.ratio_change)
+    assert "the ratio change attributed by input" in d.summary()
+
+
+def test_a_phased_project_whose_deciding_test_changes_has_a_row_for_it():
+    campus = netbenefit.load_scenario(ROOT / "scenarios" / "phased_campus.yaml")
+    d = _quiet_diff(campus, campus.replace({"phases.0.jobs.new": 400}))
+    rows = dict(zip(d.margin_attribution["key"], d.margin_attribution["contribution"], strict=True))
+    assert sum(rows.values()) == pytest.approx(d.margin_change, abs=1e-12)

@@ -47,6 +47,7 @@ FLOORS = {
     "named_files": 0,
     "analysis": 2,
     "diff": 2,
+    "margin": 2,
     "portfolio": 2,
     "html": 3,
     "workbook": 3,
