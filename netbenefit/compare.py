@@ -23,6 +23,8 @@ SUMMARY_COLUMNS = (
     "ratio",
     "threshold",
     "threshold_clause",
+    "margin",
+    "deciding_test",
     "pv_benefits",
     "pv_credits",
     "max_credit_pv",
@@ -50,6 +52,8 @@ def summary_row(result: Result) -> dict:
         "ratio": result.ratio,
         "threshold": result.threshold,
         "threshold_clause": result.threshold_clause,
+        "margin": result.margin,  # the deciding test's ratio minus the threshold, 71(a)(5)
+        "deciding_test": result.deciding_test.what,
         "pv_benefits": result.pv_benefits,
         "pv_credits": result.pv_credits,
         "max_credit_pv": result.max_credit_pv,

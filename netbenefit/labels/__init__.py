@@ -87,9 +87,12 @@ RESULT_LABELS: dict[str, str] = {
     "net_benefit_ratio": "Net benefit ratio [%]",
     "threshold": "Threshold [%]",
     "threshold_clause": "Threshold clause",
+    "margin": "Margin, deciding test's ratio minus threshold [percentage points]",
+    "deciding_test": "Deciding test, 71(a)(5)",
     "pv_benefits": "PV of net benefits [USD]",
     "pv_credits": "PV of tax credits [USD]",
     "max_credit_pv": "Largest credit that passes, PV [USD]",
+    "max_credit_pv_whole_project": "PV benefits of the whole project / threshold [USD]",
     "requested_credits": "Requested credits, nominal [USD]",
     "jobs_clause": "Job minimum clause",
     "retained_jobs_eligible": "Retained jobs eligible [yes/no]",
@@ -484,7 +487,7 @@ def jobs(count: float | None) -> str:
 #: dollars to the dollar, jobs as counts, shares and ratios as decimals, percents as the statute
 #: writes its thresholds, years as whole numbers. Every table of the report, the workbook and the
 #: notebook views writes its cells through :func:`cell`.
-UNITS = ("USD", "jobs", "share", "ratio", "%", "years", "year", "yes/no")
+UNITS = ("USD", "jobs", "share", "ratio", "%", "percentage points", "years", "year", "yes/no")
 
 
 def cell(column: str, amount: Any, *, streams: Iterable[str] = (), unknown: str = "") -> str:
@@ -520,6 +523,8 @@ def cell(column: str, amount: Any, *, streams: Iterable[str] = (), unknown: str 
         return f"{amount:.6f}" if column == "discount_factor" else f"{amount:,.2f}"
     if found == "%":
         return ratio(amount, 1)
+    if found == "percentage points":
+        return f"{100 * amount:+,.2f}"
     return number(amount)
 
 

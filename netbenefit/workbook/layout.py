@@ -103,6 +103,8 @@ TABLE_HEADERS = {
     "ratio": "Net benefit ratio",
     "threshold": "Threshold (multiple of PV of credits)",
     "threshold_clause": "Threshold clause",
+    "margin": "Margin, deciding test's ratio minus threshold [multiple]",
+    "deciding_test": "Deciding test, 71(a)(5)",
     "pv_benefits": "PV of net benefits [USD]",
     "pv_credits": "PV of requested credits [USD]",
     "max_credit_pv": "Largest credit that passes, PV [USD]",
