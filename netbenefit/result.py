@@ -9,7 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from .labels import money_exact, net_benefit_headline
+from .labels import money_exact, net_benefit_headline, ratio_verdict
 from .rules.clawback import SCHEDULE_COLUMNS
 from .scenario import Scenario
 from .views import view
@@ -392,11 +392,10 @@ class Result:
         lines.append(f"  method: {self.scenario.method} (netbenefit.methods)")
         for note in self.conventions:
             lines.append(f"  convention: {note}")
-        phase_rows = self.table_rows("phase_tests")
-        if len(phase_rows) > 1:
-            for row in phase_rows:
-                phases = "+".join(str(k) for k in row.phases)
-                lines.append(f"  phases {phases}: ratio {row.ratio:.1%} {'passes' if row.passes else 'fails'}")
+        if self._phased():
+            for test in self.net_benefit_decision.comparisons:  # written true to each test's verdict
+                written, _ = ratio_verdict(test.value, test.limit, test.holds, 1)
+                lines.append(f"  {test.what}: ratio {written} {'passes' if test.holds else 'fails'}")
         if self.infrastructure_fund_donation > 0:
             lines.append(f"  infrastructure fund donation, 71(b)(2): {money_exact(self.infrastructure_fund_donation)}")
         if self.excluded_streams:
