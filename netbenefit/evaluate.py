@@ -335,6 +335,18 @@ def _extension_test(c: Computation, incremental: float) -> str | None:
     return "phases " + "+".join(str(k) for k in range(1, int(np.argmax(by_test)) + 2))
 
 
+def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:
+    """Each phase's share of its credits received on account of the extension, 71(a)(5)(d)
+    (:func:`netbenefit.rules.clawback.incremental_shares`)."""
+    return incremental_shares(
+        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
+        c.cumulative_pv_credits[0],
+        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
+        _scalar(c.threshold),
+        incremental,
+    )
+
+
 def _repayment_by_phase(scenario: Scenario, c: Computation, incremental: float, test: str | None) -> tuple:
     """The 71(a)(5)(d) repayment by phase, each on its own clock: rows (phase, extended years of that
     phase maintained, repayment). A phase of the test that needed the extension carries the
@@ -342,13 +354,7 @@ def _repayment_by_phase(scenario: Scenario, c: Computation, incremental: float, 
     years = scenario.commitment.extended_years
     if test is None or years == 0:
         return ()
-    shares = incremental_shares(
-        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
-        c.cumulative_pv_credits[0],
-        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
-        _scalar(c.threshold),
-        incremental,
-    )
+    shares = _incremental_shares(c, incremental)
     rows = []
     for phase, share in zip(c.phases, shares, strict=True):
         if share > 0:
@@ -377,13 +383,7 @@ def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) ->
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
     starts = [_scalar(p.start_year) + a.first_credit_year - 1 for p, a in zip(c.phases, awards, strict=True)]
     extended = scenario.commitment.extended_years if bool(_scalar(c.extension_counts)) else 0
-    shares = incremental_shares(
-        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
-        c.cumulative_pv_credits[0],
-        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
-        _scalar(c.threshold),
-        incremental,
-    )
+    shares = _incremental_shares(c, incremental)
     interest = scenario.commitment.recapture_interest
     # The schedule counts credits from year 1 (column 0 is year 1): a year-0 column, which never
     # holds a credit (emerge-model.md 2.1), is left out.
