@@ -64,13 +64,6 @@ def capital_investment_message(scenario: Scenario, minimum: float, investment: f
     return text
 
 
-def jobs_created(scenario: Scenario) -> float:
-    """New full-time jobs the ramp puts in place within the eligibility period, 71(c). [jobs]"""
-    award, ramp = scenario.award, scenario.jobs.ramp
-    last = max(1, award.first_credit_year + award.eligibility_period_years - 1)
-    return scenario.jobs.new * max(ramp[:last])
-
-
 def jobs_message(scenario: Scenario, clause: str | None, created: float) -> str:
     """The 71(a)(2) sentence; ``created`` is the count of new jobs the rule compared (the ramp's
     jobs within the eligibility period)."""
