@@ -27,6 +27,7 @@ format that involve several keys also apply.
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -39,6 +40,7 @@ from pydantic import BaseModel
 from ..errors import ScenarioError
 from ..plausibility import quiet, warn_entered
 from ..scenario import Scenario
+from ..scenario.shared import covered, tied_to
 
 #: Keys whose values the model reads from the scenario object, never from variant arrays.
 _NOT_VARIABLE_LEAVES = ("abated",)
@@ -165,6 +167,13 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
     source = scenario.source
     if not isinstance(key, str) or not key:
         raise ScenarioError(source, str(key), "a key must be a dotted path such as jobs.new")
+    tied = tied_to(scenario, key)
+    if tied is not None:
+        raise ScenarioError(
+            source,
+            key,
+            f"{tied} is shared by every phase (shared: at the top level); vary {tied}, which moves every phase",
+        )
     segments = key.split(".")
     annotation: Any = Scenario
     node: Any = scenario
@@ -419,3 +428,69 @@ def check_overrides(
     if len(set(sizes.values())) > 1:
         raise ScenarioError(scenario.source, "", f"variant arrays differ in length: {sizes}")
     return checked
+
+
+# ----------------------------------------------------------------------------------------------
+# Keys in words, with their phase; counts of jobs in whole jobs
+# ----------------------------------------------------------------------------------------------
+
+#: Counts of jobs: where a key is stepped (a slider, a sensitivity's relative move) it moves in whole jobs.
+_JOB_COUNT = re.compile(
+    r"^((phases\.\d+\.)?jobs\.(new|retained)|business\.(full_time_employees_at_application|retained_jobs_at_application))$"
+)
+#: Top-level keys that are the initial phase's own (a later phase has its own of each).
+_PHASE_OWN = re.compile(
+    r"^(jobs|award|capital_investment|streams)(\.|$)|^commitment\.period_(years|set_by_authority)$"
+    r"|^facility\.accommodates_share$"
+)
+
+
+def whole_jobs(key: str) -> bool:
+    """Whether ``key`` is a count of jobs (``jobs.new``, ``jobs.retained``, a phase's, the
+    business's workforce), which a stepped key moves in whole jobs."""
+    return bool(_JOB_COUNT.match(key))
+
+
+def whole_steps(scenario: Scenario, key: str, values: list[float]) -> list[float]:
+    """``values`` of ``key`` as a stepped key takes them: whole numbers for a whole-number key or a
+    count of jobs (``jobs.new`` moves in whole jobs), as given otherwise."""
+    if whole_jobs(key) or key_spec(scenario, key).kind == "integer":
+        return [float(round(value)) for value in values]
+    return values
+
+
+def phase_of(scenario: Scenario, key: str) -> str:
+    """The phase a key belongs to, in words: ``"phase 1"`` for the initial phase's own keys of a
+    phased project (``jobs.new``), ``"phase 2"`` for ``phases.0...``, ``"every phase"`` for a key the
+    phases share (``shared``), and ``""`` for a project-wide key or a project of one phase."""
+    if not scenario.phases:
+        return ""
+    match = re.match(r"^phases\.(\d+)\.", key)
+    if match:
+        return f"phase {int(match.group(1)) + 2}"
+    if key in covered(scenario.shared):
+        return "every phase"
+    return "phase 1" if _PHASE_OWN.match(key) else ""
+
+
+def key_label(scenario: Scenario, key: str, *, short: bool = False) -> str:
+    """A key in words with its unit (``short``: without it), and its phase in a phased project:
+    ``New full-time jobs [jobs], phase 1``, ``Median salary [USD/year], every phase``. The one
+    label of a varied key in the tornado, sweep and Monte Carlo summaries and the explorer."""
+    from .. import labels
+
+    try:
+        text = labels.short_label(key) if short else labels.label(key)
+    except KeyError:
+        text = key
+    phase = phase_of(scenario, key)
+    if not phase or key.startswith("phases."):  # a later phase's key names its phase already
+        return text
+    notes = re.search(r", (year|item) \d+", text)  # the phase before the year or the item
+    at = notes.start() if notes else len(text)
+    return f"{text[:at]}, {phase}{text[at:]}"
+
+
+def key_labels(scenario: Scenario, keys, *, short: bool = False) -> dict[str, str]:
+    """:func:`key_label` of each key, for an analysis result to carry (``attrs["key_labels"]``)."""
+    return {key: key_label(scenario, key, short=short) for key in keys}

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import Field, PrivateAttr, Strict, ValidationError
+from pydantic import AfterValidator, Field, PrivateAttr, Strict, ValidationError
 
 from ..errors import ScenarioError
 from ..text_rule import Prose
@@ -32,8 +32,10 @@ from .blocks import (
 from .csv_files import read_csv_streams, read_multiplier_table
 from .fields import Block, ByYear, Items, Name, empty_by_year
 from .paths import MISSING, at_path, plain, set_path, variant_name
-from .problems import scenario_error
-from .rules import check_consistency
+from .partial import partial
+from .problems import error_of, problem_list
+from .rules import consistency_problems
+from .shared import shareable, shared_problems, with_shared, without_shared
 
 
 class Scenario(Block):
@@ -65,6 +67,8 @@ class Scenario(Block):
     streams: Annotated[tuple[Stream, ...], Items] = ()
     attestations: Attestations = Attestations()
     phases: Annotated[tuple[Phase, ...], Items] = ()
+    #: Drivers of the initial phase that every later phase shares (netbenefit.scenario.shared).
+    shared: Annotated[tuple[Annotated[str, AfterValidator(shareable)], ...], Items] = ()
     readings: Readings = Readings()
     #: The set of conventions (netbenefit/parameters/methods.yaml): this project's, or the authority's
     #: published choices where they are known.
@@ -98,11 +102,24 @@ class Scenario(Block):
             raise ScenarioError(source, "", "the scenario must be a mapping of keys to values")
         data_given = data
         data = read_csv_streams(dict(data), source, base)
+        problems = shared_problems(data)
         try:
             scenario = cls.model_validate(data)
         except ValidationError as error:
-            raise scenario_error(error, source, Scenario) from None
-        check_consistency(scenario, source)
+            # Every problem in one run: the rules across keys read the keys that are valid.
+            problems = problem_list(error, Scenario) + problems
+            rules = consistency_problems(partial(Scenario, data), source)
+            given = {key for key, _ in problems}
+            raise error_of(source, problems + [item for item in rules if item[0] not in given]) from None
+        problems += consistency_problems(scenario, source)
+        if problems:
+            raise error_of(source, problems)
+        try:
+            scenario = with_shared(scenario)
+        except ValueError as error:
+            raise ScenarioError(
+                source, str(error), "the shared salary, grown to this phase's start, is not a finite number"
+            ) from None
         scenario._source, scenario._base_dir = source, str(base)
         scenario._written = copy.deepcopy(dict(data_given))
         if scenario.revenue is not None and scenario.revenue.multiplier_table is not None:
@@ -133,9 +150,10 @@ class Scenario(Block):
     def to_dict(self) -> dict[str, Any]:
         """A plain mapping that :meth:`from_dict` turns back into an equal Scenario.
 
-        Streams read from CSV are given by their values (``by_year``).
+        Streams read from CSV are given by their values (``by_year``); the keys the later phases
+        share (``shared``) are written once, at the top level.
         """
-        return plain(self)
+        return without_shared(plain(self), self.shared)
 
     def to_yaml(self, path: str | Path | None = None) -> str | Path:
         """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
