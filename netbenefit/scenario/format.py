@@ -160,12 +160,18 @@ class Scenario(Block):
         scenario (every value, defaults included), from any folder. Streams read from CSV
         (``from_csv``) are written with their values inline (``by_year``); a multiplier table is
         named relative to the folder of ``path`` when it is inside it, else its multipliers are
-        written inline (:mod:`netbenefit.round_trip`); a comment at the top of the file says so.
+        written inline (:mod:`netbenefit.round_trip`); a comment at the top of the file says so and
+        names the file the scenario was read from, relative to the folder of ``path`` (the working
+        folder for text). Whole numbers are written as integers (``new: 180``).
 
         Returns the text when ``path`` is None; otherwise writes the file atomically and returns
         its path (an OSError names the file).
         """
-        lines = [f"# {self.name}: written by netbenefit from {self.source}, every value, defaults included."]
+        from ..round_trip import relative_source, yaml_data
+
+        target = None if path is None else Path(path).parent
+        origin = relative_source(self.source, target)  # relative to the file written: never an absolute path
+        lines = [f"# {self.name}: written by netbenefit from {origin}, every value, defaults included."]
         inline = [
             f"{key}.{i} (from_csv: {stream.from_csv})"
             for key, streams in [("streams", self.streams)]
@@ -176,9 +182,7 @@ class Scenario(Block):
         if inline:
             lines.append("# Streams read from CSV files are written with their values inline (by_year):")
             lines += [f"#   {item}" for item in inline]
-        from ..round_trip import yaml_data
-
-        data, notes = yaml_data(self, None if path is None else Path(path).parent)  # a table's path, or its row
+        data, notes = yaml_data(self, target)  # a table's path, or its row
         if notes:
             lines.append("# Files named relative to the folder of this file, or their values written inline:")
             lines += [f"#   {note}" for note in notes]
