@@ -9,7 +9,6 @@ result table by the units of its columns (:mod:`netbenefit.labels`): ``$35,734,0
 from __future__ import annotations
 
 import re
-
 from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -121,6 +120,7 @@ def sensitivity_html(table: pd.DataFrame) -> str:
     """A sensitivity table with inputs in words, values by unit, ratios as percents, and each end
     at which the project is not eligible marked."""
     rows = []
+    known = table.attrs.get("key_labels") or {}  # each key in words, with its phase
     for row in table.to_dict("records"):
         key = row["key"]
         ends = []
@@ -130,7 +130,8 @@ def sensitivity_html(table: pd.DataFrame) -> str:
                 text += ' <b style="color:#a34700">not eligible</b>'
             ends.append(text)
         rows.append(
-            f"<tr><td>{escape(table.attrs.get('key_labels', {}).get(key) or _label_or_key(key))}</td><td class='num'>{escape(_detail(key, row['base']))}</td>"
+            f"<tr><td>{escape(known.get(key) or _label_or_key(key))}</td>"
+            f"<td class='num'>{escape(_detail(key, row['base']))}</td>"
             f"<td>{ends[0]}</td><td>{ends[1]}</td><td class='num'>{labels.ratio(row['swing'], 1)}</td></tr>"
         )
     base = labels.ratio(float(table["ratio_base"].iloc[0]), 1) if len(table) else ""

@@ -9,7 +9,6 @@ computes a rule. The conventions footnote is read from ``table.attrs["convention
 from __future__ import annotations
 
 import re
-
 from typing import Any
 
 import numpy as np

@@ -31,8 +31,8 @@ from .blocks import (
 )
 from .csv_files import read_csv_streams, read_multiplier_table
 from .fields import Block, ByYear, Items, Name, empty_by_year
-from .paths import MISSING, at_path, plain, set_path, variant_name
 from .partial import partial
+from .paths import MISSING, at_path, plain, set_path, variant_name
 from .problems import error_of, problem_list
 from .rules import consistency_problems
 from .shared import shareable, shared_problems, with_shared, without_shared

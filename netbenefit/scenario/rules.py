@@ -138,9 +138,8 @@ def _revenue_problems(scenario: Any, revenue: Any) -> list[tuple[str, str]]:
         if known(scenario.business.naics) and scenario.business.naics is None:
             problems.append(("business.naics", "required when revenue.multiplier_table is given"))
         defaults = {"earnings_multiplier": 1.0, "construction_earnings_multiplier": None, "employment_multiplier": 1.0}
-        both = sorted(
-            name for name, unset in defaults.items() if known(getattr(revenue, name)) and getattr(revenue, name) != unset
-        )
+        given = {name: getattr(revenue, name) for name in defaults}
+        both = sorted(name for name, unset in defaults.items() if known(given[name]) and given[name] != unset)
         if both:
             problems.append(
                 (f"revenue.{both[0]}", "give the multipliers by revenue.multiplier_table or here, not both")
@@ -186,7 +185,8 @@ def _income_tax_problems(key: str, income_tax: IncomeTax) -> list[tuple[str, str
     if children is not None:
         total = children.none + children.one + children.two + children.three_or_more
         if abs(total - 1.0) > _SHARE_SUM_TOLERANCE:
-            problems.append((f"{key}.qualifying_children", f"the shares of the returns must sum to 1, got {total:.10g}"))
+            problem = f"the shares of the returns must sum to 1, got {total:.10g}"
+            problems.append((f"{key}.qualifying_children", problem))
         if income_tax.earned_income_tax_credit is False:
             problems.append((f"{key}.qualifying_children", "goes with earned_income_tax_credit, which is false"))
     return problems
