@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import AfterValidator, Field, PrivateAttr, Strict, ValidationError
+from pydantic import Field, PrivateAttr, Strict, ValidationError
 
 from ..errors import ScenarioError
 from ..text_rule import Prose
@@ -35,7 +35,7 @@ from .partial import partial
 from .paths import MISSING, at_path, plain, set_path, variant_name
 from .problems import error_of, problem_list
 from .rules import consistency_problems
-from .shared import shareable, shared_problems, with_shared, without_shared
+from .shared import SharedKey, shared_problems, with_shared, without_shared
 
 
 class Scenario(Block):
@@ -68,7 +68,7 @@ class Scenario(Block):
     attestations: Attestations = Attestations()
     phases: Annotated[tuple[Phase, ...], Items] = ()
     #: Drivers of the initial phase that every later phase shares (netbenefit.scenario.shared).
-    shared: Annotated[tuple[Annotated[str, AfterValidator(shareable)], ...], Items] = ()
+    shared: Annotated[tuple[SharedKey, ...], Items] = ()
     readings: Readings = Readings()
     #: The set of conventions (netbenefit/parameters/methods.yaml): this project's, or the authority's
     #: published choices where they are known.

@@ -16,6 +16,7 @@ from ..errors import ScenarioError
 from ..parameters import parameter
 from .fields import Block
 from .limits import MAX_PROBLEMS_LISTED, MAX_YEARS
+from .shared import NOT_SHAREABLE
 
 _PROBLEMS = {
     "missing": "required key is missing",
@@ -112,6 +113,8 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
         )
     if kind == "literal_error" and key == "revenue.income_tax":
         problem += " or a block with method: brackets or effective_rate"
+    if kind == "literal_error" and loc[:1] == ["shared"]:
+        problem = f"cannot be shared: {problem} ({NOT_SHAREABLE})"
     if kind == "literal_error" and key.endswith("commitment.recapture"):
         problem += " or a table of the shares recaptured by whole years maintained (e.g. {0: 1.0, 5: 0.5})"
     value = item.get("input")

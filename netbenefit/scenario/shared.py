@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from .format import Scenario
@@ -42,14 +42,11 @@ _MEANING = {
 }
 
 
-def shareable(value: Any) -> Any:
-    """A ``shared`` item: one of :data:`SHAREABLE` (a ValueError naming the keys that are otherwise)."""
-    if isinstance(value, str) and value in SHAREABLE:
-        return value
-    raise ValueError(
-        f"cannot be shared; the phases may share {' and '.join(SHAREABLE)} "
-        "(job counts, awards and investment are each phase's own)"
-    )
+#: An item of ``shared``: a key of :data:`SHAREABLE` (any other is refused, naming the item; a test
+#: keeps the two lists one).
+SharedKey = Literal["jobs.median_salary", "jobs.salary_growth"]
+#: What a refused item is told beside the keys that may be shared.
+NOT_SHAREABLE = "job counts, awards and investment are each phase's own"
 
 
 def covered(shared: tuple[str, ...]) -> set[str]:

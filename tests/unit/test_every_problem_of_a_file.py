@@ -131,7 +131,18 @@ def test_a_key_that_cannot_be_shared_is_named():
     data["shared"] = ["jobs.median_salary", "jobs.new"]
     ((key, problem),) = problems_of(data)
     assert key == "shared.1"
-    assert problem.startswith("cannot be shared; the phases may share jobs.median_salary and jobs.salary_growth")
+    assert problem == (
+        "cannot be shared: must be 'jobs.median_salary' or 'jobs.salary_growth' (job counts, awards and "
+        "investment are each phase's own) (got 'jobs.new')"
+    )
+
+
+def test_the_keys_that_may_be_shared_are_one_list():
+    import typing
+
+    from netbenefit.scenario.shared import SHAREABLE, SharedKey
+
+    assert set(typing.get_args(SharedKey)) == set(SHAREABLE)
 
 
 @pytest.mark.parametrize("stated", ["median_salary", "salary_growth"])
