@@ -210,3 +210,27 @@ def test_max_award_says_which_awards_it_held():
     assert second.details["binding_test"] == 2 and "binding test: phases 1..2" in second.message
     single = max_award(netbenefit.load_scenario("scenarios/office_hq_default_area.yaml"))
     assert single.details["held"] == [] and not re.search(r"held", single.message)
+
+
+# --- the command line -----------------------------------------------------------------------------------
+
+
+def test_the_command_line_moves_a_shared_key_as_one_and_refuses_it_at_a_phase(tmp_path, capsys):
+    import yaml
+
+    from netbenefit.cli import main
+
+    data, _ = shared_campus()
+    path = tmp_path / "shared.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    assert main(["sweep", str(path), "--set", "jobs.median_salary=80000,100000"]) == 0
+    ratios = [float(line.split(",")[3]) for line in capsys.readouterr().out.splitlines()[1:]]
+    assert ratios == pytest.approx([written_out_ratio(data, 80_000), written_out_ratio(data, 100_000)], rel=1e-12)
+    assert main(["sweep", str(path), "--set", "phases.0.jobs.median_salary=80000"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.endswith(
+        "phases.0.jobs.median_salary: jobs.median_salary is shared by every phase (shared: at the top level); "
+        "vary jobs.median_salary, which moves every phase"
+    )
+    vary = "jobs.median_salary=uniform(80000,100000)"
+    assert main(["montecarlo", str(path), "--draws", "50", "--seed", "3", "--vary", vary, "--no-progress"]) == 0
