@@ -40,7 +40,8 @@ from pydantic import BaseModel
 from ..errors import ScenarioError
 from ..plausibility import quiet, warn_entered
 from ..scenario import Scenario
-from ..scenario.shared import covered, tied_to
+from ..scenario.paths import key_label
+from ..scenario.shared import tied_to
 
 #: Keys whose values the model reads from the scenario object, never from variant arrays.
 _NOT_VARIABLE_LEAVES = ("abated",)
@@ -431,20 +432,13 @@ def check_overrides(
 
 
 # ----------------------------------------------------------------------------------------------
-# Keys in words, with their phase; counts of jobs in whole jobs
+# Keys in words, with their phase (netbenefit.scenario.paths); counts of jobs in whole jobs
 # ----------------------------------------------------------------------------------------------
 
 #: Counts of jobs: where a key is stepped (a slider, a sensitivity's relative move) it moves in whole jobs.
 _JOB_COUNT = re.compile(
     r"^((phases\.\d+\.)?jobs\.(new|retained)|business\.(full_time_employees_at_application|retained_jobs_at_application))$"
 )
-#: Top-level keys that are the initial phase's own (a later phase has its own of each).
-_PHASE_OWN = re.compile(
-    r"^(jobs|award|capital_investment|streams)(\.|$)|^commitment\.period_(years|set_by_authority)$"
-    r"|^facility\.accommodates_share$"
-)
-
-
 def whole_jobs(key: str) -> bool:
     """Whether ``key`` is a count of jobs (``jobs.new``, ``jobs.retained``, a phase's, the
     business's workforce), which a stepped key moves in whole jobs."""
@@ -457,38 +451,6 @@ def whole_steps(scenario: Scenario, key: str, values: list[float]) -> list[float
     if whole_jobs(key) or key_spec(scenario, key).kind == "integer":
         return [float(round(value)) for value in values]
     return values
-
-
-def phase_of(scenario: Scenario, key: str) -> str:
-    """The phase a key belongs to, in words: ``"phase 1"`` for the initial phase's own keys of a
-    phased project (``jobs.new``), ``"phase 2"`` for ``phases.0...``, ``"every phase"`` for a key the
-    phases share (``shared``), and ``""`` for a project-wide key or a project of one phase."""
-    if not scenario.phases:
-        return ""
-    match = re.match(r"^phases\.(\d+)\.", key)
-    if match:
-        return f"phase {int(match.group(1)) + 2}"
-    if key in covered(scenario.shared):
-        return "every phase"
-    return "phase 1" if _PHASE_OWN.match(key) else ""
-
-
-def key_label(scenario: Scenario, key: str, *, short: bool = False) -> str:
-    """A key in words with its unit (``short``: without it), and its phase in a phased project:
-    ``New full-time jobs [jobs], phase 1``, ``Median salary [USD/year], every phase``. The one
-    label of a varied key in the tornado, sweep and Monte Carlo summaries and the explorer."""
-    from .. import labels
-
-    try:
-        text = labels.short_label(key) if short else labels.label(key)
-    except KeyError:
-        text = key
-    phase = phase_of(scenario, key)
-    if not phase or key.startswith("phases."):  # a later phase's key names its phase already
-        return text
-    notes = re.search(r", (year|item) \d+", text)  # the phase before the year or the item
-    at = notes.start() if notes else len(text)
-    return f"{text[:at]}, {phase}{text[at:]}"
 
 
 def key_labels(scenario: Scenario, keys, *, short: bool = False) -> dict[str, str]:

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 import netbenefit
 from netbenefit.analysis import key_label, max_award, montecarlo, sensitivity, sweep
-from netbenefit.analysis.keys import phase_of, whole_jobs
+from netbenefit.analysis.keys import whole_jobs
 from netbenefit.scenario import Scenario
+from netbenefit.scenario.paths import phase_of
 
 PHASED = "scenarios/phased_campus.yaml"  # phase 2 starts 3 years after approval
 
@@ -234,3 +235,13 @@ def test_the_command_line_moves_a_shared_key_as_one_and_refuses_it_at_a_phase(tm
     )
     vary = "jobs.median_salary=uniform(80000,100000)"
     assert main(["montecarlo", str(path), "--draws", "50", "--seed", "3", "--vary", vary, "--no-progress"]) == 0
+
+
+def test_the_conventions_footnote_names_the_varied_keys_with_their_phase():
+    from netbenefit.charts.style import conventions_text
+
+    scenario = netbenefit.load_scenario(PHASED)
+    table = sensitivity(scenario, {"jobs.new": None, "phases.0.jobs.new": None})
+    assert "Varied: New full-time jobs, phase 1, New full-time jobs, phase 2." in conventions_text(table)
+    single = sensitivity(netbenefit.load_scenario("scenarios/party_city.yaml"), {"jobs.new": None})
+    assert "Varied: New full-time jobs." in conventions_text(single)
