@@ -101,8 +101,9 @@ class Scenario(Block):
         if not isinstance(data, Mapping):
             raise ScenarioError(source, "", "the scenario must be a mapping of keys to values")
         data_given = data
-        data = read_csv_streams(dict(data), source, base)
-        problems = shared_problems(data)
+        problems: list[tuple[str, str]] = []  # every problem of the file, told in one run
+        data = read_csv_streams(dict(data), source, base, problems)
+        problems += shared_problems(data)
         try:
             scenario = cls.model_validate(data)
         except ValidationError as error:

@@ -75,6 +75,18 @@ def test_no_line_for_a_consequence_of_another():
     assert keys == ["phases.0.jobs.new", "phases.0.jobs.median_salary"]
 
 
+def test_a_stream_file_that_cannot_be_read_is_one_line_among_the_others(tmp_path):
+    data = base_scenario_dict()
+    data["streams"] = [{"name": "from a file", "kind": "revenue", "from_csv": "missing.csv"},
+                       {"name": "both", "kind": "revenue", "from_csv": "x.csv", "by_year": {1: 1}}]
+    data["jobs"]["new"] = -1
+    with pytest.raises(ScenarioError) as caught:
+        Scenario.from_dict(data, source="app.yaml", base_dir=tmp_path)
+    keys = [key for key, _ in caught.value.problems]
+    assert keys == ["jobs.new", "streams.0.from_csv", "streams.1"]
+    assert "not found" in caught.value.problems[1][1]
+
+
 def test_each_problem_once_and_at_most_the_limit():
     data = base_scenario_dict()
     data["streams"] = [{"name": f"s{i}", "kind": "revenue", "by_year": {1: -1}} for i in range(150)]
