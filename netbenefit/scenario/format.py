@@ -117,10 +117,8 @@ class Scenario(Block):
             raise error_of(source, problems)
         try:
             scenario = with_shared(scenario)
-        except ValueError as error:
-            raise ScenarioError(
-                source, str(error), "the shared salary, grown to this phase's start, is not a finite number"
-            ) from None
+        except ValueError as error:  # the growth compounded past any float
+            raise ScenarioError(source, "jobs.salary_growth", str(error)) from None
         scenario._source, scenario._base_dir = source, str(base)
         scenario._written = copy.deepcopy(dict(data_given))
         if scenario.revenue is not None and scenario.revenue.multiplier_table is not None:

@@ -101,14 +101,18 @@ def phase_value(scenario: Scenario, phase_index: int, key: str) -> float | None:
     if jobs.median_salary is None:
         return None
     start = scenario.phases[phase_index].start_year
-    return jobs.median_salary * (1.0 + jobs.salary_growth) ** start  # the salary of project year start + 1
+    try:
+        return jobs.median_salary * (1.0 + jobs.salary_growth) ** start  # the salary of project year start + 1
+    except OverflowError:  # a growth compounded past any float
+        return math.inf
 
 
 def with_shared(scenario: Scenario) -> Scenario:
     """``scenario`` with each later phase's shared keys filled from the initial phase's values
     (every reader of a phase's salary reads it there); the scenario itself when nothing is shared.
 
-    Raises ValueError (with the key) where a shared salary is not a finite number at a phase's start.
+    Raises ValueError (saying which phase) where a shared salary is not a finite number at a phase's
+    start (a growth compounded past any float).
     """
     keys = covered(scenario.shared)
     if not keys or not scenario.phases:
@@ -119,7 +123,10 @@ def with_shared(scenario: Scenario) -> Scenario:
         for key in sorted(keys):
             value = phase_value(scenario, i, key)
             if value is not None and not math.isfinite(value):
-                raise ValueError(f"phases.{i}.start_year")
+                raise ValueError(
+                    f"the shared salary grown to the start of phase {i + 2} (start_year {phase.start_year}) "
+                    "is not a finite number"
+                )
             update[key.split(".", 1)[1]] = value
         phases.append(phase.model_copy(update={"jobs": phase.jobs.model_copy(update=update)}))
     return scenario.model_copy(update={"phases": tuple(phases)})

@@ -182,6 +182,15 @@ def test_shared_without_later_phases_or_twice_is_an_error():
     assert [key for key, _ in problems_of(data)] == ["shared.1"]
 
 
+def test_a_shared_salary_that_overflows_names_the_phase():
+    data = shared_phased()
+    data["jobs"]["salary_growth"] = 50.0
+    data["phases"][0]["start_year"] = 900
+    assert problems_of(data) == [
+        ("jobs.salary_growth", "the shared salary grown to the start of phase 2 (start_year 900) is not a finite number")
+    ]
+
+
 def test_a_shared_key_round_trips_written_once(tmp_path):
     scenario = Scenario.from_dict(shared_phased(), source=str(tmp_path / "app.yaml"), base_dir=tmp_path)
     plain = scenario.to_dict()
