@@ -186,9 +186,8 @@ def test_a_shared_salary_that_overflows_names_the_phase():
     data = shared_phased()
     data["jobs"]["salary_growth"] = 50.0
     data["phases"][0]["start_year"] = 900
-    assert problems_of(data) == [
-        ("jobs.salary_growth", "the shared salary grown to the start of phase 2 (start_year 900) is not a finite number")
-    ]
+    problem = "the shared salary grown to the start of phase 2 (start_year 900) is not a finite number"
+    assert problems_of(data) == [("jobs.salary_growth", problem)]
 
 
 def test_a_shared_key_round_trips_written_once(tmp_path):
