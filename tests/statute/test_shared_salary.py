@@ -166,3 +166,24 @@ def test_a_varied_shared_salary_is_every_phase_salary_in_each_variant():
         data["jobs"]["median_salary"] = float(m)
         expected = netbenefit.evaluate(written_out(data))
         assert float(c.column("ratio")[i]) == pytest.approx(expected.ratio, rel=1e-12)
+
+
+def test_the_inputs_give_a_later_phase_the_initial_phase_salary_of_its_first_project_year():
+    # The one accessor of the model: phases.0.jobs.median_salary = m x (1 + g)^start_year, per variant,
+    # whichever of m, g and start_year varies; phases.0.jobs.salary_growth = g.
+    from netbenefit.cashflows import Inputs
+
+    scenario = shared(phased(3))
+    base = Inputs(scenario)
+    assert base.number("phases.0.jobs.median_salary")[0, 0] == pytest.approx(M * (1 + G) ** 3, rel=1e-15)
+    assert base.number("phases.0.jobs.salary_growth")[0, 0] == G
+    varied = Inputs(
+        scenario,
+        {"jobs.median_salary": np.array([80_000.0, 100_000.0]), "phases.0.start_year": np.array([0.0, 5.0])},
+    )
+    assert varied.number("phases.0.jobs.median_salary")[:, 0] == pytest.approx([80_000.0, 100_000 * 1.03**5])
+    grown = Inputs(scenario, {"jobs.salary_growth": np.array([0.0, 0.1])})
+    assert grown.number("phases.0.jobs.median_salary")[:, 0] == pytest.approx([M, M * 1.1**3])
+    assert grown.number("phases.0.jobs.salary_growth")[:, 0] == pytest.approx([0.0, 0.1])
+    # Keys a phase does not share are its own.
+    assert grown.number("phases.0.jobs.new")[0, 0] == 120
