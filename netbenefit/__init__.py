@@ -30,6 +30,7 @@ _EXPORTS = {
     "follow": "after_approval",
     "load_actuals": "after_approval",
     "break_even_discount_rate": "analysis",
+    "cumulative_pv_bands": "analysis",
     "evaluate_variants": "analysis",
     "implied_discount_rate": "analysis",
     "max_award": "analysis",

@@ -52,6 +52,8 @@ class Conventions:
     extension_counted: bool
     varied: tuple[str, ...] = ()
     method: str = "netbenefit"
+    #: Each varied key in words with its phase in a phased project (netbenefit.scenario.paths.key_label).
+    varied_labels: tuple[str, ...] = ()
 
     @classmethod
     def of_result(cls, result: Result) -> Conventions:
@@ -69,6 +71,7 @@ class Conventions:
     @classmethod
     def of_computation(cls, scenario: Scenario, computation: Computation, varied: tuple[str, ...] = ()) -> Conventions:
         """The conventions of the base variant (row 0) of a computation of ``scenario``."""
+        from .scenario.paths import key_label
         extended = int(scenario.commitment.extended_years)
         counted = bool(np.asarray(computation.extension_counts).reshape(-1)[0]) and extended > 0
         return cls(
@@ -80,6 +83,7 @@ class Conventions:
             extension_counted=counted,
             varied=tuple(varied),
             method=scenario.method,
+            varied_labels=tuple(key_label(scenario, key, short=True) for key in varied),
         )
 
     def to_dict(self) -> dict[str, Any]:

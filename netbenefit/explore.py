@@ -68,7 +68,7 @@ def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
     from .errors import ScenarioError
 
     rows = []
-    for key in CANDIDATE_KEYS:
+    for key in candidate_keys(scenario):
         try:
             spec = key_spec(scenario, key)
         except ScenarioError:
@@ -84,8 +84,43 @@ def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
     return rows[:count]
 
 
+def candidate_keys(scenario) -> list[str]:
+    """The keys the explorer ranks: :data:`CANDIDATE_KEYS` of the initial phase, then those of each
+    later phase (``phases.0.jobs.new``...) that the phases do not share (a shared key is the
+    initial phase's, moved as one key: netbenefit.scenario.shared)."""
+    from .scenario.shared import covered
+
+    own = ("jobs.", "award.")  # a later phase has its own jobs and award
+    shared = covered(scenario.shared)
+    later = [
+        f"phases.{i}.{key}"
+        for i in range(len(scenario.phases))
+        for key in CANDIDATE_KEYS
+        if key.startswith(own) and key not in shared
+    ]
+    return [*CANDIDATE_KEYS, *later]
+
+
+def slider_label(scenario, key: str) -> str:
+    """A slider's description: the key in words with its phase in a phased project (``New
+    full-time jobs, phase 1``; a shared key, ``..., every phase``)."""
+    from .analysis.keys import key_label
+
+    return key_label(scenario, key, short=True)
+
+
+def whole_slider(scenario, key: str) -> bool:
+    """Whether a key's slider moves in whole steps (a whole-number key, or a count of jobs)."""
+    from .analysis.keys import key_spec, whole_jobs
+
+    return whole_jobs(key) or key_spec(scenario, key).kind == "integer"
+
+
 def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
-    """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range."""
+    """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
+    count of jobs or a whole-number key in whole steps between whole ends."""
+    import math
+
     from .analysis.keys import key_spec
 
     spec = key_spec(scenario, key)
@@ -95,7 +130,9 @@ def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, 
         low = max(low, spec.lower if spec.lower_inclusive else spec.lower + abs(base) * 1e-3)
     if spec.upper is not None:
         high = min(high, spec.upper if spec.upper_inclusive else spec.upper - abs(base) * 1e-3)
-    step = 1.0 if spec.kind == "integer" else (high - low) / 200 or abs(base) / 100 or 0.001
+    if whole_slider(scenario, key):
+        return float(math.ceil(low)), float(max(math.floor(high), math.ceil(low))), 1.0
+    step = (high - low) / 200 or abs(base) / 100 or 0.001
     return low, high, step
 
 
@@ -126,17 +163,16 @@ class Explorer:
         keys = list(keys) if keys is not None else [key for key, _, _ in ranked_drivers(scenario, count)]
         self.sliders = {}
         from .analysis.keys import key_spec
-        from .labels import short_label
 
         for key in keys:
             low, high, step = slider_range(scenario, key)
             base = float(key_spec(scenario, key).base)
-            kind = widgets.IntSlider if key_spec(scenario, key).kind == "integer" else widgets.FloatSlider
+            kind = widgets.IntSlider if whole_slider(scenario, key) else widgets.FloatSlider
             options = {"min": low, "max": high, "step": step, "value": base}
             if kind is widgets.IntSlider:
                 options = {name: int(round(value)) for name, value in options.items()}
             slider = kind(
-                description=short_label(key),
+                description=slider_label(scenario, key),
                 continuous_update=False,
                 style={"description_width": "220px"},
                 layout=widgets.Layout(width="620px"),

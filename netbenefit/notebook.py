@@ -8,6 +8,7 @@ result table by the units of its columns (:mod:`netbenefit.labels`): ``$35,734,0
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -91,7 +92,8 @@ def montecarlo_html(run: MonteCarloResult) -> str:
     most = summary.most_failed_check
     if most is not None:
         pairs.append(("Check failed most often", f"{most[0]}, {labels.share(most[1] / summary.draws, 1)} of draws"))
-    varied = ", ".join(_short(key) for key in run.vary)
+    known = getattr(run, "key_labels", None) or {}  # with each key's phase
+    varied = ", ".join(re.sub(r"\s*\[[^\]]*\]", "", known[key]) if key in known else _short(key) for key in run.vary)
     failures = ""
     if summary.check_failures:
         failures = "<h3>Draws failing each check</h3><table><thead><tr><th>Check</th><th>Draws</th><th>Share</th>"
@@ -118,6 +120,7 @@ def sensitivity_html(table: pd.DataFrame) -> str:
     """A sensitivity table with inputs in words, values by unit, ratios as percents, and each end
     at which the project is not eligible marked."""
     rows = []
+    known = table.attrs.get("key_labels") or {}  # each key in words, with its phase
     for row in table.to_dict("records"):
         key = row["key"]
         ends = []
@@ -127,7 +130,8 @@ def sensitivity_html(table: pd.DataFrame) -> str:
                 text += ' <b style="color:#a34700">not eligible</b>'
             ends.append(text)
         rows.append(
-            f"<tr><td>{escape(_label_or_key(key))}</td><td class='num'>{escape(_detail(key, row['base']))}</td>"
+            f"<tr><td>{escape(known.get(key) or _label_or_key(key))}</td>"
+            f"<td class='num'>{escape(_detail(key, row['base']))}</td>"
             f"<td>{ends[0]}</td><td>{ends[1]}</td><td class='num'>{labels.ratio(row['swing'], 1)}</td></tr>"
         )
     base = labels.ratio(float(table["ratio_base"].iloc[0]), 1) if len(table) else ""

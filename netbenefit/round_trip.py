@@ -40,9 +40,43 @@ def equality_hash(scenario) -> int:
     return hash(json.dumps(equality_form(scenario), sort_keys=True, default=str))
 
 
+#: Whole numbers up to this are written as integers (``new: 180``); a float holds each exactly.
+_EXACT_INTEGERS = 2**53  # not a statutory number: the largest run of integers a float holds exactly
+
+
+def whole_numbers(value: Any) -> Any:
+    """``value`` (plain data) with each float that is a whole number written as an integer
+    (``180.0`` as ``180``): every number key reads an integer back as the same number."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < _EXACT_INTEGERS:
+        return int(value)
+    if isinstance(value, dict):
+        return {key: whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(item) for item in value]
+    return value
+
+
+def relative_source(source: str, target: Path | None) -> str:
+    """The file a scenario was read from, as a header names it: relative to the folder of the file
+    written (``target``; None: the working folder), never an absolute path; ``<dict>`` as it is."""
+    if source.startswith("<"):
+        return source
+    start = Path(target) if target is not None else Path.cwd()
+    try:
+        return Path(os.path.relpath(os.path.abspath(source), os.path.abspath(start))).as_posix()
+    except ValueError:  # another drive (Windows): the file's name
+        return Path(source).name
+
+
 def yaml_data(scenario, target: Path | None) -> tuple[dict[str, Any], list[str]]:
     """``(data, notes)``: the plain data ``to_yaml`` writes for a file in the folder ``target``
-    (None: text for no known folder), and the comment lines saying what was rewritten."""
+    (None: text for no known folder), and the comment lines saying what was rewritten. Whole
+    numbers are integers (:func:`whole_numbers`)."""
+    data, notes = _yaml_data(scenario, target)
+    return whole_numbers(data), notes
+
+
+def _yaml_data(scenario, target: Path | None) -> tuple[dict[str, Any], list[str]]:
     data = scenario.to_dict()
     notes: list[str] = []
     revenue = scenario.revenue

@@ -1,4 +1,4 @@
-"""Scenario analysis at scale: sweeps, Monte Carlo, solvers and sensitivity.
+"""Scenario analysis at scale: sweeps, Monte Carlo, percentile bands, solvers and sensitivity.
 
 Every function here runs :func:`netbenefit.cashflows.compute` on arrays of variants, so its
 numbers are those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``. Values are
@@ -6,7 +6,8 @@ checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 ``docs/analysis.md``.
 """
 
-from .keys import KeySpec, check_values, key_spec
+from .bands import BAND_COLUMNS, cumulative_pv_bands
+from .keys import KeySpec, check_values, key_label, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
 from .sensitivity import sensitivity
 from .solvers import (
@@ -20,6 +21,7 @@ from .sweep import sweep
 from .variants import NOTES, RESULT_COLUMNS, evaluate_variants
 
 __all__ = [
+    "BAND_COLUMNS",
     "DISTRIBUTIONS",
     "NOTES",
     "RESULT_COLUMNS",
@@ -29,8 +31,10 @@ __all__ = [
     "SolverResult",
     "break_even_discount_rate",
     "check_values",
+    "cumulative_pv_bands",
     "evaluate_variants",
     "implied_discount_rate",
+    "key_label",
     "key_spec",
     "max_award",
     "min_new_jobs",

@@ -19,7 +19,7 @@ from ..cashflows import compute
 from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
-from .keys import check_values, key_spec
+from .keys import check_values, key_labels, key_spec
 from .montecarlo import parse_distribution
 
 #: Percentiles of the bands: the 5-95 and 25-75 bands and the median. [percent]
@@ -65,7 +65,13 @@ def cumulative_pv_bands(
         Long table, one row per year and percentile: ``year``, ``percentile``,
         ``cumulative_pv_net_benefits`` and ``cumulative_pv_credits`` [USD, PV at approval].
         ``attrs``: ``conventions`` (of the base scenario), ``threshold`` (of the base), ``draws``,
-        ``base`` (the base scenario's ``year`` and cumulative PVs, tuples), ``name``.
+        ``base`` (the base scenario's ``year`` and cumulative PVs, tuples), ``name``, ``key_labels``
+        (each varied key in words, with its phase).
+
+    Examples
+    --------
+    >>> bands = netbenefit.cumulative_pv_bands(scenario, {"jobs.new": ("normal", 260, 25)}, seed=1)  # doctest: +SKIP
+    >>> netbenefit.charts.fan(bands)  # doctest: +SKIP
     """
     if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or not 1 <= draws <= 100_000:
         raise ScenarioError(scenario.source, "", f"draws must be a whole number from 1 to 100,000, not {draws!r}")
@@ -103,5 +109,6 @@ def cumulative_pv_bands(
             "cumulative_pv_credits": tuple(float(v) for v in base_credits[0]),
         },
         name=scenario.name,
+        key_labels=key_labels(scenario, distributions),  # each key in words, with its phase
     )
     return table

@@ -27,6 +27,7 @@ format that involve several keys also apply.
 from __future__ import annotations
 
 import difflib
+import re
 import types
 import typing
 from collections.abc import Mapping
@@ -39,6 +40,8 @@ from pydantic import BaseModel
 from ..errors import ScenarioError
 from ..plausibility import quiet, warn_entered
 from ..scenario import Scenario
+from ..scenario.paths import key_label
+from ..scenario.shared import tied_to
 
 #: Keys whose values the model reads from the scenario object, never from variant arrays.
 _NOT_VARIABLE_LEAVES = ("abated",)
@@ -165,6 +168,13 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
     source = scenario.source
     if not isinstance(key, str) or not key:
         raise ScenarioError(source, str(key), "a key must be a dotted path such as jobs.new")
+    tied = tied_to(scenario, key)
+    if tied is not None:
+        raise ScenarioError(
+            source,
+            key,
+            f"{tied} is shared by every phase (shared: at the top level); vary {tied}, which moves every phase",
+        )
     segments = key.split(".")
     annotation: Any = Scenario
     node: Any = scenario
@@ -419,3 +429,30 @@ def check_overrides(
     if len(set(sizes.values())) > 1:
         raise ScenarioError(scenario.source, "", f"variant arrays differ in length: {sizes}")
     return checked
+
+
+# ----------------------------------------------------------------------------------------------
+# Keys in words, with their phase (netbenefit.scenario.paths); counts of jobs in whole jobs
+# ----------------------------------------------------------------------------------------------
+
+#: Counts of jobs: where a key is stepped (a slider, a sensitivity's relative move) it moves in whole jobs.
+_JOB_COUNT = re.compile(
+    r"^((phases\.\d+\.)?jobs\.(new|retained)|business\.(full_time_employees_at_application|retained_jobs_at_application))$"
+)
+def whole_jobs(key: str) -> bool:
+    """Whether ``key`` is a count of jobs (``jobs.new``, ``jobs.retained``, a phase's, the
+    business's workforce), which a stepped key moves in whole jobs."""
+    return bool(_JOB_COUNT.match(key))
+
+
+def whole_steps(scenario: Scenario, key: str, values: list[float]) -> list[float]:
+    """``values`` of ``key`` as a stepped key takes them: whole numbers for a whole-number key or a
+    count of jobs (``jobs.new`` moves in whole jobs), as given otherwise."""
+    if whole_jobs(key) or key_spec(scenario, key).kind == "integer":
+        return [float(round(value)) for value in values]
+    return values
+
+
+def key_labels(scenario: Scenario, keys, *, short: bool = False) -> dict[str, str]:
+    """:func:`key_label` of each key, for an analysis result to carry (``attrs["key_labels"]``)."""
+    return {key: key_label(scenario, key, short=short) for key in keys}

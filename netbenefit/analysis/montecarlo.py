@@ -42,7 +42,7 @@ from ..errors import ScenarioError
 from ..scenario import Scenario
 from .columns import DEFAULT_CHUNK_SIZE, NOTES, allocate, count_failures
 from .entered import warn_distributions
-from .keys import drawn_values, key_spec, table_values
+from .keys import drawn_values, key_labels, key_spec, table_values
 from .structure import chunks as structure_chunks
 from .variants import frame, iter_chunks
 
@@ -224,6 +224,8 @@ class MonteCarloResult:
     vary: dict[str, Distribution] = field(repr=False)
     #: The conventions of the base scenario (discount rate, timing, window), for charts.
     conventions: Conventions | None = field(default=None, repr=False)
+    #: Each varied key in words with its phase (:func:`netbenefit.analysis.keys.key_label`).
+    key_labels: dict[str, str] = field(default_factory=dict, repr=False)
 
     def plot(self, ax=None):
         """:func:`netbenefit.charts.montecarlo_distribution` of this run; returns the Axes."""
@@ -364,9 +366,8 @@ def montecarlo(
     table = None
     if keep_draws:
         table = frame({key: table_values(scenario, key, np.concatenate(v)) for key, v in kept_keys.items()}, columns)
-    return MonteCarloResult(
-        draws=table, summary=summary, seed=seed_sequence.entropy, vary=distributions, conventions=conventions
-    )
+    result = MonteCarloResult(table, summary, seed_sequence.entropy, distributions, conventions)
+    return replace(result, key_labels=key_labels(scenario, distributions))  # each key with its phase
 
 
 def _checked_run(source: str, draws: Any, seed: Any, chunk_size: int) -> int:

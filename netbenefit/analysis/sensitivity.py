@@ -13,7 +13,7 @@ from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
 from .columns import result_columns
-from .keys import check_values, key_spec
+from .keys import check_values, key_labels, key_spec, whole_steps
 
 #: Columns of the sensitivity table.
 SENSITIVITY_COLUMNS = (
@@ -75,7 +75,10 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
         ``|ratio_high - ratio_low|``, ``threshold`` (at the base), and ``eligible_low`` and
         ``eligible_high``: whether the variant passes every check of s.71 (the engine's
         ``eligible`` column; a ratio that passes at an end can still fail the job minimum there).
-        ``table.attrs["conventions"]`` holds the conventions of the base. A ratio that is undefined
+        ``table.attrs["conventions"]`` holds the conventions of the base, ``table.attrs["key_labels"]``
+        each key in words with its phase (:func:`netbenefit.analysis.keys.key_label`). A key given
+        None or a relative change moves by whole steps where it is a count of jobs or a whole
+        number (``jobs.new`` 357 +/- 20%: 286 and 428 jobs). A ratio that is undefined
         at a value (zero credits) raises ScenarioError naming the key.
 
     Examples
@@ -97,9 +100,8 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
             elif info.base is None:
                 raise ScenarioError(scenario.source, key, "has no value in the scenario; give (low, high)")
             else:
-                values = [info.base * (1 - change), info.base * (1 + change)]
-                if info.kind == "integer":
-                    values = [round(v) for v in values]
+                # a count of jobs or a whole-number key moves in whole steps (jobs.new: whole jobs)
+                values = whole_steps(scenario, key, [info.base * (1 - change), info.base * (1 + change)])
         else:
             values = list(spec)
             if len(values) != 2:
@@ -130,4 +132,5 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
     table = table.sort_values("swing", ascending=False, kind="stable").reset_index(drop=True)
     table = SensitivityTable(table)
     table.attrs["conventions"] = Conventions.of_computation(scenario, base, tuple(ranges))
+    table.attrs["key_labels"] = key_labels(scenario, ranges)  # each key in words, with its phase
     return table

@@ -140,7 +140,7 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
     bounds = []
     for k in range(len(b)):
         if slope[k] > 0:
-            bounds.append((b[k] / threshold - base[k]) / slope[k])
+            bounds.append(((b[k] / threshold - base[k]) / slope[k], k))  # the test's own index k
         elif not (base[k] > 0 and b[k] >= threshold * base[k]):
             return _no_solution(
                 f"the test of {labels[k]} does not depend on {key} and fails "
@@ -149,8 +149,8 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             )
     if not bounds:
         return _no_solution(f"{key} does not change the present value of the credits, so it has no largest value")
-    binding = int(np.argmin(bounds))
-    best = float(min(bounds))
+    best, binding = min(bounds)  # the tightest test, the earliest on a tie
+    best = float(best)
     if best <= 0:
         return _no_solution(
             f"no positive {key} passes: the test of {labels[binding]} fails even at 0 "
@@ -181,12 +181,15 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
         )
     unit = "a job a year" if all("per_" in k for k in keys) else "a year"
     common = "largest common value of " if len(keys) > 1 else "largest "
+    held = held_awards(scenario, keys)
     return SolverResult(
         best,
         SOLVED,
         f"{common}{key} that passes: ${best:,.2f} {unit} (PV of credits {money_exact(pv_credits)} = PV benefits "
-        f"{money_exact(b[binding])} / threshold {threshold:.2f}, binding test: {labels[binding]})",
+        f"{money_exact(b[binding])} / threshold {threshold:.2f}, binding test: {labels[binding]})"
+        f"{held_text(held)}",
         {
+            "held": held,
             "key": key,
             "keys": keys,
             "threshold": threshold,
@@ -217,13 +220,15 @@ def _capped_by_section_75(
     bound, maximum = capped
     unit = "a job a year" if "per_" in key else "a year"
     common = "largest common value of " if len(keys) > 1 else "largest "
+    held = held_awards(scenario, keys)
     return SolverResult(
         bound,
         SOLVED,
         f"{common}{key}: ${bound:,.2f} {unit}, set by the section 75 maximum of {money_exact(maximum)} per job "
         f"per year (C.34:1B-343); the net benefit test alone would allow ${best:,.2f} "
-        f"(binding test: {binding_label})",
+        f"(binding test: {binding_label}){held_text(held)}",
         {
+            "held": held,
             "key": key,
             "keys": keys,
             "threshold": threshold,
@@ -234,6 +239,35 @@ def _capped_by_section_75(
             "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
         },
     )
+
+
+def held_awards(scenario: Scenario, keys: Sequence[str]) -> list[dict[str, Any]]:
+    """The awards :func:`max_award` holds at the scenario's values: each phase none of whose award
+    keys is among ``keys``, as ``{"phase", "keys", "values"}`` (phase 1 the initial phase)."""
+    held = []
+    blocks = [("", scenario.award)] + [(f"phases.{i}.", phase.award) for i, phase in enumerate(scenario.phases)]
+    for number, (prefix, award) in enumerate(blocks, 1):
+        names = ["annual_credit", "per_new_job", "per_retained_job", "section_75"]
+        given = [f"{prefix}award.{name}" for name in names if getattr(award, name) is not None]
+        if any(k.startswith(prefix + "award.") and (prefix or not k.startswith("phases.")) for k in keys):
+            continue
+        values = [None if k.endswith("section_75") else scenario.value_at(k) for k in given]
+        held.append({"phase": number, "keys": given, "values": values})
+    return held
+
+
+def held_text(held: list[dict[str, Any]]) -> str:
+    """``"; held: phase 2's award stays (phases.0.award.annual_credit $540,000)"``, or ``""``."""
+    if not held:
+        return ""
+    parts = []
+    for item in held:
+        shown = ", ".join(
+            key if value is None else f"{key} {money_exact(value)}"
+            for key, value in zip(item["keys"], item["values"], strict=True)
+        )
+        parts.append(f"phase {item['phase']}'s award stays ({shown})")
+    return "; held: " + "; ".join(parts)
 
 
 def _section_75_bound(scenario: Scenario, key: str, retained_eligible: bool) -> tuple[float, float] | None:

@@ -11,7 +11,7 @@ import pandas as pd
 from ..conventions import of_scenario
 from ..errors import ScenarioError
 from ..scenario import Scenario
-from .keys import check_values
+from .keys import check_values, key_labels
 from .variants import DEFAULT_CHUNK_SIZE, run
 
 #: The largest sweep accepted (rows); a larger one is almost surely a mistake in the grid.
@@ -76,4 +76,5 @@ def sweep(
         combinations[key] = array[index]
     table = run(scenario, combinations, size, chunk_size=chunk_size, client=client)
     table.attrs["conventions"] = of_scenario(scenario, tuple(grid))  # for the charts: netbenefit.charts.sweep
+    table.attrs["key_labels"] = key_labels(scenario, grid)  # each key in words, with its phase
     return table

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from ..scenario.shared import covered
 
 
 class Inputs:
@@ -36,6 +37,7 @@ class Inputs:
             raise ScenarioError(scenario.source, "", f"variant arrays differ in length: {sorted(sizes)}")
         self.size = sizes.pop() if sizes else 1
         self._values: dict[str, object] = scenario._values_at  # shared by every evaluation of the scenario
+        self._shared = covered(scenario.shared)  # the later phases' keys that are the initial phase's
 
     def get(self, key: str):
         """The scenario's value at ``key`` (``None`` where it or a parent is not given)."""
@@ -61,8 +63,27 @@ class Inputs:
     def number(self, key: str) -> np.ndarray:
         if key in self.overrides:
             return self.overrides[key].astype(float, copy=False)
+        if self._shared and key.startswith("phases."):
+            shared = self._shared_number(key)
+            if shared is not None:
+                return shared
         value = self.get(key)
         return np.array([[0.0 if value is None else float(value)]])
+
+    def _shared_number(self, key: str) -> np.ndarray | None:
+        """A later phase's shared key (``phases.0.jobs.median_salary``) where the initial phase's
+        values it follows are varied: the initial phase's salary of the phase's first project year,
+        ``median_salary x (1 + salary_growth)^start_year``, or its growth (netbenefit.scenario.shared).
+        None where nothing it follows varies (the scenario holds the phase's value)."""
+        _, index, rest = key.split(".", 2)
+        if rest not in self._shared:
+            return None
+        start = f"phases.{index}.start_year"
+        if rest == "jobs.salary_growth":
+            return self.number(rest) if rest in self.overrides else None
+        if not any(name in self.overrides for name in ("jobs.median_salary", "jobs.salary_growth", start)):
+            return None
+        return self.number("jobs.median_salary") * (1.0 + self.number("jobs.salary_growth")) ** self.number(start)
 
     def optional_number(self, key: str) -> np.ndarray | None:
         """Like :meth:`number`, but ``None`` when the value is not given (and not varied)."""

@@ -8,6 +8,7 @@ computes a rule. The conventions footnote is read from ``table.attrs["convention
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -40,14 +41,20 @@ _END_FONTSIZE = 8
 _RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note", "failed_checks")
 
 
-def _key_label(key: str) -> str:
+def _key_label(key: str, known: Any = None) -> str:
+    """A varied key in words with its unit; ``known``: the labels an analysis result carries
+    (``attrs["key_labels"]``: with the key's phase, netbenefit.analysis.keys.key_label)."""
+    if known and key in known:
+        return known[key]
     try:
         return labels.label(key)
     except KeyError:
         return key
 
 
-def _short(key: str) -> str:
+def _short(key: str, known: Any = None) -> str:
+    if known and key in known:
+        return re.sub(r"\s*\[[^\]]*\]", "", known[key])
     try:
         return labels.short_label(key)
     except KeyError:
@@ -131,7 +138,8 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 color="black" if eligible else "#a34700",
                 fontweight="normal" if eligible else "bold",
             )
-    ax.set_yticks(positions, [_key_label(key) for key in table["key"]], fontsize=9)
+    known = table.attrs.get("key_labels")
+    ax.set_yticks(positions, [_key_label(key, known) for key in table["key"]], fontsize=9)
     handles = [
         Patch(color=LOW_COLOUR, label="Input at its low value"),
         Patch(color=HIGH_COLOUR, label="... at its high value"),
@@ -271,11 +279,11 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     )
     percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
-    keys = list(run.vary)
+    keys, known = list(run.vary), getattr(run, "key_labels", None)
     if len(keys) <= _KEYS_NAMED_IN_TITLE:
-        varied = ", ".join(_short(key) for key in keys)
+        varied = ", ".join(_short(key, known) for key in keys)
     else:  # the footnote names them all
-        varied = f"{len(keys)} inputs ({', '.join(_short(key) for key in keys[:2])} and {len(keys) - 2} more)"
+        varied = f"{len(keys)} inputs ({', '.join(_short(key, known) for key in keys[:2])} and {len(keys) - 2} more)"
     set_title(ax, f"Monte Carlo: {summary.draws:,} draws of {varied}")
     ax.grid(True, axis="y", alpha=0.3)
     top = ax.get_ylim()[1]
@@ -476,9 +484,10 @@ def _sweep_line(table, x: str, threshold: float, ax) -> None:
     top = max(float(finite.max(initial=threshold)), threshold)
     bottom = min(float(finite.min(initial=0.0)), 0.0)
     ax.set_ylim(bottom, top + 0.35 * (top - bottom))
-    ax.set_xlabel(_key_label(x))
+    known = table.attrs.get("key_labels")
+    ax.set_xlabel(_key_label(x, known))
     ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
-    ax.set_title(f"Net benefit ratio against {_short(x)}")
+    ax.set_title(f"Net benefit ratio against {_short(x, known)}")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
 
@@ -536,7 +545,8 @@ def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
         )
     ax.set_xticks(range(len(xs)), [_value(x, v) for v in xs], fontsize=8)
     ax.set_yticks(range(len(ys)), [_value(y, v) for v in ys], fontsize=8)
-    ax.set_xlabel(_key_label(x))
-    ax.set_ylabel(_key_label(y))
-    ax.set_title(f"Net benefit ratio over {_short(x)} and {_short(y)}")
+    known = table.attrs.get("key_labels")
+    ax.set_xlabel(_key_label(x, known))
+    ax.set_ylabel(_key_label(y, known))
+    ax.set_title(f"Net benefit ratio over {_short(x, known)} and {_short(y, known)}")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, 1.0), fontsize=8, framealpha=0.9)

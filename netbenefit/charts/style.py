@@ -451,12 +451,13 @@ def conventions_text(result_or_results: Any) -> str:
                 f"{'counted' if c.extension_counted else 'not counted'}, 71(a)(5)(d)"
             )
     varied = sorted({key for c in found for key in c.varied})
+    named = {key: text for c in found for key, text in zip(c.varied, c.varied_labels, strict=False)}  # with phases
     text = (
         f"Discount rate {rate} a year, {timing} timing, present values at approval; {dollars} USD. "
         f"Benefit window: commitment period {period} + {_joined(extensions)}."
     )
     if varied:
-        text += " Varied: " + ", ".join(labels.short_label(key) for key in varied) + "."
+        text += " Varied: " + ", ".join(named.get(key) or labels.short_label(key) for key in varied) + "."
     text += f" Method: {_joined([c.method for c in found])}."
     return text
 

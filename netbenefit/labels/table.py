@@ -278,6 +278,7 @@ SCENARIO_KEYS: dict[str, Label] = {
     "revenue.allocated_taxable_net_income": Label("Allocated taxable net income, CBT base", "USD/year"),
     "streams.tax": Label("Tax of the stream"),
     "streams.grows_with_inflation": Label("Stream grows with inflation", "yes/no"),
+    "shared": Label("Drivers the phases share"),
     "readings.several_locations": Label("Threshold where several locations apply"),
     "readings.capital_shortfall": Label("A capital investment shortfall, 71(b)(2), is"),
     "readings.retained_benefits": Label("Retained jobs in the benefits, 71(a)(5)"),

@@ -20,13 +20,18 @@ from .problems import short_repr
 if TYPE_CHECKING:
     from .format import Scenario
 
-def read_csv_streams(data: dict, source: str, base: Path) -> dict:
-    """Replace each stream's ``from_csv`` by the ``by_year`` values its CSV holds."""
-    data["streams"] = _csv_stream_list(data.get("streams"), "streams", source, base)
+def read_csv_streams(data: dict, source: str, base: Path, problems: list | None = None) -> dict:
+    """Replace each stream's ``from_csv`` by the ``by_year`` values its CSV holds.
+
+    ``problems``: a list to which each stream's problem is added as ``(key, problem)`` (the stream
+    then holds no amount, so that the file's other problems are told in the same run); None: the
+    first problem raises ScenarioError.
+    """
+    data["streams"] = _csv_stream_list(data.get("streams"), "streams", source, base, problems)
     phases = data.get("phases")
     if isinstance(phases, list | tuple):
         data["phases"] = [
-            {**phase, "streams": _csv_stream_list(phase.get("streams"), f"phases.{i}.streams", source, base)}
+            {**phase, "streams": _csv_stream_list(phase.get("streams"), f"phases.{i}.streams", source, base, problems)}
             if isinstance(phase, Mapping) and "streams" in phase
             else phase
             for i, phase in enumerate(phases)
@@ -36,22 +41,34 @@ def read_csv_streams(data: dict, source: str, base: Path) -> dict:
     return data
 
 
-def _csv_stream_list(streams: Any, key: str, source: str, base: Path) -> Any:
+def _csv_stream_list(streams: Any, key: str, source: str, base: Path, problems: list | None) -> Any:
     if not isinstance(streams, list | tuple):
         return streams
     resolved = []
     for i, stream in enumerate(streams):
         if isinstance(stream, Mapping):
-            has_csv = stream.get("from_csv") is not None
-            has_years = "by_year" in stream
-            if has_csv and has_years:
-                raise ScenarioError(source, f"{key}.{i}", "give by_year or from_csv, not both")
-            if not has_csv and not has_years:
-                raise ScenarioError(source, f"{key}.{i}", "a stream needs by_year or from_csv")
-            if has_csv:
-                stream = {**stream, "by_year": read_stream_csv(stream["from_csv"], base, source, f"{key}.{i}.from_csv")}
+            try:
+                stream = _csv_stream(stream, f"{key}.{i}", source, base)
+            except ScenarioError as error:
+                if problems is None:
+                    raise
+                problems.append((error.key, error.problem))
+                stream = {name: value for name, value in stream.items() if name not in ("from_csv", "by_year")}
+                stream["by_year"] = {}  # told above; nothing more to say of its amounts
         resolved.append(stream)
     return resolved
+
+
+def _csv_stream(stream: Mapping, key: str, source: str, base: Path) -> Mapping:
+    has_csv = stream.get("from_csv") is not None
+    has_years = "by_year" in stream
+    if has_csv and has_years:
+        raise ScenarioError(source, key, "give by_year or from_csv, not both")
+    if not has_csv and not has_years:
+        raise ScenarioError(source, key, "a stream needs by_year or from_csv")
+    if has_csv:
+        stream = {**stream, "by_year": read_stream_csv(stream["from_csv"], base, source, f"{key}.from_csv")}
+    return stream
 
 
 def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, float]:

@@ -31,9 +31,11 @@ from .blocks import (
 )
 from .csv_files import read_csv_streams, read_multiplier_table
 from .fields import Block, ByYear, Items, Name, empty_by_year
+from .partial import partial
 from .paths import MISSING, at_path, plain, set_path, variant_name
-from .problems import scenario_error
-from .rules import check_consistency
+from .problems import error_of, problem_list
+from .rules import consistency_problems
+from .shared import SharedKey, shared_problems, with_shared, without_shared
 
 
 class Scenario(Block):
@@ -65,6 +67,8 @@ class Scenario(Block):
     streams: Annotated[tuple[Stream, ...], Items] = ()
     attestations: Attestations = Attestations()
     phases: Annotated[tuple[Phase, ...], Items] = ()
+    #: Drivers of the initial phase that every later phase shares (netbenefit.scenario.shared).
+    shared: Annotated[tuple[SharedKey, ...], Items] = ()
     readings: Readings = Readings()
     #: The set of conventions (netbenefit/parameters/methods.yaml): this project's, or the authority's
     #: published choices where they are known.
@@ -97,12 +101,24 @@ class Scenario(Block):
         if not isinstance(data, Mapping):
             raise ScenarioError(source, "", "the scenario must be a mapping of keys to values")
         data_given = data
-        data = read_csv_streams(dict(data), source, base)
+        problems: list[tuple[str, str]] = []  # every problem of the file, told in one run
+        data = read_csv_streams(dict(data), source, base, problems)
+        problems += shared_problems(data)
         try:
             scenario = cls.model_validate(data)
         except ValidationError as error:
-            raise scenario_error(error, source, Scenario) from None
-        check_consistency(scenario, source)
+            # Every problem in one run: the rules across keys read the keys that are valid.
+            problems = problem_list(error, Scenario) + problems
+            rules = consistency_problems(partial(Scenario, data), source)
+            given = {key for key, _ in problems}
+            raise error_of(source, problems + [item for item in rules if item[0] not in given]) from None
+        problems += consistency_problems(scenario, source)
+        if problems:
+            raise error_of(source, problems)
+        try:
+            scenario = with_shared(scenario)
+        except ValueError as error:  # the growth compounded past any float
+            raise ScenarioError(source, "jobs.salary_growth", str(error)) from None
         scenario._source, scenario._base_dir = source, str(base)
         scenario._written = copy.deepcopy(dict(data_given))
         if scenario.revenue is not None and scenario.revenue.multiplier_table is not None:
@@ -133,21 +149,28 @@ class Scenario(Block):
     def to_dict(self) -> dict[str, Any]:
         """A plain mapping that :meth:`from_dict` turns back into an equal Scenario.
 
-        Streams read from CSV are given by their values (``by_year``).
+        Streams read from CSV are given by their values (``by_year``); the keys the later phases
+        share (``shared``) are written once, at the top level.
         """
-        return plain(self)
+        return without_shared(plain(self), self.shared)
 
     def to_yaml(self, path: str | Path | None = None) -> str | Path:
         """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
         scenario (every value, defaults included), from any folder. Streams read from CSV
         (``from_csv``) are written with their values inline (``by_year``); a multiplier table is
         named relative to the folder of ``path`` when it is inside it, else its multipliers are
-        written inline (:mod:`netbenefit.round_trip`); a comment at the top of the file says so.
+        written inline (:mod:`netbenefit.round_trip`); a comment at the top of the file says so and
+        names the file the scenario was read from, relative to the folder of ``path`` (the working
+        folder for text). Whole numbers are written as integers (``new: 180``).
 
         Returns the text when ``path`` is None; otherwise writes the file atomically and returns
         its path (an OSError names the file).
         """
-        lines = [f"# {self.name}: written by netbenefit from {self.source}, every value, defaults included."]
+        from ..round_trip import relative_source, yaml_data
+
+        target = None if path is None else Path(path).parent
+        origin = relative_source(self.source, target)  # relative to the file written: never an absolute path
+        lines = [f"# {self.name}: written by netbenefit from {origin}, every value, defaults included."]
         inline = [
             f"{key}.{i} (from_csv: {stream.from_csv})"
             for key, streams in [("streams", self.streams)]
@@ -158,9 +181,7 @@ class Scenario(Block):
         if inline:
             lines.append("# Streams read from CSV files are written with their values inline (by_year):")
             lines += [f"#   {item}" for item in inline]
-        from ..round_trip import yaml_data
-
-        data, notes = yaml_data(self, None if path is None else Path(path).parent)  # a table's path, or its row
+        data, notes = yaml_data(self, target)  # a table's path, or its row
         if notes:
             lines.append("# Files named relative to the folder of this file, or their values written inline:")
             lines += [f"#   {note}" for note in notes]

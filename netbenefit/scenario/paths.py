@@ -5,14 +5,20 @@ a variant."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from .. import labels
 from ..errors import ScenarioError
 from .blocks import Stream
 from .problems import short_repr
+from .shared import covered
+
+if TYPE_CHECKING:
+    from .format import Scenario
 
 #: What :func:`child` gives for a segment the node does not have.
 MISSING = object()
@@ -100,3 +106,40 @@ def _short_value(value: Any) -> str:
     if isinstance(value, int | float | str | dt.date):
         return str(value)
     return short_repr(plain(value))
+
+
+#: Top-level keys that are the initial phase's own (a later phase has its own of each).
+_PHASE_OWN = re.compile(
+    r"^(jobs|award|capital_investment|streams)(\.|$)|^commitment\.period_(years|set_by_authority)$"
+    r"|^facility\.accommodates_share$"
+)
+
+
+def phase_of(scenario: Scenario, key: str) -> str:
+    """The phase a key belongs to, in words: ``"phase 1"`` for the initial phase's own keys of a
+    phased project (``jobs.new``), ``"phase 2"`` for ``phases.0...``, ``"every phase"`` for a key the
+    phases share (``shared``), and ``""`` for a project-wide key or a project of one phase."""
+    if not scenario.phases:
+        return ""
+    match = re.match(r"^phases\.(\d+)\.", key)
+    if match:
+        return f"phase {int(match.group(1)) + 2}"
+    if key in covered(scenario.shared):
+        return "every phase"
+    return "phase 1" if _PHASE_OWN.match(key) else ""
+
+
+def key_label(scenario: Scenario, key: str, *, short: bool = False) -> str:
+    """A key in words with its unit (``short``: without it), and its phase in a phased project:
+    ``New full-time jobs [jobs], phase 1``, ``Median salary [USD/year], every phase``. The one
+    label of a varied key in the tornado, sweep and Monte Carlo summaries and the explorer."""
+    try:
+        text = labels.short_label(key) if short else labels.label(key)
+    except KeyError:
+        text = key
+    phase = phase_of(scenario, key)
+    if not phase or key.startswith("phases."):  # a later phase's key names its phase already
+        return text
+    notes = re.search(r", (year|item) \d+", text)  # the phase before the year or the item
+    at = notes.start() if notes else len(text)
+    return f"{text[:at]}, {phase}{text[at:]}"

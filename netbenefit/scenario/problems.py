@@ -16,6 +16,7 @@ from ..errors import ScenarioError
 from ..parameters import parameter
 from .fields import Block
 from .limits import MAX_PROBLEMS_LISTED, MAX_YEARS
+from .shared import NOT_SHAREABLE
 
 _PROBLEMS = {
     "missing": "required key is missing",
@@ -57,6 +58,11 @@ def scenario_error(error: ValidationError, source: str, model: type[BaseModel] |
     ``model`` is the validated model, whose keys are offered for an unknown key ("did you mean
     ...?"); None offers none.
     """
+    return error_of(source, problem_list(error, model))
+
+
+def problem_list(error: ValidationError, model: type[BaseModel] | None = None) -> list[tuple[str, str]]:
+    """``(dotted key, problem)`` of every validation problem of ``error``, in the file's order."""
     items = _without_union_tags(error.errors(include_url=False))
     # A list whose item failed is also reported "too short" by pydantic: that line adds nothing.
     inner = [tuple(item["loc"]) for item in items]
@@ -65,11 +71,17 @@ def scenario_error(error: ValidationError, source: str, model: type[BaseModel] |
         loc = tuple(item["loc"])
         return item["type"] == "too_short" and any(other[: len(loc)] == loc != other for other in inner)
 
-    items = [item for item in items if not redundant(item)]
-    problems = [_problem(item, model) for item in items[:MAX_PROBLEMS_LISTED]]
-    if len(items) > MAX_PROBLEMS_LISTED:
-        problems.append(("", f"(and {len(items) - MAX_PROBLEMS_LISTED:,} more problems)"))
-    (key, problem), *more = problems
+    return [_problem(item, model) for item in items if not redundant(item)]
+
+
+def error_of(source: str, problems: list[tuple[str, str]]) -> ScenarioError:
+    """One ScenarioError listing ``problems`` (at most MAX_PROBLEMS_LISTED, then how many more),
+    each problem once."""
+    problems = list(dict.fromkeys(problems))
+    shown = problems[:MAX_PROBLEMS_LISTED]
+    if len(problems) > MAX_PROBLEMS_LISTED:
+        shown.append(("", f"(and {len(problems) - MAX_PROBLEMS_LISTED:,} more problems)"))
+    (key, problem), *more = shown
     return ScenarioError(source, key, problem, more=more)
 
 
@@ -101,6 +113,8 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
         )
     if kind == "literal_error" and key == "revenue.income_tax":
         problem += " or a block with method: brackets or effective_rate"
+    if kind == "literal_error" and loc[:1] == ["shared"]:
+        problem = f"cannot be shared: {problem} ({NOT_SHAREABLE})"
     if kind == "literal_error" and key.endswith("commitment.recapture"):
         problem += " or a table of the shares recaptured by whole years maintained (e.g. {0: 1.0, 5: 0.5})"
     value = item.get("input")
@@ -110,7 +124,11 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
         problem = f"must be a decimal share from 0 to 1 (got {short_repr(value)})"
         if 1 < value <= 100:
             problem = f"must be a decimal share: did you mean {value / 100:.10g}? (got {short_repr(value)}, above 1)"
-    elif kind in ("less_than_equal", "less_than") and _percent_of(value, bound, kind == "less_than_equal"):
+    elif (
+        kind in ("less_than_equal", "less_than")
+        and _decimal_key(model, loc)
+        and _percent_of(value, bound, kind == "less_than_equal")
+    ):
         # A rate with a bound other than 1 (wage_dispersion <= 3): the same slip, 45 for 0.45.
         problem += f" (got {short_repr(value)}); did you mean {value / 100:.10g}? (a percent written for a decimal)"
     elif kind == "string_type" and loc[-1:] == ["naics"] and type(value) is int:  # an unquoted code in YAML
@@ -128,6 +146,27 @@ def _percent_of(value: Any, bound: Any, inclusive: bool) -> bool:
         return False
     small_bound = 0 < bound <= 10  # not a statutory number: bounds of shares, rates and multiples
     return small_bound and value > bound and (value / 100 <= bound if inclusive else value / 100 < bound)
+
+
+def _decimal_key(model: type[BaseModel] | None, loc: list[str]) -> bool:
+    """Whether the key at ``loc`` holds a decimal (a rate, a share, a multiple), where a percent
+    written for a decimal is a possible slip; never a whole number (years, counts). Without a model
+    to read the key's type from, a decimal."""
+    if model is None:
+        return True
+    annotation: Any = model
+    for segment in loc:
+        annotation = _model_of(annotation)
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            field = annotation.model_fields.get(segment)
+            if field is None:
+                return True
+            annotation = field.annotation
+        elif typing.get_origin(annotation) is tuple and segment.isdigit():
+            annotation = typing.get_args(annotation)[0]
+        else:
+            return True
+    return _model_of(annotation) is not int
 
 
 def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
