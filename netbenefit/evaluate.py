@@ -16,7 +16,7 @@ from .parameters import parameter
 from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
-from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares
+from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares, recapture_rule
 from .scenario import Scenario, load_scenario
 
 
@@ -251,7 +251,7 @@ def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) ->
         shares,
         extended,
         lambda years: finance.discount_factors(scenario.discount_rate, years, scenario.timing),
-        scenario.commitment.recapture,
+        recapture_rule(scenario),  # a table on each phase's own clock (readings.recapture_table_years)
         scenario.commitment.extension_years_counted,
         interest.rate if interest is not None else 0.0,
     )

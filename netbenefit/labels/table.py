@@ -304,6 +304,7 @@ SCENARIO_KEYS: dict[str, Label] = {
     "readings.payroll": Label("Wages of the benefit streams (mean or median)"),
     "readings.withholding_weights": Label("71(d) across phases: shares weighted by"),
     "readings.first_report_basis": Label("First annual report compared with, N.J.A.C. 19:31U-1.14(b)"),
+    "readings.recapture_table_years": Label("Recapture table read in years of"),
     # keys of a later phase that the initial phase has not (the others share the top level's labels)
     "phases.name": Label("Phase name"),
     "phases.start_year": Label(

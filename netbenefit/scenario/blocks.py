@@ -162,6 +162,9 @@ class Readings(Block):
     #: N.J.A.C. 19:31U-1.14(b): the first annual report is compared with the new jobs the project
     #: agreement approves (default) or with the ramp's first year (the comparison before).
     first_report_basis: Literal["approved_jobs", "ramp"] = "approved_jobs"
+    #: A recapture table (commitment.recapture) read in years from each phase's own commitment start
+    #: (default, as pro_rata) or in years after approval for every phase (the reading before).
+    recapture_table_years: Literal["phase", "approval"] = "phase"
 
 
 class FilingStatus(Block):
