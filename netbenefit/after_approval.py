@@ -45,6 +45,7 @@ Every bound comes from the cited parameters file ``after_approval.yaml``.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,7 @@ from .after_approval_tables import (
     years_table,
 )
 from .evaluate import evaluate
+from .plausibility import PlausibilityWarning, quiet
 from .result import Result
 from .rules.certification import (  # named here before
     certified_credit,
@@ -351,8 +353,11 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     certified = _certification(scenario, actuals, projected, plan, jobs)
     flags = _rerun_flags(scenario, actuals, certified, plan)
     # The test re-run on actual results (a variant scenario, evaluated like any other).
-    variant = _actual_scenario(scenario, actuals, projected, plan, jobs)
-    actual = evaluate(variant)
+    # The package builds it: what a plausibility check says of it is in actual.warnings, not warned again.
+    with quiet(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", PlausibilityWarning)
+        variant = _actual_scenario(scenario, actuals, projected, plan, jobs)
+        actual = evaluate(variant)
     supported = 1.0 if actual.passes else min(1.0, actual.max_credit_pv / projected.pv_credits)
     owed = _clawback(scenario, projected, actuals.maintained_through_year, certified, plan)
     floor = floor_table(scenario, actuals, plan, certified, actual, projected)
