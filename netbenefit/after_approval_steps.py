@@ -370,8 +370,8 @@ def floor_warnings(table: pd.DataFrame, projected: Result) -> tuple[str, ...]:
         value = f"${row.actual:,.0f}" if money else f"{row.actual:,.1f}"
         agreed = f"${row.project_agreement:,.0f}" if money else f"{row.project_agreement:,.1f}"
         lines.append(
-            f"year {row.year}: {names[row.measure]} {value} are {row.share:.2%} of the project agreement's "
-            f"{agreed}, below its {floor:.0%} (N.J.A.C. 19:31U-1.14(c))"
+            f"year {row.year}: {names[row.measure]} {value}, {row.share:.2%} of the project agreement's "
+            f"{agreed}: below its {floor:.0%} floor (N.J.A.C. 19:31U-1.14(c))"
         )
     if lines:
         lines.append("N.J.A.C. 19:31U-1.14(c), the words read: " + FLOOR_WORDS)
