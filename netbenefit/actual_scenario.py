@@ -17,7 +17,8 @@ a constant rate, and constant retained jobs):
   retained ones included, are one schedule of jobs that ends with the stop (a scenario's retained
   jobs are one count held every year, so they join the phase's new-jobs schedule); the capital
   investment and the revenue streams of later years are left out; the corporation business tax
-  is the projected one through the stop, as a stream; cost streams stay as stated.
+  is the projected one through the stop, as a stream; cost streams stay as stated
+  (``stop_ends: new_jobs`` in the actual-results file ends the new jobs only, as the re-run did before).
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def actual_scenario(
     """The scenario with each phase's jobs, salary and withholdings replaced by the actual results
     (the conventions are this module's)."""
     stop = actuals.maintained_through_year
+    whole = actuals.stop_ends == "business"  # "new_jobs": only the new jobs end, as the re-run did before
     reported = plan.year.size
     counted_retained = projected.retained_jobs_eligible or scenario.readings.retained_benefits == "all_retained"
     changes: dict[str, Any] = {"name": f"{scenario.name} (actual results)"}
@@ -108,7 +110,7 @@ def actual_scenario(
         prefix, start = _prefix(k), int(plan.start[k])
         new = jobs.new[k].copy()
         retained = jobs.retained[k]
-        folded = stop is not None and k == 0 and bool(np.any(retained))
+        folded = whole and stop is not None and k == 0 and bool(np.any(retained))
         if folded:  # the retained jobs end with the stop: one schedule of jobs
             new = new + (retained if counted_retained else 0.0)
         series = _through_stop(new, stop)
@@ -134,7 +136,7 @@ def actual_scenario(
             "eligibility_period_years": model.award.eligibility_period_years,
             "first_credit_year": model.award.first_credit_year,
         }
-        if stop is not None:
+        if whole and stop is not None:
             last = stop - start  # the last phase year maintained
             changes[prefix + "capital_investment"] = _ended(model.capital_investment, last)
             streams = _streams_through(model, last)

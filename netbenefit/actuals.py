@@ -70,6 +70,9 @@ class Actuals(_Model):
     restored_at: Literal["threshold_level", "full_level"] = "threshold_level"
     #: New jobs of the project's totals, to the phases: in proportion to their projections, or in order.
     allocation: Literal["in_proportion", "in_order"] = "in_proportion"
+    #: What ends with the stop in the re-run: the business (every job, wage, spending, construction,
+    #: corporation business tax and revenue stream; the default) or its new jobs only (the re-run before).
+    stop_ends: Literal["business", "new_jobs"] = "business"
     years: Annotated[tuple[ActualYear, ...], Field(min_length=1)]
 
     @classmethod
