@@ -271,3 +271,12 @@ def test_recapture_table_of_a_later_phase_in_follow_and_the_schedule(reading, sh
     after = follow(base, actuals([{"new_jobs": 150.0}] * 6, maintained_through_year=6))
     assert after.phases.loc[2, "recapture"] == pytest.approx(share * 3 * 100000)
     assert after.phases.loc[1, "recapture"] == pytest.approx(0.45 * 6 * 150000)  # phase 1's clock is approval's
+
+
+def test_stop_ends_new_jobs_keeps_the_rerun_before():
+    facts = [{"new_jobs": 50.0, "retained_jobs": 40.0}] * 6
+    before = follow(scenario(**STOPPED), actuals(facts, maintained_through_year=6, stop_ends="new_jobs"))
+    now = follow(scenario(**STOPPED), actuals(facts, maintained_through_year=6))
+    assert before.actual.cashflows.loc[7:11, "retained_full_time_jobs"].eq(40).all()  # counted on, as before
+    assert before.actual.cashflows.loc[7:11, "new_full_time_jobs"].eq(0).all()
+    assert before.rerun_ratio > now.rerun_ratio
