@@ -17,6 +17,7 @@ import pandas as pd
 
 from .actuals import Actuals, ActualYear
 from .errors import ScenarioError
+from .labels import money_exact
 from .parameters import parameter
 from .result import Result
 from .rules import repayment_schedule
@@ -367,8 +368,8 @@ def floor_warnings(table: pd.DataFrame, projected: Result) -> tuple[str, ...]:
     lines = []
     for row in table[table["below_floor"]].itertuples():
         money = row.measure != "full_time_jobs"
-        value = f"${row.actual:,.0f}" if money else f"{row.actual:,.1f}"
-        agreed = f"${row.project_agreement:,.0f}" if money else f"{row.project_agreement:,.1f}"
+        value = money_exact(row.actual) if money else f"{row.actual:,.1f}"
+        agreed = money_exact(row.project_agreement) if money else f"{row.project_agreement:,.1f}"
         lines.append(
             f"year {row.year}: {names[row.measure]} {value}, {row.share:.2%} of the project agreement's "
             f"{agreed}: below its {floor:.0%} floor (N.J.A.C. 19:31U-1.14(c))"

@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import netbenefit  # noqa: E402
 from netbenefit import charts  # noqa: E402
 from netbenefit.after_approval import Actuals, follow  # noqa: E402
+from netbenefit.economics import economist_view_of  # noqa: E402
 
 DRIVERS = {
     "jobs.new": 100,
@@ -75,6 +76,13 @@ def test_credits_by_year_draws(after):
 @pytest.mark.parametrize("kind", sorted(charts.SCENARIO_CHARTS))
 def test_every_scenario_chart_draws_the_rerun(after, kind):
     ax = charts.SCENARIO_CHARTS[kind](after.actual)
+    plt.close(ax.figure)
+
+
+def test_the_economists_view_of_the_rerun(after):
+    table = economist_view_of(after.actual, but_for_share=0.25, cost_per_new_job=1000.0)
+    assert table["ratio"].notna().all()
+    ax = charts.economist_view_chart(table)
     plt.close(ax.figure)
 
 
