@@ -230,7 +230,8 @@ class AfterApproval:
             for phase, row in self.phases.iterrows():
                 lines.append(
                     f"    phase {phase}: certified ${row.certified_credits:,.0f} of ${row.approved_credits:,.0f}; "
-                    f"its commitment from year {row.commitment_start:g} for {row.commitment_period_years:g} years"
+                    f"its commitment period of {row.commitment_period_years:g} years from "
+                    f"{row.commitment_start:g} years after approval"
                 )
         if self.forfeited_years:
             years = ", ".join(str(y) for y in self.forfeited_years)

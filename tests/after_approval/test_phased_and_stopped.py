@@ -280,3 +280,16 @@ def test_stop_ends_new_jobs_keeps_the_rerun_before():
     assert before.actual.cashflows.loc[7:11, "retained_full_time_jobs"].eq(40).all()  # counted on, as before
     assert before.actual.cashflows.loc[7:11, "new_full_time_jobs"].eq(0).all()
     assert before.rerun_ratio > now.rerun_ratio
+
+
+def test_a_csv_may_name_each_rows_phase(tmp_path):
+    (tmp_path / "years.csv").write_text(
+        "year,phase,new_jobs,statewide_workforce\n1,1,90,1000\n2,1,95,1000\n3,1,95,1000\n4,1,100,1000\n4,2,20,1000\n"
+    )
+    (tmp_path / "actuals.yaml").write_text("workforce_before_approval: 1000\nyears_from_csv: years.csv\n")
+    after = follow(phased(), tmp_path / "actuals.yaml")
+    assert after.phase_years.loc[(2, 4), "actual_new_jobs"] == 20.0
+    assert after.years["actual_new_jobs"].tolist() == [90.0, 95.0, 95.0, 120.0]
+    (tmp_path / "years.csv").write_text("year,phase,new_jobs,statewide_workforce\n1,1.5,90,1000\n")
+    with pytest.raises(ScenarioError, match="phase must be a whole number"):
+        follow(phased(), tmp_path / "actuals.yaml")
