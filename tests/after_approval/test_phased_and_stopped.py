@@ -271,6 +271,10 @@ def test_recapture_table_of_a_later_phase_in_follow_and_the_schedule(reading, sh
     after = follow(base, actuals([{"new_jobs": 150.0}] * 6, maintained_through_year=6))
     assert after.phases.loc[2, "recapture"] == pytest.approx(share * 3 * 100000)
     assert after.phases.loc[1, "recapture"] == pytest.approx(0.45 * 6 * 150000)  # phase 1's clock is approval's
+    # The result's clawback schedule reads the table the same way: after m = 6, phase 1 (6 years served)
+    # and phase 2 (3 years served) together.
+    schedule = after.projected.clawback_schedule.set_index("years_maintained")
+    assert schedule.loc[6, "recapture"] == pytest.approx(0.45 * 6 * 150000 + share * 3 * 100000)
 
 
 def test_stop_ends_new_jobs_keeps_the_rerun_before():
