@@ -296,21 +296,28 @@ FLOOR_WORDS = (
     "percent of the withholdings and number of new and retained full-time jobs, and the salaries thereof, "
     'specified in the project agreement or the ..." (N.J.A.C. 19:31U-1.14(c); the rest, its consequence, is not read)'
 )
-FLOOR_MEASURES = ("full_time_jobs", "median_salary", "withholdings")
+FLOOR_MEASURES = ("full_time_jobs", "median_salary", "withholdings")  # the keys of floor_table, in order
 
 
 def _income_tax_by_year(result: Result, years: np.ndarray) -> np.ndarray:
     """The Gross Income Tax withheld on the jobs' wages by project year, every phase: the direct
-    operations stream of the gross income tax. [USD]"""
-    streams = result.streams
-    chosen = streams[
-        (streams["tax"] == "gross_income_tax")
-        & (streams["source"] == "operations")
-        & (streams["effect"] == "direct")
-        & (streams["kind"] == "revenue")
-    ]
-    by_year = chosen.groupby("year")["amount"].sum()
-    return by_year.reindex(years, fill_value=0.0).to_numpy(dtype=float)
+    operations stream of the gross income tax (``result.streams`` rows of that kind, read from the
+    model's components without building the long table). [USD]"""
+    c = result.computation
+    width = len(c.years)
+    total = np.zeros(width)
+    for phase in c.phases:
+        for component in phase.components:
+            if (component.tax, component.source, component.effect, component.kind) == (
+                "gross_income_tax",
+                "operations",
+                "direct",
+                "revenue",
+            ):
+                total = total + _row(component.values, width)
+    at = np.searchsorted(np.asarray(c.years), years)
+    inside = at < width
+    return np.where(inside, total[np.minimum(at, width - 1)], 0.0)
 
 
 def floor_table(
@@ -336,24 +343,35 @@ def floor_table(
         ),
         "withholdings": (_income_tax_by_year(actual, year), _income_tax_by_year(projected, year)),
     }
-    frames = []
-    for measure, (value, agreed) in rows.items():
-        share = np.divide(value, agreed, out=np.full(year.shape, np.nan), where=np.nan_to_num(agreed) > 0)
-        frames.append(
-            pd.DataFrame(
-                {
-                    "year": year,
-                    "measure": measure,
-                    "actual": value,
-                    "project_agreement": agreed,
-                    "share": share,
-                    "below_floor": below_floor(value, agreed, floor) & certified.maintained,
-                }
-            )
-        )
-    table = pd.concat(frames, ignore_index=True).sort_values(["year", "measure"], kind="stable")
+    measures = list(rows)  # in the order of FLOOR_MEASURES; the rows year by year, then by measure
+    value = np.stack([np.asarray(rows[m][0], dtype=float) for m in measures], axis=1).ravel()
+    agreed = np.stack([np.asarray(rows[m][1], dtype=float) for m in measures], axis=1).ravel()
+    share = np.divide(value, agreed, out=np.full(value.shape, np.nan), where=np.nan_to_num(agreed) > 0)
+    below = below_floor(value, agreed, floor) & np.repeat(certified.maintained, len(measures))
+    table = pd.DataFrame(
+        {
+            "year": np.repeat(year, len(measures)),
+            "measure": np.tile(measures, year.size),
+            "actual": value,
+            "project_agreement": agreed,
+            "share": share,
+            "below_floor": below,
+        }
+    )
     table.attrs["floor"] = floor
-    return table.reset_index(drop=True)
+    return table
+
+
+def _below(share: float, floor: float) -> str:
+    """A share below the floor as a percent with the digits that keep it written below (79.999%, not 80.00%).
+
+    >>> _below(0.79999, 0.8), _below(0.5, 0.8)
+    ('79.999%', '50.00%')
+    """
+    digits = 2
+    while digits < 12 and round(share * 100, digits) >= floor * 100:
+        digits += 1
+    return f"{share:.{digits}%}"
 
 
 def floor_warnings(table: pd.DataFrame, projected: Result) -> tuple[str, ...]:
@@ -366,12 +384,14 @@ def floor_warnings(table: pd.DataFrame, projected: Result) -> tuple[str, ...]:
         "withholdings": "withholdings (income tax)",
     }
     lines = []
-    for row in table[table["below_floor"]].itertuples():
-        money = row.measure != "full_time_jobs"
-        value = money_exact(row.actual) if money else f"{row.actual:,.1f}"
-        agreed = money_exact(row.project_agreement) if money else f"{row.project_agreement:,.1f}"
+    below = table["below_floor"].to_numpy()
+    columns = [table[name].to_numpy()[below] for name in ("year", "measure", "actual", "project_agreement", "share")]
+    for year, measure, actual, agreement, share in zip(*columns, strict=True):
+        money = measure != "full_time_jobs"
+        value = money_exact(actual) if money else f"{actual:,.1f}"
+        agreed = money_exact(agreement) if money else f"{agreement:,.1f}"
         lines.append(
-            f"year {row.year}: {names[row.measure]} {value}, {row.share:.2%} of the project agreement's "
+            f"year {year}: {names[measure]} {value}, {_below(share, floor)} of the project agreement's "
             f"{agreed}: below its {floor:.0%} floor (N.J.A.C. 19:31U-1.14(c))"
         )
     if lines:
