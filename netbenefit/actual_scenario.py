@@ -78,14 +78,15 @@ def _streams_through(model, last_phase_year: int) -> list[dict[str, Any]]:
 
 
 def _business_tax_stream(projected: Result, stop: int) -> dict[str, Any] | None:
-    """The initial phase's projected corporation business tax through the stop, as a stream."""
-    streams = projected.streams
-    tax = streams[
-        (streams["phase"] == 1)
-        & (streams["stream"] == "corporation_business_tax")
-        & (streams["source"] == "operations")
-    ]
-    by_year = {int(y): float(a) for y, a in zip(tax["year"], tax["amount"], strict=True) if y <= stop and a > 0}
+    """The initial phase's projected corporation business tax through the stop, as a stream (its
+    driver's component, as ``projected.streams`` shows it)."""
+    c = projected.computation
+    years = np.asarray(c.years)
+    amounts = np.zeros(len(years))
+    for component in c.phases[0].components:
+        if component.name == "corporation_business_tax" and component.source == "operations":
+            amounts = amounts + np.broadcast_to(component.values, (1, len(years)))[0]
+    by_year = {int(y): float(a) for y, a in zip(years, amounts, strict=True) if y <= stop and a > 0}
     if not by_year:
         return None
     return {
