@@ -71,6 +71,7 @@ from .after_approval_steps import (  # named here before
     Certification,
     Clawback,
     RerunFlags,
+    early_jobs_warnings,
     extension_repayment,
     first_report_jobs,
     floor_table,
@@ -216,7 +217,7 @@ class AfterApproval:
     phase_years: pd.DataFrame | None = field(default=None, repr=False)
     rerun_tests: pd.DataFrame | None = field(default=None, repr=False)
     floor: pd.DataFrame | None = field(default=None, repr=False)
-    warnings: tuple[str, ...] = ()  # the 80 percent floor, N.J.A.C. 19:31U-1.14(c)
+    warnings: tuple[str, ...] = ()  # odd rows; the 80 percent floor, N.J.A.C. 19:31U-1.14(c)
 
     def summary(self) -> str:
         """A short plain-text account of the actual results against the approval."""
@@ -387,5 +388,5 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         phase_years=phase_years_table(certified),
         rerun_tests=rerun_tests_table(actual),
         floor=floor,
-        warnings=floor_warnings(floor, projected),
+        warnings=early_jobs_warnings(jobs, plan) + floor_warnings(floor, projected),
     )

@@ -150,6 +150,22 @@ def phase_jobs(scenario: Scenario, actuals: Actuals, plan: Projection, source: s
     return PhaseJobs(new, retained, salary, np.broadcast_to(share, (phases, years)).copy())
 
 
+def early_jobs_warnings(jobs: PhaseJobs, plan: Projection) -> tuple[str, ...]:
+    """Rows giving a later phase jobs before it starts: they earn no credit (nothing is approved for
+    the phase yet) and the re-run leaves them out; one line each."""
+    lines = []
+    for k in range(1, plan.start.size):
+        start = int(plan.start[k])
+        for t in range(min(start, plan.year.size)):
+            count = jobs.new[k, t] + jobs.retained[k, t]
+            if count > 0:
+                lines.append(
+                    f"year {t + 1}: phase {k + 1} reports {count:,.1f} jobs before it starts (its first year is "
+                    f"project year {start + 1}): they earn no credit and are left out of the re-run"
+                )
+    return tuple(lines)
+
+
 # ----------------------------------------------------------------------------------------------
 # Certification, phase by phase; the 76(a) tests on the project as a whole
 # ----------------------------------------------------------------------------------------------
@@ -562,6 +578,7 @@ __all__ = [
     "extension_repayment",
     "first_report_jobs",
     "floor_table",
+    "early_jobs_warnings",
     "floor_warnings",
     "phase_jobs",
     "projection",

@@ -297,3 +297,11 @@ def test_a_csv_may_name_each_rows_phase(tmp_path):
     (tmp_path / "years.csv").write_text("year,phase,new_jobs,statewide_workforce\n1,1.5,90,1000\n")
     with pytest.raises(ScenarioError, match="phase must be a whole number"):
         follow(phased(), tmp_path / "actuals.yaml")
+
+
+def test_a_later_phase_reporting_jobs_before_it_starts_is_warned_about():
+    rows = [{"year": 1, "phase": 1, "new_jobs": 90.0}, {"year": 2, "phase": 1, "new_jobs": 90.0}]
+    rows += [{"year": 2, "phase": 2, "new_jobs": 10.0}]
+    after = follow(phased(), actuals(rows))
+    assert after.warnings[0].startswith("year 2: phase 2 reports 10.0 jobs before it starts")
+    assert after.phase_years.loc[(2, 2), "certified_credit"] == 0.0
