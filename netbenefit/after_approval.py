@@ -37,8 +37,8 @@ phases; each phase is certified on its own award and clawed back on its own cloc
 tests read the project as a whole; one stop (``maintained_through_year``) ends every phase.
 
 The actual results are read by :mod:`netbenefit.actuals` (:class:`Actuals`, :func:`load_actuals`,
-re-exported here); the steps are :mod:`netbenefit.after_approval_steps`, the tables
-:mod:`netbenefit.after_approval_tables`.
+re-exported here); the steps are :mod:`netbenefit.after_approval_steps` (the floor
+:mod:`netbenefit.after_approval_floor`), the tables :mod:`netbenefit.after_approval_tables`.
 
 Every bound comes from the cited parameters file ``after_approval.yaml``.
 """
@@ -67,6 +67,7 @@ from .actuals import (  # the actual results, read and validated (named here bef
     read_actual_years_csv,
     read_inputs,
 )
+from .after_approval_floor import floor_table, floor_warnings
 from .after_approval_steps import (  # named here before
     Certification,
     Clawback,
@@ -74,8 +75,6 @@ from .after_approval_steps import (  # named here before
     early_jobs_warnings,
     extension_repayment,
     first_report_jobs,
-    floor_table,
-    floor_warnings,
     phase_jobs,
     projection,
 )
