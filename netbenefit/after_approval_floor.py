@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .actuals import Actuals
-from .after_approval_steps import Certification, Projection, _row, first_report_jobs, phase_models, projected_salary
+from .after_approval_steps import Certification, Projection, first_report_jobs, phase_models, projected_salary
 from .labels import money_exact
 from .parameters import parameter
 from .result import Result
@@ -28,6 +28,10 @@ FLOOR_WORDS = (
     'specified in the project agreement or the ..." (N.J.A.C. 19:31U-1.14(c); the rest, its consequence, is not read)'
 )
 FLOOR_MEASURES = ("full_time_jobs", "median_salary", "withholdings")  # the keys of floor_table, in order
+
+
+def _row(array, width: int) -> np.ndarray:
+    return np.broadcast_to(np.asarray(array, dtype=float), (1, width))[0]
 
 
 def _income_tax_by_year(result: Result, years: np.ndarray) -> np.ndarray:
