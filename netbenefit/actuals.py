@@ -10,6 +10,11 @@ Actual results are read from a YAML file (:func:`load_actuals`)::
     maintained_through_year: null        # last project year the project was maintained; null: still is
     years:                               # project years 1, 2, ... without a gap; or years_from_csv: FILE
       - {year: 1, new_jobs: 120, retained_jobs: 0, median_salary: 97000, statewide_workforce: 1310}
+
+For a phased project a row gives the project's totals (new jobs are allocated to the phases in
+proportion to each phase's projection in that year, or ``allocation: in_order``: the initial
+phase's projection filled first; retained jobs go to the initial phase), or every row names its
+phase (``phase: 1``, ``phase: 2``; the statewide workforce is the same in every row of a year).
 """
 
 from __future__ import annotations
@@ -34,7 +39,9 @@ YearKey = Annotated[int, Strict(), Field(ge=1)]
 
 #: Columns of a CSV of actual results: required ones first, then optional ones.
 CSV_REQUIRED = ("year", "new_jobs", "statewide_workforce")
-CSV_OPTIONAL = ("retained_jobs", "median_salary", "nj_withholding_share")
+CSV_OPTIONAL = ("retained_jobs", "median_salary", "nj_withholding_share", "phase")
+#: How new jobs given for the whole project are allocated to its phases (netbenefit.rules.certification).
+ALLOCATIONS = ("in_proportion", "in_order")
 
 
 class _Model(BaseModel):
@@ -50,6 +57,7 @@ class ActualYear(_Model):
     median_salary: Money | None = None  # [USD/year] of the new jobs; None: not reported
     statewide_workforce: Count  # the business's full-time workforce in the State
     nj_withholding_share: Share | None = None  # None: the scenario's
+    phase: Annotated[int, Strict(), Field(ge=1)] | None = None  # None: the project's totals (1 = initial phase)
 
 
 class Actuals(_Model):
@@ -60,6 +68,11 @@ class Actuals(_Model):
     maintained_through_year: Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)] | None = None  # None: still maintained
     #: After a forfeiture, the credit resumes at the threshold level (a fall of no more than 20%) or the full level.
     restored_at: Literal["threshold_level", "full_level"] = "threshold_level"
+    #: New jobs of the project's totals, to the phases: in proportion to their projections, or in order.
+    allocation: Literal["in_proportion", "in_order"] = "in_proportion"
+    #: What ends with the stop in the re-run: the business (every job, wage, spending, construction,
+    #: corporation business tax and revenue stream; the default) or its new jobs only (the re-run before).
+    stop_ends: Literal["business", "new_jobs"] = "business"
     years: Annotated[tuple[ActualYear, ...], Field(min_length=1)]
 
     @classmethod
@@ -81,12 +94,74 @@ class Actuals(_Model):
             actuals = cls.model_validate(data)
         except ValidationError as error:
             raise scenario_error(error, source) from None
-        years = [row.year for row in actuals.years]
-        for i, year in enumerate(years):
-            if year != i + 1:
-                problem = f"project years must run 1, 2, 3, ... in order without a gap; item {i} is year {year}"
-                raise ScenarioError(source, f"years.{i}.year", f"{problem}, not {i + 1}")
+        _check_years(actuals, source)
         return actuals
+
+    @property
+    def by_phase(self) -> bool:
+        """Whether the rows name their phases (else each row gives the project's totals)."""
+        return self.years[0].phase is not None
+
+    def totals(self) -> tuple[ActualYear, ...]:
+        """One row per project year for the project as a whole: rows naming their phases summed
+        (jobs; the median salary and the withholding share weighted by the jobs of the rows that
+        give them); the rows themselves where they give the project's totals."""
+        if not self.by_phase:
+            return self.years
+        rows = []
+        for year in range(1, self.years[-1].year + 1):
+            group = [row for row in self.years if row.year == year]
+            jobs = [row.new_jobs + row.retained_jobs for row in group]
+            rows.append(
+                ActualYear(
+                    year=year,
+                    new_jobs=float(sum(row.new_jobs for row in group)),
+                    retained_jobs=float(sum(row.retained_jobs for row in group)),
+                    median_salary=_weighted([row.median_salary for row in group], [row.new_jobs for row in group]),
+                    statewide_workforce=group[0].statewide_workforce,
+                    nj_withholding_share=_weighted([row.nj_withholding_share for row in group], jobs),
+                )
+            )
+        return tuple(rows)
+
+
+def _weighted(values, weights) -> float | None:
+    """The mean of the values given, weighted (equally where every weight is 0); None if none is given."""
+    pairs = [(float(v), float(w)) for v, w in zip(values, weights, strict=True) if v is not None]
+    if not pairs:
+        return None
+    total = sum(w for _, w in pairs)
+    if total <= 0:
+        return sum(v for v, _ in pairs) / len(pairs)
+    return sum(v * w for v, w in pairs) / total
+
+
+def _check_years(actuals: Actuals, source: str) -> None:
+    """Project years 1, 2, ... in order without a gap; rows naming their phases: every row names one,
+    a phase once a year, the statewide workforce the same in every row of a year."""
+    named = [row.phase is not None for row in actuals.years]
+    if any(named) and not all(named):
+        i = named.index(not named[0])
+        problem = "give a phase in every row or in none (rows without one give the project's totals)"
+        raise ScenarioError(source, f"years.{i}.phase", problem)
+    expected, seen = 1, set()
+    for i, row in enumerate(actuals.years):
+        if row.year not in (expected, expected - 1) or (row.year == expected - 1 and not named[0]):
+            problem = f"project years must run 1, 2, 3, ... in order without a gap; item {i} is year {row.year}"
+            raise ScenarioError(source, f"years.{i}.year", f"{problem}, not {expected}")
+        if row.year == expected:
+            expected += 1
+        if named[0]:
+            if (row.year, row.phase) in seen:
+                raise ScenarioError(source, f"years.{i}.phase", f"phase {row.phase} is given twice for year {row.year}")
+            seen.add((row.year, row.phase))
+            first = next(r for r in actuals.years if r.year == row.year)
+            if row.statewide_workforce != first.statewide_workforce:
+                problem = (
+                    f"the statewide workforce of year {row.year} is {first.statewide_workforce:g} in one row and "
+                    f"{row.statewide_workforce:g} in another: it is the business's, the same in every row of a year"
+                )
+                raise ScenarioError(source, f"years.{i}.statewide_workforce", problem)
 
 
 def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, Any]]:
@@ -122,9 +197,11 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
             except ValueError:
                 problem = f"{path} line {line}: {column} must be a number, got {cell!r}"
                 raise ScenarioError(source, key, problem) from None
-            if column == "year":
+            if column in ("year", "phase"):
                 if not value.is_integer():
-                    raise ScenarioError(source, key, f"{path} line {line}: year must be a whole number, got {cell!r}")
+                    raise ScenarioError(
+                        source, key, f"{path} line {line}: {column} must be a whole number, got {cell!r}"
+                    )
                 value = int(value)
             record[column] = value
         try:

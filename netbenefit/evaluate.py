@@ -17,7 +17,7 @@ from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
 from .rules import net_benefit as net_benefit_rules
-from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares
+from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares, recapture_rule
 from .rules.decision import Comparison, Decision
 from .scenario import Scenario, load_scenario
 
@@ -395,7 +395,7 @@ def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) ->
         shares,
         extended,
         lambda years: finance.discount_factors(scenario.discount_rate, years, scenario.timing),
-        scenario.commitment.recapture,
+        recapture_rule(scenario),  # a table on each phase's own clock (readings.recapture_table_years)
         scenario.commitment.extension_years_counted,
         interest.rate if interest is not None else 0.0,
     )

@@ -185,7 +185,7 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
             color="black",
             linestyle="--",
             linewidth=1.2,
-            label="Statutory range of the recapture: none ... all, C.34:1B-341(a)(4)",
+            label="Range of the recapture: none ... all, C.34:1B-341(a)(4) (provisional: 76(f) unread)",
         )
     scale = float(max(total.max(initial=0.0), received.max(initial=0.0)))
     pvs = schedule["pv_total"].to_numpy(dtype=float)

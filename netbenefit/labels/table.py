@@ -306,6 +306,7 @@ SCENARIO_KEYS: dict[str, Label] = {
     "readings.withholding_weights": Label("71(d) across phases: shares weighted by"),
     "readings.first_report_basis": Label("First annual report compared with, N.J.A.C. 19:31U-1.14(b)"),
     "readings.stated_commitment_period": Label("A stated commitment period not set by the authority, 71(a)(5)"),
+    "readings.recapture_table_years": Label("Recapture table read in years of"),
     # keys of a later phase that the initial phase has not (the others share the top level's labels)
     "phases.name": Label("Phase name"),
     "phases.start_year": Label(

@@ -118,3 +118,60 @@ def prior_report(actual, projected_first):
     """
     actual = np.asarray(actual, dtype=float)
     return np.concatenate([[float(projected_first)], actual[:-1]])
+
+
+def allocate_to_phases(total, projected, allocation="in_proportion"):
+    """New jobs reported for the project as a whole, allocated to its phases [convention].
+
+    ``in_proportion`` (the default): each phase gets the share of the year's total that its
+    projection is of the year's projected total; ``in_order``: the initial phase's projection is
+    filled first, then the next phase's, and so on. What exceeds every projection is spread in
+    proportion to the projections either way; a year without any projection puts its jobs in the
+    initial phase.
+
+    Parameters
+    ----------
+    total : array_like, shape (years,)
+        Jobs reported for the project in each year. [jobs]
+    projected : array_like, shape (phases, years)
+        Each phase's projected jobs in the same years. [jobs]
+    allocation : "in_proportion" or "in_order"
+
+    Returns
+    -------
+    array, shape (phases, years), adding up to ``total`` in each year
+
+    >>> allocate_to_phases([150.0], [[100.0], [200.0]]).tolist()
+    [[50.0], [100.0]]
+    >>> allocate_to_phases([150.0], [[100.0], [200.0]], "in_order").tolist()
+    [[100.0], [50.0]]
+    >>> allocate_to_phases([330.0, 7.0], [[100.0, 0.0], [200.0, 0.0]], "in_order").tolist()
+    [[110.0, 7.0], [220.0, 0.0]]
+    """
+    total = np.asarray(total, dtype=float)
+    projected = np.atleast_2d(np.asarray(projected, dtype=float))
+    whole = projected.sum(axis=0)
+    share = np.divide(projected, whole, out=np.zeros_like(projected), where=whole > 0)
+    share[0] = np.where(whole > 0, share[0], 1.0)  # nothing projected: the initial phase
+    if allocation == "in_proportion":
+        return share * total
+    if allocation != "in_order":
+        raise ValueError(f"allocation must be in_proportion or in_order, not {allocation!r}")
+    before = np.cumsum(projected, axis=0) - projected  # projected jobs of the phases before each one
+    filled = np.clip(total - before, 0.0, projected)
+    return filled + share * np.maximum(total - whole, 0.0)
+
+
+def below_floor(actual, projected, floor_share):
+    """Whether ``actual`` drops below ``floor_share`` of ``projected`` (N.J.A.C. 19:31U-1.14(c):
+    "drops below 80 percent"): a fall of more than ``1 - floor_share``, a value at the floor up to
+    rounding not counting as below. False where nothing was projected or nothing is reported (NaN).
+
+    >>> below_floor([79.99, 80.0, 80.01], [100.0, 100.0, 100.0], 0.8).tolist()
+    [True, False, False]
+    """
+    actual = np.asarray(actual, dtype=float)
+    projected = np.asarray(projected, dtype=float)
+    known = ~(np.isnan(actual) | np.isnan(projected))
+    fall = fall_share(np.nan_to_num(actual), np.nan_to_num(projected))
+    return known & (np.nan_to_num(projected) > 0) & more_than(fall, 1.0 - float(floor_share))

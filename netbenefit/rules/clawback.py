@@ -58,6 +58,25 @@ SCHEDULE_COLUMNS = (
 )
 #: Where the statute sets the range of the recapture: "all or part of any tax credits awarded".
 RECAPTURE_CLAUSE = "C.34:1B-341(a)(4)"
+#: The range none ... all is provisional until section 76(f) (C.34:1B-344(f)), the recapture that
+#: 76(a)(2) refers to ("any recapture under subsection f."), is read.
+RECAPTURE_RANGE_NOTE = "provisional: section 76(f), C.34:1B-344(f), not read"
+
+
+class YearsAfterApproval(dict):
+    """A recapture table read in years after approval for every phase (``readings.recapture_table_years:
+    approval``, the reading before), not on each phase's own clock."""
+
+
+def recapture_rule(scenario):
+    """The scenario's recapture rule (``commitment.recapture``) as :func:`recapture` reads it: a table
+    marked :class:`YearsAfterApproval` where ``readings.recapture_table_years`` is ``approval``."""
+    rule = scenario.commitment.recapture
+    if isinstance(rule, Mapping) and getattr(scenario.readings, "recapture_table_years", "phase") == "approval":
+        return YearsAfterApproval(rule)
+    return rule
+
+
 _ROUNDING = 1e-9  # not a statutory number: 10.999999999 years maintained count as 11
 
 
@@ -98,7 +117,9 @@ def recapture(received, award_total, years_maintained, commitment_start, commitm
         ``received x (C - served) / C``; ``pro_rata_award``: the credits received beyond the share
         of the whole award earned by the years served, ``max(0, received - award x served / C)``
         (the measure before; it lets an under-performer owe less than a full performer);
-        ``all``: every credit received; ``none``: nothing; a table: its share of the credits received.
+        ``all``: every credit received; ``none``: nothing; a table: its share of the credits received,
+        read at the years served of the phase's own clock, ``m - commitment_start`` (a
+        :class:`YearsAfterApproval` table: at m, years after approval).
 
     >>> float(recapture(600.0, 700.0, 6, 0.0, 10.5))  # 600 x 4.5 / 10.5
     257.14285714285717
@@ -106,14 +127,18 @@ def recapture(received, award_total, years_maintained, commitment_start, commitm
     200.0
     >>> float(recapture(700.0, 700.0, 11, 0.0, 10.5))  # maintained through C: nothing
     0.0
+    >>> float(recapture(600.0, 700.0, 6, 3.0, 10.5, {0: 1.0, 3: 0.5, 6: 0.25}))  # 3 years served: 0.5
+    300.0
     """
     received = np.asarray(received, dtype=float)
     m = np.asarray(years_maintained, dtype=float)
     period = np.asarray(commitment_period, dtype=float)
     served = np.clip(m - commitment_start, 0.0, period)
     within = m + _ROUNDING < np.asarray(commitment_start, dtype=float) + period
-    if isinstance(rule, Mapping):
+    if isinstance(rule, YearsAfterApproval):
         amount = table_share(rule, m) * received
+    elif isinstance(rule, Mapping):  # on the phase's own clock, as pro_rata
+        amount = table_share(rule, np.maximum(m - np.asarray(commitment_start, dtype=float), 0.0)) * received
     elif rule == "pro_rata":
         amount = received * (period - served) / period
     elif rule == "pro_rata_award":

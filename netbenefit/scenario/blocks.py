@@ -165,6 +165,9 @@ class Readings(Block):
     #: A commitment period the scenario states that the authority did not set: counts in no test
     #: (default; the defined 1.5 x E decides) or in the 400 percent test (the reading before 2026-12-06).
     stated_commitment_period: Literal["defined_period", "counts_in_400_percent_test"] = "defined_period"
+    #: A recapture table (commitment.recapture) read in years from each phase's own commitment start
+    #: (default, as pro_rata) or in years after approval for every phase (the reading before).
+    recapture_table_years: Literal["phase", "approval"] = "phase"
 
 
 class FilingStatus(Block):

@@ -35,25 +35,35 @@ def scenario(**changes):
 
 
 # --- the cited parameters ---------------------------------------------------------------------------
-def test_bounds_are_cited_rule_parameters_with_the_words_read():
+def test_bounds_are_cited_statute_parameters_with_the_words_read():
+    # Section 76(a)(1) and (a)(2) of P.L.2020, c.156 (C.34:1B-344), read: graded statute.
     for name, value, comparison, clause, words in [
-        ("statewide_workforce_forfeiture_drop_share", 0.2, "more_than", "19:31U-1.14(a)", "by more than 20 percent"),
-        ("net_benefit_rerun_fall_share", 0.1, "more_than", "19:31U-1.14(b)", "reduced by more than 10 percent"),
+        ("statewide_workforce_forfeiture_drop_share", 0.2, "more_than", "s.76(a)(1)", "by more than 20 percent"),
+        ("net_benefit_rerun_fall_share", 0.1, "more_than", "s.76(a)(2)", "reduced by more than 10 percent"),
     ]:
         entry = PARAMETERS[name]
-        assert (entry.value, entry.comparison, entry.source) == (value, comparison, "rule")
-        assert clause in entry.reference and "https://" in entry.reference
+        assert (entry.value, entry.comparison, entry.source) == (value, comparison, "statute")
+        assert clause in entry.reference and "C.34:1B-344" in entry.reference and "https://" in entry.reference
         assert words in entry.quote
-    # The threshold level of N.J.A.C. 19:31U-1.14(a): a reading of the rule's words.
-    assert PARAMETERS["statewide_workforce_restoration_share"].source == "rule"
+    # The threshold level of 76(a)(1): a reading of its words.
+    assert PARAMETERS["statewide_workforce_restoration_share"].source == "statute"
     assert "threshold levels" in PARAMETERS["statewide_workforce_restoration_share"].quote
     assert PARAMETERS["statewide_workforce_restoration_share"].value == 0.8
 
 
-def test_19_31U_1_14b_the_small_business_exception_is_the_rules_words():
-    entry = PARAMETERS["net_benefit_rerun_fall_share"]
+def test_19_31U_1_14b_the_small_business_exception_is_the_rules_words_and_not_the_statutes():
+    entry = PARAMETERS["net_benefit_rerun_small_business_excepted"]
+    assert entry.source == "rule" and entry.value == 1
     assert entry.quote.startswith("Except for a small business")
-    assert "N.J.A.C. 19:31U-1.14(b)" in entry.reference and "C.34:1B-344, not read" in entry.reference
+    assert "N.J.A.C. 19:31U-1.14(b)" in entry.reference and "has no such exception" in entry.reference
+    statute = PARAMETERS["net_benefit_rerun_fall_share"]
+    assert "Except" not in statute.quote and "no small-business exception" in statute.reference
+
+
+def test_19_31U_1_14c_floor_is_the_rules_opening_words():
+    entry = PARAMETERS["project_agreement_floor_share"]
+    assert (entry.value, entry.comparison, entry.source) == (0.8, "at_least", "rule")
+    assert "drops below 80 percent" in entry.quote and "N.J.A.C. 19:31U-1.14(c)" in entry.reference
 
 
 # --- forfeiture: more than 20% below the pre-approval workforce --------------------------------------

@@ -155,7 +155,6 @@ def test_actuals_command(capsys):
     "args, words",
     [
         (["actuals", str(OFFICE), "missing.yaml"], "missing.yaml: file not found"),
-        (["actuals", str(SCENARIOS / "phased_campus.yaml"), str(OFFICE_ACTUALS)], "phases:"),
         (["award", str(OFFICE), "--cost-per-new-job", "100"], "--but-for-share: required"),
         (["award", str(OFFICE), "--but-for-share", "20"], "but_for_share: must be a share"),
     ],

@@ -44,6 +44,14 @@ STORIES = {
     "warehouse_distressed_shortfall": dict(eligible=True, threshold_clause="71(a)(5)(a)", donation=2_500_000),
     "mega_project": dict(eligible=True, threshold_clause="71(a)(5)(b)"),
     "phased_campus": dict(eligible=False, passes=False, phase_passes=[True, False]),
+    # The initial phase fails alone (259.1%) while phases 1+2 pass (316.9%): the project fails.
+    "life_sciences_phased": dict(
+        eligible=False,
+        passes=False,
+        phase_passes=[False, True],
+        threshold_clause="71(a)(5)(a)",
+        jobs_clause="71(c)(1)(b)",
+    ),
     "extended_commitment": dict(eligible=True, passes=True, passes_without_extension=False),
     "small_business": dict(eligible=True, jobs_clause="71(c)(1)(a)", capital_investment_minimum=0),
     "retained_jobs_71c1e": dict(eligible=True, jobs_clause="71(c)(1)(e)", retained_jobs_eligible=True),

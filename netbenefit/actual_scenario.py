@@ -1,0 +1,152 @@
+"""The scenario of the net benefit test re-run on actual results (:func:`actual_scenario`): the
+approved scenario with each phase's jobs, salary and withholdings replaced by what the business
+reported, and nothing of the business after it leaves.
+
+Conventions (the model holds, for each phase, a level of new jobs times a ramp, a salary growing at
+a constant rate, and constant retained jobs):
+
+- new jobs of each phase: ``jobs.new`` is the largest number of the phase's new jobs reported and
+  the ramp follows the reported years exactly (in the phase's own years); the last reported year
+  holds afterwards; a phase that has not started in the reported years keeps its projection;
+- retained jobs and the withholding share: those of the last reported year;
+- median salary: the salary of the phase's first reported year, growing at the constant rate that
+  reaches its last reported salary (where salaries are reported);
+- the credits stay the approved ones (each phase's award is given as its approved annual credit);
+- after the stop (``maintained_through_year``, one stop for every phase) the rows hold no job, wage,
+  spending, construction, corporation business tax or revenue stream of the business: the jobs,
+  retained ones included, are one schedule of jobs that ends with the stop (a scenario's retained
+  jobs are one count held every year, so they join the phase's new-jobs schedule); the capital
+  investment and the revenue streams of later years are left out; the corporation business tax
+  is the projected one through the stop, as a stream; cost streams stay as stated
+  (``stop_ends: new_jobs`` in the actual-results file ends the new jobs only, as the re-run did before).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .actuals import Actuals
+from .after_approval_steps import PhaseJobs, Projection, phase_models
+from .result import Result
+from .scenario import Scenario
+from .scenario.paths import plain
+
+
+def _prefix(k: int) -> str:
+    return "" if k == 0 else f"phases.{k - 1}."
+
+
+def _through_stop(series: np.ndarray, stop: int | None) -> list[float]:
+    """A series of project years 1..N, held at its last value through the stop, then 0."""
+    values = [float(v) for v in series]
+    if stop is None:
+        return values
+    return values[:stop] + [values[-1] if values else 0.0] * max(0, stop - len(values)) + [0.0]
+
+
+def _salary(model, salaries: np.ndarray, start: int) -> dict[str, float]:
+    """The median salary of phase year 1 and its growth, from the salaries reported in its years."""
+    reported = [(y, float(s)) for y, s in enumerate(salaries, start=1) if y > start and not np.isnan(s)]
+    if model.jobs.median_salary is None or not reported:
+        return {}
+    (first_year, first_salary), (last_year, last_salary) = reported[0], reported[-1]
+    growth = model.jobs.salary_growth
+    if last_year > first_year and first_salary > 0:
+        growth = (last_salary / first_salary) ** (1.0 / (last_year - first_year)) - 1.0
+    phase_year = first_year - start
+    return {"median_salary": float(first_salary / (1.0 + growth) ** (phase_year - 1)), "salary_growth": float(growth)}
+
+
+def _ended(mapping, last_phase_year: int) -> dict[int, float]:
+    """A year mapping (phase years) without the years after ``last_phase_year``."""
+    return {int(year): float(value) for year, value in mapping.items() if int(year) <= last_phase_year}
+
+
+def _streams_through(model, last_phase_year: int) -> list[dict[str, Any]]:
+    """The phase's streams: revenue ones without the years after the stop; cost streams as stated."""
+    streams = []
+    for stream in model.streams:
+        data = dict(plain(stream))
+        if stream.kind == "revenue":
+            data["by_year"] = _ended(stream.by_year, last_phase_year)
+        else:
+            data["by_year"] = {int(y): float(v) for y, v in stream.by_year.items()}
+        streams.append(data)
+    return streams
+
+
+def _business_tax_stream(projected: Result, stop: int) -> dict[str, Any] | None:
+    """The initial phase's projected corporation business tax through the stop, as a stream (its
+    driver's component, as ``projected.streams`` shows it)."""
+    c = projected.computation
+    years = np.asarray(c.years)
+    amounts = np.zeros(len(years))
+    for component in c.phases[0].components:
+        if component.name == "corporation_business_tax" and component.source == "operations":
+            amounts = amounts + np.broadcast_to(component.values, (1, len(years)))[0]
+    by_year = {int(y): float(a) for y, a in zip(years, amounts, strict=True) if y <= stop and a > 0}
+    if not by_year:
+        return None
+    return {
+        "name": f"corporation business tax, through year {stop}",
+        "kind": "revenue",
+        "tax": "corporation_business_tax",
+        "by_year": by_year,
+    }
+
+
+def actual_scenario(
+    scenario: Scenario, actuals: Actuals, projected: Result, plan: Projection, jobs: PhaseJobs
+) -> Scenario:
+    """The scenario with each phase's jobs, salary and withholdings replaced by the actual results
+    (the conventions are this module's)."""
+    stop = actuals.maintained_through_year
+    whole = actuals.stop_ends == "business"  # "new_jobs": only the new jobs end, as the re-run did before
+    reported = plan.year.size
+    counted_retained = projected.retained_jobs_eligible or scenario.readings.retained_benefits == "all_retained"
+    changes: dict[str, Any] = {"name": f"{scenario.name} (actual results)"}
+    for k, model in enumerate(phase_models(scenario)):
+        prefix, start = _prefix(k), int(plan.start[k])
+        new = jobs.new[k].copy()
+        retained = jobs.retained[k]
+        folded = whole and stop is not None and k == 0 and bool(np.any(retained))
+        if folded:  # the retained jobs end with the stop: one schedule of jobs
+            new = new + (retained if counted_retained else 0.0)
+        series = _through_stop(new, stop)
+        phase_series = series[start:]
+        if reported <= start and stop is not None:  # nothing reported for the phase: its projection to the stop
+            ramp = model.jobs.ramp
+            phase_series = [model.jobs.new * ramp[min(t, len(ramp) - 1)] for t in range(max(stop - start, 0))] + [0.0]
+        if reported > start or stop is not None:
+            peak = max(phase_series)
+            changes[prefix + "jobs.new"] = float(peak)
+            changes[prefix + "jobs.ramp"] = [v / peak if peak > 0 else 0.0 for v in phase_series]
+            changes.update(
+                {prefix + "jobs." + key: value for key, value in _salary(model, jobs.salary[k], start).items()}
+            )
+            share = jobs.withholding_share[k][~np.isnan(jobs.withholding_share[k])]
+            if share.size:
+                changes[prefix + "jobs.nj_withholding_share"] = float(share[-1])
+        if k == 0 or jobs.retained[k].any():
+            changes[prefix + "jobs.retained"] = 0.0 if folded else float(retained[-1])
+        approved = projected.computation.phases[k].credits
+        changes[prefix + "award"] = {
+            "annual_credit": float(np.max(approved)),
+            "eligibility_period_years": model.award.eligibility_period_years,
+            "first_credit_year": model.award.first_credit_year,
+        }
+        if whole and stop is not None:
+            last = stop - start  # the last phase year maintained
+            changes[prefix + "capital_investment"] = _ended(model.capital_investment, last)
+            streams = _streams_through(model, last)
+            if k == 0 and scenario.revenue is not None:
+                business_tax = _business_tax_stream(projected, stop)
+                changes["revenue.corporate_business_tax"] = 0.0
+                changes["revenue.allocated_taxable_net_income"] = None
+                if business_tax is not None:
+                    streams.append(business_tax)
+            if streams or model.streams:
+                changes[prefix + "streams"] = streams
+    return scenario.replace(changes)
