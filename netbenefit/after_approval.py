@@ -241,14 +241,9 @@ class AfterApproval:
             lines.append(
                 f"  new jobs or median salary fell beyond the bound in years {years}: the test may be re-run, 76(a)(2)"
             )
-        lines.append(
-            f"  net benefit ratio projected {self.projected.ratio:.2%}, on actual results {self.rerun_ratio:.2%} "
-            f"vs threshold {self.actual.threshold:.0%}: {'passes' if self.rerun_passes else 'fails'}"
-        )
-        if self.rerun_tests is not None and len(self.rerun_tests) > 1:
-            for row in self.rerun_tests.itertuples():
-                phases = "+".join(str(k) for k in row.phases)
-                lines.append(f"    phases {phases}: ratio {row.ratio:.2%} {'passes' if row.passes else 'fails'}")
+        # Each verdict written from its result's 71(a)(5) record (the deciding test first, phased).
+        lines.append(f"  net benefit, projected: {self.projected.headline(2)}")
+        lines.append(f"  net benefit, on actual results: {self.actual.headline(2)}")
         if not self.rerun_passes:
             lines.append(f"  the actual results support {self.supported_award_share:.1%} of the approved credits")
         if stop is not None:
