@@ -65,6 +65,7 @@ SHAPES = {
     "phased": SCENARIOS / "phased_campus.yaml",
     "extended": SCENARIOS / "extended_commitment.yaml",
     "ineligible": SCENARIOS / "fiserv_estimate.yaml",
+    "phased, extended, distressed (bundled)": SCENARIOS / "life_sciences_phased.yaml",
     "phased, initial phase fails alone": _phased_initial_fails(),
     "phased, extended, distressed": _phased_initial_fails(extended=3),
     "year 0": _year_zero(),
@@ -181,3 +182,13 @@ def test_the_command_line_over_every_bundled_shape(tmp_path, capsys):
     assert main(["diff", files[0], files[1]]) == 0
     assert main(["report", *files[:2], "--out", str(tmp_path / "report.html"), "--force"]) == 0
     capsys.readouterr()
+    # Actual results: one phase under-performing, and two phases stopped after year 6.
+    for scenario, actuals in [
+        ("office_hq_default_area.yaml", "office_hq_actuals.yaml"),
+        ("life_sciences_phased.yaml", "life_sciences_phased_actuals.yaml"),
+    ]:
+        assert main(["actuals", str(SCENARIOS / scenario), str(SCENARIOS / "actuals" / actuals), "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data
+        assert main(["actuals", str(SCENARIOS / scenario), str(SCENARIOS / "actuals" / actuals)]) == 0
+        assert "net benefit, on actual results" in capsys.readouterr().out

@@ -161,3 +161,22 @@ def test_generated_phased_scenarios_write_true_comparisons(data):
         except ScenarioError:
             return  # not evaluable (no credit, an overflow): refused in one line elsewhere
     assert_every_written_comparison_is_true(result)
+
+
+def test_a_follow_result_writes_true_comparisons():
+    # The bundled two-phase application followed through its actual results (exit after year 6).
+    from netbenefit.after_approval import follow, load_actuals
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        followed = follow(
+            netbenefit.load_scenario(ROOT / "scenarios" / "life_sciences_phased.yaml"),
+            load_actuals(ROOT / "scenarios" / "actuals" / "life_sciences_phased_actuals.yaml"),
+        )
+    text = followed.summary()
+    for left, relation, right in RELATION.findall(text):
+        if left.endswith("%") == right.endswith("%"):
+            assert HOLDS[relation](number(left), number(right)), f"{left} {relation} {right}"
+    for left, right, verdict in VERDICT.findall(text):
+        assert (number(left) >= number(right)) == (verdict == "passes")
+    assert "phases 1: 110.33% vs 300% threshold (71(a)(5)(a)): fails" in text
