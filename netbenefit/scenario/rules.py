@@ -73,7 +73,7 @@ def check_consistency(scenario: Scenario, source: str) -> None:
 
 def _check_phase_year_zero(scenario: Scenario, source: str) -> None:
     """Year 0, the approval year, belongs to the initial phase: a later phase's years start at 1
-    (emerge-model.md 2.1, "Phase years start at 1")."""
+    (docs/model.md#timeline)."""
     for i, phase in enumerate(scenario.phases):
         keys = [("capital_investment", phase.capital_investment)] + [
             (f"streams.{j}.by_year", stream.by_year) for j, stream in enumerate(phase.streams)
