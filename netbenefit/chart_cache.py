@@ -74,8 +74,8 @@ def kept_charts(
 
 def warm_up() -> None:
     """Import the chart machinery and draw one small text in this process, so that the worker
-    processes forked after it inherit Matplotlib's modules and the bytes of its font instead of
-    each loading them (its text is never written anywhere)."""
+    processes forked after it inherit Matplotlib's modules and its list of fonts instead of each
+    loading them (its text is never written anywhere)."""
     from matplotlib.figure import Figure
 
     from .charts.style import figure_bytes

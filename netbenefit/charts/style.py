@@ -153,8 +153,8 @@ def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = DPI)
     return buffer.getvalue()
 
 
-#: How a PNG is compressed: zlib level 1 (of 9) is lossless like the others; it takes about 15%
-#: less time to write a chart than Pillow's default level 6, for files about 10% larger.
+#: How a PNG is compressed: zlib level 1 (of 9), lossless like the others and the cheapest level
+#: that still compresses (docs/charts-and-reports.md, "Performance notes").
 PNG_OPTIONS = {"compress_level": 1}
 
 
