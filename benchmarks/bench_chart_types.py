@@ -4,9 +4,9 @@
 
 One process draws the charts of a cold ``compare`` of the 13 bundled scenarios, in compare's
 order, as its workers draw them (started as they are; :func:`netbenefit.charts.style.figure_bytes`:
-kept renderers, 150 dpi, the same PNG writer), for ``N`` rounds after a warm-up round; beside each chart, the
-minimal chart of ``bench_compare.py``'s floor (one line of 11 points, a title, two axis labels)
-at the same pixel size, drawn the same way. CPU milliseconds per chart, the mean of the rounds:
+Matplotlib's own Agg canvas, 150 dpi, the same PNG writer), for ``N`` rounds after a warm-up round;
+beside each chart, the minimal chart of ``bench_compare.py``'s floor (one line of 11 points, a title,
+two axis labels) at the same pixel size, drawn the same way. CPU milliseconds per chart, the mean of the rounds:
 
 - building: the chart function on a new figure;
 - layout: Matplotlib's constrained layout, which the print runs (text measured there);
@@ -61,13 +61,14 @@ def main() -> None:
     args = parser.parse_args()
 
     import PIL.Image
+    from matplotlib.backends.backend_agg import RendererAgg
     from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     import netbenefit
     from benchmarks.bench_compare import minimal_chart  # the floor's chart
     from netbenefit import charts
     from netbenefit.chart_cache import warm_up
-    from netbenefit.charts.style import _png_canvas, figure_bytes, figure_size, new_figure
+    from netbenefit.charts.style import figure_bytes, figure_size
     from netbenefit.output import _chart_jobs, _chart_worker_started
 
     files = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -79,7 +80,7 @@ def main() -> None:
     clock = Clock()
     clock.wrap(ConstrainedLayoutEngine, "execute", "layout")
     clock.wrap(PIL.Image.Image, "save", "PNG")
-    renderer = type(_png_canvas()(new_figure((1.0, 1.0))[0]).get_renderer())
+    renderer = RendererAgg  # the renderer every PNG is printed with
     texts = {"glyphs": 0, "texts": 0}
     draw_text = renderer.draw_text
 

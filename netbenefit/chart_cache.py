@@ -19,10 +19,10 @@ from .result import Result
 def _options(image_format: str) -> dict:
     """The printing options of a chart file that are not in the package's code: the date an SVG
     or PDF records (``SOURCE_DATE_EPOCH``); and, for the record, the resolution and PNG options."""
-    from .charts.style import PNG_OPTIONS, figure_bytes
+    from .charts.style import DPI, PNG_OPTIONS
     from .files import source_date
 
-    options: dict = {"dpi": figure_bytes.__kwdefaults__["dpi"]}
+    options: dict = {"dpi": DPI}
     if image_format == "png":
         options["png"] = dict(PNG_OPTIONS)
     else:
@@ -74,8 +74,8 @@ def kept_charts(
 
 def warm_up() -> None:
     """Import the chart machinery and draw one small text in this process, so that the worker
-    processes forked after it inherit Matplotlib's modules and the bytes of its font instead of
-    each loading them (its text is never written anywhere)."""
+    processes forked after it inherit Matplotlib's modules and its list of fonts instead of each
+    loading them (its text is never written anywhere)."""
     from matplotlib.figure import Figure
 
     from .charts.style import figure_bytes
@@ -84,4 +84,4 @@ def warm_up() -> None:
     ax = figure.add_subplot()
     ax.plot([1, 2], [1, 2])
     ax.set_title("Net benefit ratio 400%")
-    figure_bytes(figure, "png")  # as the charts are printed: the font read into memory
+    figure_bytes(figure, "png")  # as the charts are printed: the font loaded

@@ -10,7 +10,7 @@ result gives the ratio over the period as given beside it (``Result.ratio_as_giv
 percent test counts benefits beyond the commitment period only through an elected extended
 commitment, 71(a)(5)(d), which carries its incremental credit and the duty to repay it; a longer
 period written in the scenario would buy that window without the duty
-(docs/conventions.md, 3). ``readings.stated_commitment_period: counts_in_400_percent_test`` keeps
+(docs/model.md, 3). ``readings.stated_commitment_period: counts_in_400_percent_test`` keeps
 the earlier reading, in which the 400 percent test counted the period as given.
 """
 

@@ -386,7 +386,7 @@ def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) ->
     shares = _incremental_shares(c, incremental)
     interest = scenario.commitment.recapture_interest
     # The schedule counts credits from year 1 (column 0 is year 1): a year-0 column, which never
-    # holds a credit (emerge-model.md 2.1), is left out.
+    # holds a credit (docs/model.md#timeline), is left out.
     paid = np.asarray(c.years) >= 1
     schedule = clawback_schedule(
         np.array([_row(p.credits, n_years)[paid] for p in c.phases]),
@@ -425,7 +425,7 @@ def _benefits_by_tax(c: Computation) -> dict[str, list]:
 
 
 def _conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
-    """Conventions the result rests on that the scenario did not state (docs/conventions.md)."""
+    """Conventions the result rests on that the scenario did not state (docs/model.md#conventions)."""
     return _drivers_conventions(scenario, c) + year_zero.notes(scenario)
 
 

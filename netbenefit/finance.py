@@ -21,7 +21,7 @@ def discount_exponent(years, timing: str = "end_of_year"):
         Project year, 1 for the first year after approval, 0 for the approval year. [year]
     timing : {"end_of_year", "mid_year"}
         ``end_of_year``: a flow in year t is discounted t years; ``mid_year``: t - 0.5 years;
-        year 0 is discounted 0 years under both (emerge-model.md 2.1).
+        year 0 is discounted 0 years under both (docs/model.md#timeline).
 
     >>> discount_exponent([0, 1, 2], "mid_year").tolist()
     [0.0, 0.5, 1.5]
@@ -29,7 +29,7 @@ def discount_exponent(years, timing: str = "end_of_year"):
     if timing not in TIMINGS:
         raise ValueError(f"timing must be one of {TIMINGS}, not {timing!r}")
     years = np.asarray(years, dtype=float)
-    # year 0, the approval year, is discounted at t = 0 under every convention (emerge-model.md 2.1)
+    # year 0, the approval year, is discounted at t = 0 under every convention (docs/model.md#timeline)
     return np.maximum(years - 0.5, 0.0) if timing == "mid_year" else years
 
 
@@ -107,7 +107,7 @@ def window_weights(window_end, years):
     The window runs from the start of year 1 to the point ``window_end`` years after approval;
     a year inside it weighs 1, a year cut by its end weighs the fraction inside, a later year 0:
     ``clip(window_end - (year - 1), 0, 1)``. Year 0, the approval year, is inside every window
-    (weight 1 for any ``window_end >= 0``, emerge-model.md 2.1).
+    (weight 1 for any ``window_end >= 0``, docs/model.md#timeline).
 
     Parameters
     ----------

@@ -4,7 +4,7 @@ The State's fiscal year runs from July 1 to June 30 and is named by the calendar
 ends: fiscal year 2027 is July 1, 2026 - June 30, 2027 [secondary: the State's budget documents
 name fiscal years so; the statute text that fixes the dates is not reproduced in this project].
 
-Placement [convention, docs/conventions.md, 19]:
+Placement [convention, docs/model.md, 19]:
 
 - project year ``t >= 1`` runs from the approval date plus ``t - 1`` years to the day before the
   approval date plus ``t`` years (year 1 begins on the day of approval, as in the model);

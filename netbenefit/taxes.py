@@ -328,5 +328,5 @@ def schedule_conventions(first_tax_year: int, last_tax_year: int, names=tuple(SC
 
 def tax_years(approval: dt.date, years) -> np.ndarray:
     """Calendar tax year of each project year: project year t is the approval year + t - 1; year 0,
-    the approval year's own flows (emerge-model.md 2.1), is the approval year too."""
+    the approval year's own flows (docs/model.md#timeline), is the approval year too."""
     return approval.year + np.maximum(np.asarray(years) - 1, 0)

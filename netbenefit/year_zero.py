@@ -1,4 +1,4 @@
-"""Year 0, the approval year: amounts a scenario gives in it (emerge-model.md 2.1).
+"""Year 0, the approval year: amounts a scenario gives in it (docs/model.md#timeline).
 
 Year 0's flows (capital spending, streams of the initial phase) are discounted at t = 0 under
 every timing convention (factor 1) and count in every benefit window (weight 1); no credit is paid
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 NOTE = (
     "year 0 (the approval year): its amounts are discounted at t = 0 (factor 1) under every timing "
     "convention and count in every benefit window (weight 1); no credit is paid in it "
-    "[convention, emerge-model.md 2.1]"
+    "[convention, docs/model.md#timeline]"
 )
 
 

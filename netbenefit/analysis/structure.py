@@ -28,7 +28,7 @@ path's numbers (:func:`plan`), else the general path runs:
   nonlinear term, a step, a bracket, fails this);
 - they do not depend on the discount rate (probed at two rates);
 - the model's discount factors are ``D1 x x^(t - 1)`` and its present values the sums above (a
-  year-0 column, the approval year of emerge-model.md 2.1, has factor 1: its row is added as is);
+  year-0 column, the approval year (docs/model.md#timeline), has factor 1: its row is added as is);
 - one phase, no counted extension (the test on the whole project is then the test of this
   ratio, and the present value without the extension is the same one);
 - every result other than the present values (the threshold and its clause, the job clause,
@@ -131,7 +131,7 @@ class Plan:
         monomials = self.monomials(overrides, size)  # (subsets, n)
         rows, benefit_rows, credit_rows = self._rows
         zero = None
-        if self.year_zero:  # year 0 is discounted at t = 0 (emerge-model.md 2.1): added as is
+        if self.year_zero:  # year 0 is discounted at t = 0 (docs/model.md#timeline): added as is
             zero, rows = rows[:, :1], rows[:, 1:]
         rates = overrides.get(RATE)
         years = rows.shape[1]
@@ -355,7 +355,7 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
     first, step = _factors(probe_rates, scenario.timing)
     factors = np.broadcast_to(c.discount_factor, (size, years))
     expected = first[:, None] * step[:, None] ** np.arange(years - int(result.year_zero))
-    if result.year_zero:  # year 0's factor is 1 under every timing (emerge-model.md 2.1)
+    if result.year_zero:  # year 0's factor is 1 under every timing (docs/model.md#timeline)
         expected = np.hstack([np.ones((size, 1)), expected])
     if not _close(factors, expected):
         return None

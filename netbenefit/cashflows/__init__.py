@@ -7,7 +7,7 @@ those variants at once with numpy: every quantity is an array of shape ``(n, yea
 does. :func:`netbenefit.evaluate` is the case of a single variant; sweeps and Monte Carlo pass
 arrays. Both therefore give the same numbers by construction.
 
-Timeline (docs/conventions.md, 1): project years 1, 2, ... from approval, with year 0 (the approval
+Timeline (docs/model.md#timeline): project years 1, 2, ... from approval, with year 0 (the approval
 year, discounted at t = 0) when the scenario gives an amount in it; phase year t of a phase
 starting ``start_year`` years after approval is project year ``start_year + t``.
 

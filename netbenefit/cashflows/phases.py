@@ -2,7 +2,7 @@
 taxes and present values (:func:`phase_flows`), in project years.
 
 A phase starting ``start_year`` years after approval has phase year t in project year
-``start_year + t`` (docs/conventions.md, 1); the initial phase starts at 0.
+``start_year + t`` (docs/model.md#timeline); the initial phase starts at 0.
 """
 
 from __future__ import annotations

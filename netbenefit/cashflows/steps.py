@@ -3,7 +3,7 @@ threshold, the timeline, each phase (jobs, wages, construction, credits, windows
 values: :mod:`netbenefit.cashflows.phases`), the net positive benefit test, the capital investment
 minimum and the eligibility checks.
 
-Timeline (docs/conventions.md, 1): project years 1, 2, ... from approval, with year 0 (the approval
+Timeline (docs/model.md#timeline): project years 1, 2, ... from approval, with year 0 (the approval
 year, discounted at t = 0) when the scenario gives an amount in it.
 """
 
@@ -200,7 +200,7 @@ def timeline(inputs: Inputs, jobs: JobMinimum, threshold: Threshold, commitment:
     number = inputs.number
     scenario = inputs.scenario
     last_year = horizon(inputs, commitment, threshold.extended_years)
-    # Year 0, the approval year (emerge-model.md 2.1), has a column only when the scenario gives an
+    # Year 0, the approval year (docs/model.md#timeline), has a column only when the scenario gives an
     # amount in it: every other timeline, and every table built on it, is unchanged.
     years = np.arange(0 if has_year_zero(scenario) else 1, last_year + 1)
     discount_factor = finance.discount_factors(number("discount_rate")[:, 0], years, scenario.timing)

@@ -110,7 +110,11 @@ def new_figure(size: tuple[float, float] = (10.0, 5.5)) -> tuple[Figure, Axes]:
     return figure, figure.add_subplot()
 
 
-def save_figure(figure: Figure, path: str | Path, *, dpi: float = 150) -> Path:
+#: The resolution every chart file is printed at, unless a caller gives another. [dots per inch]
+DPI = 150
+
+
+def save_figure(figure: Figure, path: str | Path, *, dpi: float = DPI) -> Path:
     """Write ``figure`` to ``path`` atomically (a temporary file, then a rename).
 
     The format is read from the extension of ``path``: one of :data:`FORMATS`.
@@ -138,7 +142,7 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float = 150) -> Path:
     return path
 
 
-def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = 150) -> bytes:
+def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = DPI) -> bytes:
     """The file :func:`save_figure` writes for ``figure`` in ``image_format``, as bytes."""
     if image_format not in FORMATS:
         raise ValueError(f"the image format must be one of {FORMATS}")
@@ -149,75 +153,14 @@ def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = 150)
     return buffer.getvalue()
 
 
-#: How a PNG is compressed: zlib level 1 (of 9) is lossless like the others; it takes about 15%
-#: less time to write a chart than Pillow's default level 6, for files about 10% larger.
+#: How a PNG is compressed: zlib level 1 (of 9), lossless like the others and the cheapest level
+#: that still compresses (docs/charts-and-reports.md, "Performance notes").
 PNG_OPTIONS = {"compress_level": 1}
 
 
 #: The salt of the ids of an SVG's elements, unless ``rcParams["svg.hashsalt"]`` sets one:
 #: Matplotlib salts them with a random value otherwise, so that no two files are alike.
 SVG_HASH_SALT = "netbenefit"
-
-
-#: How many renderers (one per pixel size and resolution) each thread keeps for the next PNG.
-_RENDERERS_KEPT = 4
-
-
-@functools.cache
-def _png_canvas() -> type:
-    """The canvas that prints a PNG: Matplotlib's Agg canvas, drawing with the renderer of the
-    last PNG of the same pixel size and resolution printed in this thread (cleared first, as the
-    Agg canvas clears its own before each draw) instead of a new one.
-
-    What this saves is measuring text again: Matplotlib keeps the size of each text it measured
-    for the renderer that measured it, so the tick labels, axis labels and footnotes that charts
-    share are measured once per process, not once per chart. The pixels are the same: a renderer
-    holds nothing from one draw to the next but its buffer, which is cleared, and that cache, whose
-    sizes are those a new renderer would measure; a print that stopped half-way (a draw raised)
-    drops its renderer. Each thread keeps the renderers of its :data:`_RENDERERS_KEPT` most
-    recent sizes.
-
-    A new renderer is :func:`netbenefit.charts.renderer.faster_renderer`'s: Matplotlib's, with its
-    fonts read from memory and each text laid out and each glyph rendered once (the same pixels);
-    Matplotlib's own where this version is not built as that module expects."""
-    import threading
-
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    from .renderer import faster_renderer
-
-    kept = threading.local()  # one set per thread: a renderer draws one figure at a time
-    Renderer = faster_renderer()  # None: Matplotlib's own
-
-    def thread_renderers() -> dict:
-        """This thread's renderers by (width, height, dpi), the most recently used last."""
-        if not hasattr(kept, "renderers"):
-            kept.renderers = {}
-        return kept.renderers
-
-    class PngCanvas(FigureCanvasAgg):
-        def get_renderer(self):
-            key = (*self.figure.bbox.size, self.figure.dpi)
-            renderers = thread_renderers()
-            renderer = renderers.pop(key, None)
-            if renderer is None:
-                # made as this version of Matplotlib makes it, or the faster one of the same pixels
-                renderer = super().get_renderer() if Renderer is None else Renderer(*key)
-            renderers[key] = self.renderer = renderer  # the most recently used last
-            while len(renderers) > _RENDERERS_KEPT:
-                del renderers[next(iter(renderers))]
-            return renderer
-
-        def print_png(self, *args, **kwargs):
-            try:
-                return super().print_png(*args, **kwargs)
-            except BaseException:  # a draw that stopped half-way: its renderer is not kept
-                renderers, stopped = thread_renderers(), getattr(self, "renderer", None)
-                for key in [key for key, renderer in renderers.items() if renderer is stopped]:
-                    del renderers[key]
-                raise
-
-    return PngCanvas
 
 
 @plain_text  # tick labels made while printing are drawn as written too
@@ -231,7 +174,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     :data:`SVG_HASH_SALT`, and an SVG or PDF records the date of
     :func:`netbenefit.files.source_date` (``SOURCE_DATE_EPOCH``), or none."""
     if image_format == "png":
-        Canvas = _png_canvas()
+        from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
     elif image_format == "svg":
         from matplotlib.backends.backend_svg import FigureCanvasSVG as Canvas
     else:

@@ -6,7 +6,7 @@ location, 75(b) [statute], bonuses, a maximum per job with the bonuses, and an a
 jobs under a labor harmony agreement. The maximum and the addition are graded in
 ``parameters/award.yaml``; the check makes a project ineligible only where the maximum is graded
 ``statute`` (read in the statute's words), and is otherwise a warning naming its grade
-(``spec/emerge-model.md``, section 1). It never changes the ratio.
+(docs/model.md#checks). It never changes the ratio.
 
 The credit per job per year is the annual credit divided by the credit-eligible jobs, a retained
 job counted as the calculator counts it (``award_retained_job_share_of_new_job`` of a new job,

@@ -144,7 +144,7 @@ class PhaseFacility(Block):
 
 
 class Readings(Block):
-    """Readings of the law that stay choices (docs/conventions.md): the default and its alternative."""
+    """Readings of the law that stay choices (docs/model.md#readings): the default and its alternative."""
 
     #: Several location flags at once: the lowest threshold and retained-jobs minimum (default) or the highest.
     several_locations: Literal["lowest", "highest"] = "lowest"

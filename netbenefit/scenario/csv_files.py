@@ -88,7 +88,7 @@ def read_stream_csv(name: Any, base: Path, source: str, key: str) -> dict[int, f
             raise ScenarioError(source, key, f"{where}: expected 2 cells (year,amount), got {len(row)}")
         year_text, amount_text = (cell.strip() for cell in row)
         whole = year_text.isascii() and year_text.isdigit() and len(year_text.lstrip("0")) <= len(str(MAX_YEARS))
-        if not whole or not 0 <= int(year_text) <= MAX_YEARS:  # 0: the approval year, emerge-model.md 2.1
+        if not whole or not 0 <= int(year_text) <= MAX_YEARS:  # 0: the approval year, docs/model.md#timeline
             raise ScenarioError(
                 source, key, f"{where}: year must be a whole number from 0 to {MAX_YEARS}, got {short_repr(year_text)}"
             )

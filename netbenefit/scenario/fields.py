@@ -32,7 +32,7 @@ Items = BeforeValidator(_sequence)
 Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(no_control_characters)]
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year
 YearCount = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
-#: A year of an amount: 0 is the approval year (emerge-model.md 2.1), 1 the first year after it.
+#: A year of an amount: 0 is the approval year (docs/model.md#timeline), 1 the first year after it.
 AmountYear = Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)]
 ByYear = Annotated[Mapping[AmountYear, Money], AfterValidator(MappingProxyType)]
 

@@ -90,7 +90,7 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
     loc = [str(part) for part in item["loc"]]
     kind = item["type"]
     if loc and loc[-1] == "[key]":  # a bad key of a year mapping
-        # amounts' years count from 0, the approval year (emerge-model.md 2.1); a recapture table
+        # amounts' years count from 0, the approval year (docs/model.md#timeline); a recapture table
         # counts whole years maintained, from 0
         return ".".join(loc[:-2] + [loc[-2]]), f"year keys must be whole numbers >= 0 and <= {MAX_YEARS}"
     key = ".".join(loc)

@@ -104,7 +104,7 @@ def _award_problems(key: str, award: Any) -> list[tuple[str, str]]:
 
 def _phase_year_zero(phases: tuple) -> list[tuple[str, str]]:
     """Year 0, the approval year, belongs to the initial phase: a later phase's years start at 1
-    (docs/conventions.md, 1: "A later phase's years start at 1")."""
+    (docs/model.md#timeline)."""
     problems = []
     for i, phase in enumerate(phases):
         keys = [("capital_investment", phase.capital_investment)] + [

@@ -148,6 +148,10 @@ def worksheet_class():
     to the major version tested (3), and tests/reports/test_workbook_xlsxwriter.py fails if the
     method's signature changes or the override stops being called. Without the override the
     workbook's bytes are the same, only slower to write."""
+    # How it would be removed: return XlsxWriter's own Worksheet here (or drop ``worksheet_class=``
+    # from add_worksheet above), lift the cap on XlsxWriter in pyproject.toml and delete the override's
+    # test; nothing else changes but the time. Or, better, once XlsxWriter offers a public switch
+    # to write a formula without its renaming passes, set that switch instead of this subclass.
     from xlsxwriter.worksheet import Worksheet
 
     class _Worksheet(Worksheet):

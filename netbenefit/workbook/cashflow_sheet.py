@@ -76,7 +76,7 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     }
     # The benefit windows (below the table, so that the header row alone is frozen).
     window_end = _benefit_windows(sheet, model.phases, block + 6)
-    # Year 0, the approval year (emerge-model.md 2.1), has a row only when the scenario gives an
+    # Year 0, the approval year (docs/model.md#timeline), has a row only when the scenario gives an
     # amount in it: discounted at t = 0 under both timings, inside the initial phase's window.
     year_zero = bool(model.years) and model.years[0] == 0
     for i in range(len(model.years)):

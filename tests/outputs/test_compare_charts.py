@@ -43,14 +43,15 @@ def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
 
 
 def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas():
-    """A PNG is printed with the renderer the last PNG of its pixel size used (its text sizes
-    measured once): what the others drew leaves nothing in it, even where it is transparent."""
+    """A PNG printed after others of the same size, with other texts, is the PNG Matplotlib's own
+    canvas prints of it alone: nothing of an earlier chart is left in it, even where it is
+    transparent."""
     import io
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from netbenefit import charts
-    from netbenefit.charts.style import PNG_OPTIONS, figure_bytes, new_figure
+    from netbenefit.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
 
     results = [evaluate(path) for path in FILES[:2]]
     for result in results:  # charts of the same size, with other texts, printed before it
@@ -65,33 +66,23 @@ def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas(
     for draw in (lambda: charts.draw("benefit_streams", results[0]), transparent):
         once = figure_bytes(draw(), "png")
         figure = draw()
-        figure.set_dpi(150)
+        figure.set_dpi(DPI)
         new = io.BytesIO()
         FigureCanvasAgg(figure).print_png(new, pil_kwargs=dict(PNG_OPTIONS))
         assert once == new.getvalue()
 
 
-def test_a_png_is_printed_by_the_faster_renderer_with_the_bytes_of_matplotlibs_own():
-    """The renderer of a PNG reads Matplotlib's fonts (the same families, fallbacks and sizes)
-    from memory and renders each glyph once per place within a pixel: texts in regular, bold and
-    italic at several sizes and angles, the same text at many places within a pixel, and a glyph
-    the first font lacks (drawn from a fallback, with Matplotlib's warning) print the bytes of
-    Matplotlib's own canvas."""
+def test_a_png_of_many_texts_is_the_bytes_savefig_prints():
+    """Texts in regular, bold and italic at several sizes and angles, one text at many places a
+    fraction of a pixel apart, and a glyph the first font lacks (drawn from a fallback, with
+    Matplotlib's warning) print as ``Figure.savefig`` prints them, warnings included."""
     import io
     import warnings
 
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.font_manager import FontProperties
-
-    from netbenefit.charts.renderer import faster_renderer
-    from netbenefit.charts.style import PNG_OPTIONS, _png_canvas, new_figure
-
-    Renderer = faster_renderer()
-    assert {"_prepare_font", "_draw_text_glyphs_and_boxes"} & set(vars(Renderer))  # built as expected
+    from netbenefit.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
 
     def figure():
         drawn, ax = new_figure((5.0, 3.0))
-        drawn.set_dpi(150)
         ax.set_title("Net benefit ratio 481% \u2265 400%", fontweight="bold")
         ax.set_xlabel("Project year", fontstyle="italic", fontsize=7)
         ax.set_ylabel("$ million, present value", fontsize=13)
@@ -101,81 +92,19 @@ def test_a_png_is_printed_by_the_faster_renderer_with_the_bytes_of_matplotlibs_o
         ax.plot([1, 2, 3], [3, 1, 2])
         return drawn
 
-    printed, warned = [], []
-    for Canvas in (_png_canvas(), FigureCanvasAgg, _png_canvas()):  # the second print reuses glyphs
+    def savefig(drawn):
         out = io.BytesIO()
+        drawn.savefig(out, format="png", dpi=DPI, pil_kwargs=dict(PNG_OPTIONS))
+        return out.getvalue()
+
+    printed, warned = [], []
+    for print_png in (figure_bytes, savefig, figure_bytes):  # the second print after another
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            Canvas(figure()).print_png(out, pil_kwargs=dict(PNG_OPTIONS))
-        printed.append(out.getvalue())
+            printed.append(print_png(figure()))
         warned.append(sorted({str(w.message) for w in caught}))
     assert printed[0] == printed[1] == printed[2]
-    # warned of where a text is first measured (a kept renderer measures it once)
-    assert warned[0] == warned[1] and any("missing" in message for message in warned[0])
-    renderer = _png_canvas()(figure()).get_renderer()
-    assert isinstance(renderer, Renderer)
-    if "_prepare_font" in vars(Renderer):  # its fonts are built from bytes, not opened as files
-        assert isinstance(renderer._prepare_font(FontProperties(size=9)).fname, io.BytesIO)
-
-
-@pytest.mark.slow  # draws every chart of the bundled scenarios twice
-def test_every_chart_of_the_bundled_scenarios_is_the_bytes_matplotlibs_own_renderer_prints(tmp_path, monkeypatch):
-    from netbenefit.charts import renderer, style
-
-    results = [evaluate(path) for path in sorted(SCENARIOS.glob("*.yaml"))]
-    assert renderer.faster_renderer() is not None
-    write_charts(results, tmp_path / "faster", workers=1)
-    style._png_canvas.cache_clear()
-    monkeypatch.setattr(renderer, "faster_renderer", lambda: None)  # Matplotlib's own renderer
-    try:
-        write_charts(results, tmp_path / "matplotlib", workers=1)
-    finally:
-        style._png_canvas.cache_clear()
-    faster, own = _files(tmp_path / "faster"), _files(tmp_path / "matplotlib")
-    assert len(faster) == file_count(results) - 2 - len(results) > 60
-    assert faster.keys() == own.keys()
-    assert [name for name in faster if faster[name] != own[name]] == []
-
-
-def test_the_renderer_of_a_png_is_kept_for_the_next_of_its_size_and_a_few_sizes_only():
-    from netbenefit.charts.style import _RENDERERS_KEPT, _png_canvas, new_figure
-
-    def renderer(size):
-        figure, _ = new_figure(size)
-        return _png_canvas()(figure).get_renderer()
-
-    first = renderer((4.0, 3.0))
-    assert renderer((4.0, 3.0)) is first  # the same size: the same renderer
-    assert renderer((4.0, 3.5)) is not first
-    for width in range(_RENDERERS_KEPT):  # as many other sizes as are kept: the first is let go
-        renderer((5.0 + width, 3.0))
-    assert renderer((4.0, 3.0)) is not first
-
-
-def test_a_print_that_stops_half_way_leaves_its_renderer_behind():
-    """A draw that raised may leave its renderer half-way (a filter begun and not ended): the
-    next PNG of that size gets a new renderer."""
-    from matplotlib.artist import Artist
-
-    from netbenefit.charts.style import _png_canvas, figure_bytes, new_figure
-
-    class Failing(Artist):
-        def draw(self, renderer):
-            raise RuntimeError("stopped half-way")
-
-    def kept_renderer():
-        figure, _ = new_figure((4.0, 3.0))
-        figure.set_dpi(150)  # as figure_bytes prints it
-        return _png_canvas()(figure).get_renderer()
-
-    figure_bytes(new_figure((4.0, 3.0))[0], "png")
-    before = kept_renderer()
-    assert kept_renderer() is before
-    failing, ax = new_figure((4.0, 3.0))
-    ax.add_artist(Failing())
-    with pytest.raises(RuntimeError, match="half-way"):
-        figure_bytes(failing, "png")
-    assert kept_renderer() is not before
+    assert warned[0] == warned[1] == warned[2] and any("missing" in message for message in warned[0])
 
 
 @pytest.mark.slow

@@ -20,7 +20,7 @@ from properties.scenario_strategies import scale_money, scenario_dicts
 import netbenefit
 from netbenefit import Scenario
 
-#: emerge-model.md section 1, in order.
+#: docs/model.md#checks, in order.
 CHECK_IDS = ["71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(6)", "71(a)(7)", "71(a)(8)",
              "71(d)", "71(f)", "75"]  # fmt: skip
 

@@ -194,7 +194,7 @@ class TestPhases:
 
     def test_phase_commitment_period(self):
         # Phase 2 commits 2 years from its year 1 (project year 3): project years 3, 4 (a period the
-        # authority set: a stated one it did not set counts in no test, docs/conventions.md 3).
+        # authority set: a stated one it did not set counts in no test, docs/model.md, 3).
         phase = self.phase(100_000, 1_000_000, start_year=2) | {
             "commitment": {"period_years": 2, "period_set_by_authority": True}
         }

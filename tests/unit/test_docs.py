@@ -178,6 +178,40 @@ def test_every_pointer_to_a_docs_page_lands():
     assert not missing
 
 
+def test_every_pointer_to_a_heading_of_a_docs_page_lands():
+    """``docs/page.md#anchor`` in code and docs names a heading of that page."""
+    pointer = re.compile(r"docs/([\w-]+\.md)#([\w-]+)")
+    missing = [
+        f"{path.name}: {page}#{anchor}"
+        for path in _sources()
+        for page, anchor in pointer.findall(path.read_text(encoding="utf-8"))
+        if not (DOCS / page).exists() or anchor not in anchors(DOCS / page)
+    ]
+    assert not missing
+
+
+def test_the_model_is_cited_inside_the_repository():
+    """The model is described in docs/model.md: no code, test, notebook or page cites a description
+    kept outside the repository."""
+    outside = "emerge-" + "model.md"  # written in two parts so that this test does not cite it
+    offenders = [str(path.relative_to(ROOT)) for path in _sources() if outside in path.read_text(encoding="utf-8")]
+    assert not offenders
+    model = anchors(DOCS / "model.md")
+    for section in (
+        "checks",
+        "timeline",
+        "benefit-streams",
+        "net-benefit-test",
+        "phases",
+        "extended-commitment",
+        "clawback",
+        "after-approval",
+        "readings",
+        "conventions",
+    ):
+        assert section in model, section
+
+
 # --- the pages ----------------------------------------------------------------------------------------
 
 

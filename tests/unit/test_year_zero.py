@@ -1,4 +1,4 @@
-"""Year 0, the approval year (emerge-model.md 2.1): capital investment and streams of the initial
+"""Year 0, the approval year (docs/model.md#timeline): capital investment and streams of the initial
 phase accept it; its flows are discounted at t = 0 under every timing convention and count in every
 benefit window; the result lists the convention; a later phase's years start at 1; a year below 0
 is an error. Scenarios without a year-0 amount keep their timeline (years from 1)."""
