@@ -18,7 +18,7 @@ from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
 from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
 from .rules import net_benefit as net_benefit_rules
 from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares, recapture_rule
-from .rules.decision import Comparison, Decision
+from .rules.decision import Comparison, Decision, phases_name
 from .scenario import Scenario, load_scenario
 
 
@@ -274,7 +274,7 @@ def _decisions(
             "at_least",
             bool(c.cumulative_passes[0, k]),
             "ratio",
-            "phases " + "+".join(str(i) for i in range(1, k + 2)),
+            phases_name(k + 1),
             threshold_clause,
         )
         for k in range(len(c.phases))
@@ -332,7 +332,7 @@ def _extension_test(c: Computation, incremental: float) -> str | None:
     requested = np.cumsum([_scalar(p.requested_credits) for p in c.phases])
     without = np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases])
     by_test = net_benefit_rules.incremental_credit(requested, c.cumulative_pv_credits[0], without, _scalar(c.threshold))
-    return "phases " + "+".join(str(k) for k in range(1, int(np.argmax(by_test)) + 2))
+    return phases_name(int(np.argmax(by_test)) + 1)
 
 
 def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:

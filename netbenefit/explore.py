@@ -276,7 +276,7 @@ def verdict_html(result) -> str:
     width = max(0.0, min(100.0, 100.0 * result.ratio / top))
     mark = 100.0 * result.threshold / top
     words = (
-        f"{result.name}: {result.headline()}; {'eligible' if result.eligible else 'not eligible'}"
+        f"{result.name}: {result.verdict()}; {'eligible' if result.eligible else 'not eligible'}"
     )
     return (
         f"<div><b style='color:{colour}'>{_escape(words)}</b>"

@@ -194,6 +194,11 @@ class Result:
         binds ``max_credit_pv``); for a project without later phases, its one test."""
         return self.net_benefit_decision.decided_by
 
+    def verdict(self, digits: int = 1) -> str:
+        """:meth:`headline` after what it states: ``"ratio 491.6% vs 400% threshold (71(a)(5)):
+        passes"``, or for a phased project ``"test phases 1: 254.8% vs 300% threshold ..."``."""
+        return f"{'test' if self._phased() else 'ratio'} {self.headline(digits)}"
+
     @property
     def margin(self) -> float:
         """The deciding test's ratio minus the threshold (multiples; 0.0159 is 1.59 percentage points)."""
@@ -357,7 +362,7 @@ class Result:
         if "71(a)(5)" not in self.decisions:
             return {}
         decided = self.deciding_test
-        phases = [int(k) for k in decided.what.removeprefix("phases ").split("+")]
+        phases = list(range(1, self.net_benefit_decision.deciding + 2))
         return {
             "deciding_test": {"phases": phases, "ratio": float(decided.value), "passes": bool(decided.holds)},
             "margin": decided.margin,
@@ -371,7 +376,7 @@ class Result:
         verdict = "ELIGIBLE" if self.eligible else "NOT ELIGIBLE"
         lines = [
             f"{self.name}: {verdict}",
-            f"  net benefit {'test' if self._phased() else 'ratio'} {self.headline()}",
+            f"  net benefit {self.verdict()}",
             f"  PV net benefits {money_exact(self.pv_benefits)}; PV credits {money_exact(self.pv_credits)}; "
             f"largest credit that passes, PV {money_exact(self.max_credit_pv)} ({self.currency}, PV at approval)",
         ]
@@ -415,7 +420,7 @@ class Result:
         from .labels import money
 
         return (
-            f"<Result {self.name!r}: {'test' if self._phased() else 'ratio'} {self.headline()}; "
+            f"<Result {self.name!r}: {self.verdict()}; "
             f"{'eligible' if self.eligible else 'not eligible'}; "
             f"PV benefits {money(self.pv_benefits)}, PV credits {money(self.pv_credits)}>"
         )

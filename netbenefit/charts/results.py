@@ -406,10 +406,12 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
 
 
 def _chart_headline(result: Result) -> str:
-    """``"491% vs 400% threshold: passes"`` (a phased project's deciding test first), from the 71(a)(5) record."""
-    value, threshold, others = labels.net_benefit_headline(result.net_benefit_decision, 0)
+    """``"491% vs 400% threshold: passes"``; a phased project's deciding test first, with the number
+    of cumulative tests it is the lowest of (a title has no room for each): from the 71(a)(5) record."""
+    value, threshold, _ = labels.net_benefit_headline(result.net_benefit_decision, 0)
     text = f"{value} vs {threshold} threshold: {verdict(result.passes)}"
-    return f"{text} ({others})" if others else text
+    tests = len(result.net_benefit_decision.comparisons)
+    return f"{text} (the lowest of {tests} cumulative tests)" if tests > 1 else text
 
 
 def ratio_verdict_text(result: Result) -> str:

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             results.append(result)
             print(
                 terminal(
-                    f"{result.name}: {result.headline()}; margin {margin_points(result.margin, result.passes)}; "
+                    f"{result.name}: {result.verdict()}; margin {margin_points(result.margin, result.passes)}; "
                     f"{'eligible' if result.eligible else 'not eligible'}"
                 ),
                 flush=True,

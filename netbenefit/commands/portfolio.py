@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         results.append(result)
         print(
             terminal(
-                f"{result.name}: approved {result.scenario.approval.isoformat()}; {result.headline()}; "
+                f"{result.name}: approved {result.scenario.approval.isoformat()}; {result.verdict()}; "
                 f"credits {money_exact(result.requested_credits)}"
             ),
             flush=True,

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         verdict = "eligible" if result.eligible else "not eligible"
         print(
             terminal(
-                f"{result.name}: {result.headline()}; {verdict}"
+                f"{result.name}: {result.verdict()}; {verdict}"
             )
         )
     for path in (html_path, pdf_path):

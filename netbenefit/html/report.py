@@ -80,7 +80,7 @@ def chart_alt(chart: str, result: Result) -> str:
     """Alternative text of a chart of ``result``: what it shows, with its numbers."""
     from ..labels import money_exact, ratio
 
-    head = f"{result.name}: net benefit {'test' if result.phase_tests.shape[0] > 1 else 'ratio'} {result.headline(0)}."
+    head = f"{result.name}: net benefit {result.verdict(0)}."
     if chart == "cumulative_pv":
         met = result.first_year_test_met
         reached = (

@@ -67,6 +67,18 @@ class Comparison:
         }
 
 
+def phases_name(count: int) -> str:
+    """The name of the cumulative test of phases 1..count of 71(a)(5): ``"phases 1"``,
+    ``"phases 1+2"``, ``"phases 1+2+3"``, and from four phases on ``"phases 1-12"``.
+
+    >>> phases_name(1), phases_name(3), phases_name(12)
+    ('phases 1', 'phases 1+2+3', 'phases 1-12')
+    """
+    if count > 3:
+        return f"phases 1-{count}"
+    return "phases " + "+".join(str(k) for k in range(1, count + 1))
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """A check as decided: its id (``71(a)(5)``), whether it passed, the comparisons it made (none
