@@ -132,3 +132,8 @@ class Comparison:
         """Write the report ``netbenefit report`` writes for these scenarios (:func:`netbenefit.html.report_html`):
         their comparison, then each one. Atomic; returns the path; an OSError names the file."""
         return view("write_report")(self.results, Path(path))
+
+    def to_pdf(self, path: str | Path, **options) -> Path:
+        """Write the memo of these scenarios as a PDF: a comparison page, then each one's first
+        pages (options as :meth:`Result.to_pdf`; appendices with ``appendix=True``). Returns the path."""
+        return view("write_memo")(self.results, Path(path), **options)

@@ -276,6 +276,32 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     return ax
 
 
+def repayment_note(result: Result) -> str | None:
+    """The one sentence the repayment chart shows when there is nothing to repay, else None."""
+    schedule = result.repayment_schedule
+    if schedule.empty:
+        return "No extended commitment elected: nothing to repay."
+    if (schedule["repayment"] > 0).any():
+        return None
+    if not result.extension_counted:
+        reason = f"(an extension is not counted under the {result.threshold_clause} test)"
+    elif result.passes:
+        reason = "(the project passes without the extension)"
+    else:
+        reason = "(the project fails the test even with the extension counted)"
+    return f"{result.extended_years} extended years elected, but the incremental credit is $0 {reason}: nothing to repay."
+
+
+#: The sentence of each chart that can have nothing to show (a page shows it in the chart's place).
+CHART_NOTES = {"repayment_schedule": repayment_note}
+
+
+def chart_note(chart: str, result: Result) -> str | None:
+    """The one sentence that replaces ``chart`` of ``result`` when it has nothing to show, else None."""
+    note = CHART_NOTES.get(chart)
+    return note(result) if note is not None else None
+
+
 def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     """Repayment owed if the project is not maintained through the extended commitment, 71(a)(5)(d).
 
@@ -300,19 +326,9 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     ax.set_title(
         f"{scenario_label(result.name, width=70, lines=1)}\nRepayment schedule, extended commitment, 71(a)(5)(d)"
     )
-    note = None
-    if schedule.empty:
-        note = "No extended commitment elected: nothing to repay."
-    elif not (schedule["repayment"] > 0).any():
-        if not result.extension_counted:
-            reason = f"(an extension is not counted under the {result.threshold_clause} test)"
-        elif result.passes:
-            reason = "(the project passes without the extension)"
-        else:
-            reason = "(the project fails the test even with the extension counted)"
-        note = f"{result.extended_years} extended years elected, but the incremental credit is $0\n{reason}: "
-        note += "nothing to repay."
+    note = repayment_note(result)
     if note:
+        note = note.replace(" (", "\n(", 1)
         ax.text(0.5, 0.5, note, transform=ax.transAxes, ha="center", va="center", fontsize=11, color="#444444")
         ax.set_xticks([])
         ax.set_yticks([])

@@ -41,6 +41,7 @@ __all__ = [
     "share",
     "ratio",
     "ratio_against",
+    "percentage_points",
     "years",
     "number",
     "jobs",
@@ -346,6 +347,21 @@ def ratio(value: float | None, digits: int = 0) -> str:
 def ratio_against(value: float, threshold: float) -> str:
     """``492% vs 400%``."""
     return f"{ratio(value)} vs {ratio(threshold)}"
+
+
+def percentage_points(change: float | None, digits: int = 1) -> str:
+    """A change of a ratio or a share (a difference of two multiples) in percentage points,
+    signed: 0.806 -> ``+80.6 percentage points``; a change that rounds to zero has no sign.
+
+    >>> percentage_points(0.806), percentage_points(-0.0123), percentage_points(0.00001)
+    ('+80.6 percentage points', '-1.2 percentage points', '0.0 percentage points')
+    """
+    if _missing(change):
+        return "undefined"
+    text = f"{100 * change:+.{digits}f}"
+    if float(text) == 0:
+        text = text[1:]
+    return f"{text} percentage points"
 
 
 def years(value: float | None) -> str:
