@@ -289,7 +289,8 @@ def repayment_note(result: Result) -> str | None:
         reason = "(the project passes without the extension)"
     else:
         reason = "(the project fails the test even with the extension counted)"
-    return f"{result.extended_years} extended years elected, but the incremental credit is $0 {reason}: nothing to repay."
+    years = result.extended_years
+    return f"{years} extended years elected, but the incremental credit is $0 {reason}: nothing to repay."
 
 
 #: The sentence of each chart that can have nothing to show (a page shows it in the chart's place).

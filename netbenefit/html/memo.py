@@ -26,10 +26,10 @@ from .memo_sections import (
     MEMO_CSS,
     MemoSections,
     appendix_html,
-    memo_facts,
     comparison_page_html,
     diff_page_html,
     first_pages_html,
+    memo_facts,
     optional_pages_html,
 )
 from .pieces import STYLE
@@ -144,9 +144,7 @@ def memo_html(
     return _page(f"{title}: Emerge Program memo", "".join(body), paper=paper, date=when, preparer=preparer)
 
 
-def diff_memo_html(
-    diff: Diff, *, date: dt.date | str | None = None, preparer: str = "", paper: str = "letter"
-) -> str:
+def diff_memo_html(diff: Diff, *, date: dt.date | str | None = None, preparer: str = "", paper: str = "letter") -> str:
     """The memo of a :class:`~netbenefit.diff.Diff`: the ratio of each scenario, the inputs that
     differ and the attribution of the change, with its waterfall chart."""
     body = diff_page_html(diff, first=True)

@@ -156,7 +156,8 @@ def _verdict_words(result: Result) -> str:
     if result.eligible:
         return "Eligible: every check of section 71 passes"
     failed = [row.id for row in result.checks.itertuples(index=False) if not row.passed]
-    return f"Not eligible: {len(failed)} check{'s' if len(failed) != 1 else ''} fail{'s' if len(failed) == 1 else ''} ({', '.join(failed)})"
+    checks = f"{len(failed)} check fails" if len(failed) == 1 else f"{len(failed)} checks fail"
+    return f"Not eligible: {checks} ({', '.join(failed)})"
 
 
 def break_even_words(facts: MemoFacts) -> str:
@@ -415,14 +416,16 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
     )
     how = "by block" if diff.grouped else "by input"
     attribution = "".join(
-        f"<tr><td>{escape(key_words(str(row.key)))}</td><td class='num'>{percentage_points(row.contribution, 2)}</td></tr>"
+        f"<tr><td>{escape(key_words(str(row.key)))}</td>"
+        f"<td class='num'>{percentage_points(row.contribution, 2)}</td></tr>"
         for row in diff.attribution.itertuples(index=False)
     )
     figure_html = ""
     if not diff.attribution.empty:
         figure, ax = new_figure((10.0, 4.6))
         charts.ratio_waterfall(diff, ax=ax)
-        figure_html = _figure(figure, sentence, f"The change of the ratio attributed {how} (Shapley values; they add up).")
+        caption = f"The change of the ratio attributed {how} (Shapley values; they add up)."
+        figure_html = _figure(figure, sentence, caption)
     return (
         f'<section class="memo-page diff{" first" if first else ""}"><h2>What changed: {escape(diff.name_a)} and '
         f"{escape(diff.name_b)}</h2><p>{escape(sentence)}</p>"
