@@ -93,7 +93,9 @@ def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterabl
             continue
         scenario = item if isinstance(item, Scenario) else load_scenario(item)
         results.extend(evaluate(variant) for variant in under_methods(scenario, methods))
-    return pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS))
+    from .tables import ResultTable  # shown in a notebook by unit, the values unchanged
+
+    return ResultTable(pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS)))
 
 
 @dataclass(frozen=True)

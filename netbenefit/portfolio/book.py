@@ -7,8 +7,14 @@ fiscal-year totals add up to the sum of the applications' requested credits and 
 The cap: the statute's words on the Emerge cap (section 98 of P.L.2020, c.156, C.34:1B-362) could
 not be read, and the figure the Office of Legislative Services states is shared with the Aspire
 program (``netbenefit/parameters/program_caps.yaml``, graded secondary). A headroom is therefore
-computed only against a cap the user gives, on the credits *awarded* (approved) in each fiscal
-year: the total requested credits of the applications approved in it. Every output says so.
+computed only against a cap the user gives, on the credits *awarded* in each fiscal year: the
+requested credits of the eligible applications approved in it. An application that is not
+eligible (it fails a check of section 71) awards nothing: ``requested`` holds every application's
+request, ``awarded`` the eligible ones', and the cap counts awards. Every output says so.
+
+Every table (``fiscal_years``, ``applications``, ``by_application``, the wide tables) shows in a
+notebook with money as dollars and ratios as percents (:class:`netbenefit.tables.ResultTable`),
+the values unchanged.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ FISCAL_YEAR_COLUMNS = (
     "cumulative_benefits",
     "approved",
     "approved_passing",
+    "requested",
     "awarded",
     "cap",
     "cap_headroom",
@@ -61,6 +68,39 @@ APPLICATION_COLUMNS = (
     "first_fiscal_year",
     "last_fiscal_year",
 )
+
+
+#: The unit of each column of the portfolio's tables that has no label of its own, for their display.
+PORTFOLIO_UNITS = {
+    **dict.fromkeys(
+        (
+            "credits",
+            *BENEFIT_COLUMNS,
+            "benefits",
+            "net_benefits",
+            "cumulative_credits",
+            "cumulative_benefits",
+            "requested",
+            "awarded",
+            "cap",
+            "cap_headroom",
+            "requested_credits",
+            "counted_benefits",
+        ),
+        "USD",
+    ),
+    **dict.fromkeys(
+        ("approved", "approved_passing", "approval_fiscal_year", "first_fiscal_year", "last_fiscal_year"), ""
+    ),
+    "fiscal_year": "",
+}
+
+
+def _shown(frame: pd.DataFrame, *, unknown: str = "") -> pd.DataFrame:
+    """``frame`` shown by unit in a notebook (its values and ``attrs`` unchanged)."""
+    from ..tables import ResultTable
+
+    return ResultTable.of(frame, unknown=unknown, units=PORTFOLIO_UNITS)
 
 
 def cap_note(cap: float | None) -> str:
@@ -153,8 +193,9 @@ class Portfolio:
     fiscal_years : DataFrame
         Indexed by ``fiscal_year``: :data:`FISCAL_YEAR_COLUMNS`. ``approved``,
         ``approved_passing``: applications approved in the year (all, and those passing the net
-        benefit test); ``awarded``: their requested credits; ``cap`` and ``cap_headroom`` (cap -
-        awarded) only with a cap (else missing).
+        benefit test); ``requested``: their requested credits; ``awarded``: the requested credits
+        of the eligible ones (an application that is not eligible awards nothing); ``cap`` and
+        ``cap_headroom`` (cap - awarded) only with a cap (else missing).
     applications : DataFrame
         One row per application: :data:`APPLICATION_COLUMNS`.
     """
@@ -212,13 +253,16 @@ class Portfolio:
         by_approval = applications.groupby("approval_fiscal_year")
         totals["approved"] = by_approval.size().reindex(years, fill_value=0).astype(int)
         totals["approved_passing"] = by_approval["passes"].sum().reindex(years, fill_value=0).astype(int)
-        totals["awarded"] = by_approval["requested_credits"].sum().reindex(years, fill_value=0.0)
+        totals["requested"] = by_approval["requested_credits"].sum().reindex(years, fill_value=0.0)
+        # an application that is not eligible awards nothing; the cap counts awards
+        awards = applications["requested_credits"].where(applications["eligible"], 0.0)
+        totals["awarded"] = awards.groupby(applications["approval_fiscal_year"]).sum().reindex(years, fill_value=0.0)
         totals["cap"] = np.nan if cap is None else cap
         totals["cap_headroom"] = totals["cap"] - totals["awarded"]
         totals = totals[list(FISCAL_YEAR_COLUMNS)]
         totals.attrs["conventions"] = PLACEMENT_NOTE.format(timing=_timings(results))
         totals.attrs["cap"] = cap_note(cap)
-        return cls(results, tuple(labels), cap, by_application, totals, applications)
+        return cls(results, tuple(labels), cap, _shown(by_application), _shown(totals), _shown(applications))
 
     # --- facts ---------------------------------------------------------------------------------
     @property
@@ -259,7 +303,8 @@ class Portfolio:
 
     def _wide(self, column: str) -> pd.DataFrame:
         wide = self.by_application.pivot(index="fiscal_year", columns="application", values=column)
-        return wide.reindex(index=self.fiscal_years.index, columns=list(self.labels)).fillna(0.0)
+        table = wide.reindex(index=self.fiscal_years.index, columns=list(self.labels)).fillna(0.0)
+        return _shown(table, unknown="USD")
 
     def summary(self) -> str:
         """A short plain-text account."""

@@ -45,7 +45,31 @@ def test_fiscal_year_totals_add_up_to_the_applications_nominal_totals_to_the_cen
         by_tax = math.fsum(float(result.benefits_by_tax.set_index("tax").at[tax, "nominal"]) for result in book.results)
         assert abs(math.fsum(table[tax]) - by_tax) < CENT / 2
     assert table["cumulative_credits"].iloc[-1] == pytest.approx(credits, abs=CENT / 2)
-    assert abs(math.fsum(table["awarded"]) - credits) < CENT / 2  # every award counted once, at approval
+    assert abs(math.fsum(table["requested"]) - credits) < CENT / 2  # every request counted once, at approval
+    awarded = math.fsum(result.requested_credits for result in book.results if result.eligible)
+    assert abs(math.fsum(table["awarded"]) - awarded) < CENT / 2  # every award once; none where not eligible
+
+
+def test_an_application_that_is_not_eligible_awards_nothing(book):
+    table, applications = book.fiscal_years, book.applications
+    failing = applications[~applications["eligible"]]
+    assert len(failing) >= 1  # the bundled portfolio has one
+    for year, group in applications.groupby("approval_fiscal_year"):
+        eligible = math.fsum(group.loc[group["eligible"], "requested_credits"])
+        assert table.at[year, "awarded"] == pytest.approx(eligible, abs=CENT / 2)
+        assert table.at[year, "requested"] == pytest.approx(math.fsum(group["requested_credits"]), abs=CENT / 2)
+        assert table.at[year, "approved"] == len(group)  # approved counts applications
+    if book.cap is not None:
+        assert (table["cap_headroom"] == table["cap"] - table["awarded"]).all()  # the cap counts awards
+
+
+def test_the_tables_show_money_and_percents_and_keep_it_when_sliced(book):
+    sliced = book.fiscal_years[["awarded", "approved"]].head(3)
+    shown = sliced._repr_html_()
+    assert "$" in shown and "e+07" not in shown
+    assert sliced["awarded"].dtype.kind == "f"  # the values stay numbers
+    ratios = book.applications[["application", "ratio"]]._repr_html_()
+    assert "%" in ratios
 
 
 def test_each_application_s_columns_add_up_to_its_own_totals(book):
