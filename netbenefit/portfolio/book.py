@@ -114,10 +114,10 @@ def cap_note(cap: float | None) -> str:
         f"({stated.source})"
     )
     if cap is None:
-        return f"No cap given (--cap): no headroom computed; {known}."
+        return f"No cap given: no headroom computed; {known}."
     return (
-        f"Cap {money_exact(cap)} per State fiscal year on the credits awarded (approved) in it, as given by the user "
-        f"(--cap); {known}."
+        f"Cap {money_exact(cap)} per State fiscal year on the credits awarded in it (eligible applications), as "
+        f"given by the user; {known}."
     )
 
 
