@@ -17,6 +17,7 @@ from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
     HIGH_COLOUR,
+    LABEL_BACKING,
     LOW_COLOUR,
     NEUTRAL_COLOUR,
     PASS_COLOUR,
@@ -130,6 +131,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 fontsize=_END_FONTSIZE,
                 color="black" if eligible else "#a34700",
                 fontweight="normal" if eligible else "bold",
+                **LABEL_BACKING,  # the base and threshold lines may pass behind it
             )
     ax.set_yticks(positions, [_key_label(key) for key in table["key"]], fontsize=9)
     handles = [

@@ -24,6 +24,7 @@ from .. import labels
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
+    LABEL_BACKING,
     NEUTRAL_COLOUR,
     PALETTE,
     PASS_COLOUR,
@@ -106,6 +107,7 @@ def _bar_labels(ax: Axes, texts: list[str], points: list[tuple[float, float]], t
             xytext=(0, 2),
             textcoords="offset points",
             rotation=90 if upright else 0,
+            **LABEL_BACKING,  # a cap line may pass behind it
         )
     ax.set_ylim(0, top * (1.3 if upright else 1.15))
 

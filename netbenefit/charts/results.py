@@ -12,6 +12,7 @@ from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
+    LABEL_BACKING,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
     axes_or_new,
@@ -238,6 +239,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
             ha="center",
             va="bottom",
             fontsize=9,
+            **LABEL_BACKING,  # the threshold line may pass behind it
         )
     threshold = ax.axhline(
         result.threshold,

@@ -374,6 +374,14 @@ def year_axis(ax: Axes, years) -> None:
     ax.set_xlabel("Project year after approval [year]")
 
 
+#: The keywords of a value label that a line may cross (a threshold, a base ratio, a cap): an
+#: opaque white backing drawn above the lines, so that no line strikes the label's words.
+LABEL_BACKING: dict[str, Any] = {
+    "bbox": {"boxstyle": "square,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.9},
+    "zorder": 6,
+}
+
+
 def pass_fail(passes: bool) -> dict[str, Any]:
     """Bar keywords of a passing (blue) or failing (orange, hatched) test, readable in grey."""
     if passes:
