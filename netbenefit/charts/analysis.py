@@ -41,9 +41,11 @@ _END_FONTSIZE = 8
 _RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note", "failed_checks")
 
 
-def _key_label(key: str) -> str:
+def _key_label(key: str, keys: Any = ()) -> str:
+    """The label of ``key`` with its unit as people write it (``% a year``), tagged with its phase
+    when ``keys`` name a later phase's key."""
     try:
-        return labels.label(key)
+        return labels.spoken(labels.phase_tagged(key, keys))
     except KeyError:
         return key
 
@@ -133,7 +135,8 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 fontweight="normal" if eligible else "bold",
                 **LABEL_BACKING,  # the base and threshold lines may pass behind it
             )
-    ax.set_yticks(positions, [_key_label(key) for key in table["key"]], fontsize=9)
+    keys = list(table["key"])
+    ax.set_yticks(positions, [_key_label(key, keys) for key in keys], fontsize=9)
     handles = [
         Patch(color=LOW_COLOUR, label="Input at its low value"),
         Patch(color=HIGH_COLOUR, label="... at its high value"),
@@ -218,10 +221,13 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     if run.draws is not None:
         ratios = run.draws["ratio"].to_numpy(dtype=float)
         ratios = ratios[np.isfinite(ratios)]
-        counts, edges = np.histogram(ratios, bins=bins)
+        edges = np.histogram_bin_edges(ratios, bins=bins) if len(ratios) else np.array([0.0, 1.0])
+        if np.isfinite(threshold) and edges[0] < threshold < edges[-1] and not np.isclose(edges, threshold).any():
+            edges = np.sort(np.append(edges, threshold))  # the bin across the threshold split at it
+        counts, edges = np.histogram(ratios, bins=edges)
         centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
         for passing in (True, False):
-            chosen = (centres >= threshold) == passing
+            chosen = (edges[:-1] >= threshold) == passing  # a bin passes from its left edge: ratio >= threshold
             if chosen.any():
                 ax.bar(
                     centres[chosen],
@@ -273,11 +279,11 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     )
     percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
-    keys = list(run.vary)
-    if len(keys) <= _KEYS_NAMED_IN_TITLE:
-        varied = ", ".join(_short(key) for key in keys)
+    names = labels.named_once(list(run.vary))  # each key once, with its phases
+    if len(names) <= _KEYS_NAMED_IN_TITLE:
+        varied = ", ".join(names)
     else:  # the footnote names them all
-        varied = f"{len(keys)} inputs ({', '.join(_short(key) for key in keys[:2])} and {len(keys) - 2} more)"
+        varied = f"{len(names)} inputs ({', '.join(names[:2])} and {len(names) - 2} more)"
     set_title(ax, f"Monte Carlo: {summary.draws:,} draws of {varied}")
     ax.grid(True, axis="y", alpha=0.3)
     top = ax.get_ylim()[1]

@@ -34,6 +34,14 @@ __all__ = [
     "TAX_LABELS",
     "LABELS",
     "label",
+    "positioned",
+    "phase_words",
+    "phase_of",
+    "phase_tagged",
+    "named_once",
+    "spoken",
+    "SPOKEN_UNITS",
+    "PHASE_BLOCKS",
     "unit",
     "short_label",
     "money",
@@ -180,23 +188,114 @@ _WEIGHT_PHASE = re.compile(r"^weight_phase_(\d+)$")
 _UNIT = re.compile(r"\s*\[([^\]]*)\]$")
 
 
-def _normalise(key: str) -> tuple[str, list[str]]:
-    """``key`` without list positions and year keys, and the notes for them (item, phase, year)."""
+def phase_words(phase: int) -> str:
+    """The one wording of a phase, before what it qualifies: ``Phase 2`` (charts, tables and the
+    workbook alike: ``Phase 2: New full-time jobs``)."""
+    return f"Phase {phase}"
+
+
+def _normalise(key: str) -> tuple[str, int | None, list[str]]:
+    """``key`` without list positions and year keys, the phase it names (``phases.0`` is the
+    project's second phase), and the notes for the other positions (item, year)."""
     segments = key.split(".")
     notes: list[str] = []
     kept: list[str] = []
+    phase = None
     for i, segment in enumerate(segments):
         if segment.isdigit():
             parent = segments[i - 1] if i else ""
             if parent == "phases":
-                notes.append(f"phase {int(segment) + 2}")  # phases.0 is the project's second phase
+                phase = int(segment) + 2
             elif parent in ("capital_investment", "by_year"):
                 notes.append(f"year {int(segment)}")
             else:
                 notes.append(f"item {int(segment) + 1}")
             continue
         kept.append(segment)
-    return ".".join(kept), notes
+    return ".".join(kept), phase, notes
+
+
+def positioned(text: str, key: str) -> str:
+    """``text`` (a key's label) with the phase, year or item its dotted ``key`` names, in the one
+    wording every view uses: ``Phase 2: Capital investment [USD], year 3``.
+
+    >>> positioned("Capital investment [USD]", "phases.0.capital_investment.3")
+    'Phase 2: Capital investment [USD], year 3'
+    """
+    _, phase, notes = _normalise(key)
+    text = ", ".join([text, *notes]) if notes else text
+    return f"{phase_words(phase)}: {text}" if phase is not None else text
+
+
+#: The top-level blocks a later phase repeats: in a phased project their keys are phase 1's.
+PHASE_BLOCKS = ("jobs", "award", "capital_investment", "commitment", "facility", "streams")
+
+
+def phase_of(key: str) -> int | None:
+    """The phase a dotted key belongs to: ``phases.N...`` is phase N + 2, a key of a block that
+    phases repeat (:data:`PHASE_BLOCKS`) is phase 1; None for a key of the whole project."""
+    _, phase, _ = _normalise(key)
+    if phase is not None:
+        return phase
+    return 1 if key.split(".")[0] in PHASE_BLOCKS else None
+
+
+def phase_tagged(key: str, keys: Iterable[str] = (), *, short: bool = False) -> str:
+    """The label of ``key`` (:func:`label`, or :func:`short_label` with ``short``), tagged with
+    phase 1 when ``keys`` name a later phase's key (so that every phase key says its phase).
+
+    >>> phase_tagged("jobs.new", ["jobs.new", "phases.0.jobs.new"])
+    'Phase 1: New full-time jobs [jobs]'
+    """
+    text = short_label(key) if short else label(key)
+    later = any(_normalise(other)[1] is not None for other in keys)
+    if later and _normalise(key)[1] is None and phase_of(key) == 1:
+        return f"{phase_words(1)}: {text}"
+    return text
+
+
+def named_once(keys: Iterable[str]) -> list[str]:
+    """Each key's short label once, with the phases it is varied in: ``Median salary (phases 1
+    and 2)``; a key of one phase of a phased project ``Phase 2: Median salary``.
+
+    >>> named_once(["jobs.median_salary", "phases.0.jobs.median_salary", "revenue.earnings_multiplier"])
+    ['Median salary (phases 1 and 2)', 'Earnings multiplier, total / direct']
+    """
+    keys = list(keys)
+    phased = any(_normalise(key)[1] is not None for key in keys)
+    groups: dict[str, list[int | None]] = {}
+    for key in keys:
+        base, phase, notes = _normalise(key)
+        try:
+            words = short_label(base)
+        except KeyError:
+            words = base
+        words = ", ".join([words, *notes]) if notes else words
+        groups.setdefault(words, []).append(phase if phase is not None else (phase_of(key) if phased else None))
+    names = []
+    for words, phases in groups.items():
+        found = sorted({p for p in phases if p is not None})
+        if len(found) > 1:
+            names.append(f"{words} (phases {', '.join(str(p) for p in found[:-1])} and {found[-1]})")
+        elif found:
+            names.append(f"{phase_words(found[0])}: {words}")
+        else:
+            names.append(words)
+    return names
+
+
+#: Units as people write them, for a view that shows the values of a share as percents.
+SPOKEN_UNITS = {"share/year": "% a year", "share": "%", "USD/year": "USD a year"}
+
+
+def spoken(text: str) -> str:
+    """A label with its unit as people write it where values show as percents: ``Discount rate
+    [% a year]`` for ``Discount rate [share/year]``.
+
+    >>> spoken("Discount rate [share/year]")
+    'Discount rate [% a year]'
+    """
+    return re.sub(r"\[([^\]]*)\]", lambda m: f"[{SPOKEN_UNITS.get(m.group(1), m.group(1))}]", text)
 
 
 def label(key: str, *, streams: Iterable[str] = ()) -> str:
@@ -221,7 +320,7 @@ def label(key: str, *, streams: Iterable[str] = ()) -> str:
     >>> label("award.annual_credit")
     'Annual credit [USD/year]'
     >>> label("phases.0.jobs.new")
-    'New full-time jobs [jobs], phase 2'
+    'Phase 2: New full-time jobs [jobs]'
     >>> label("capital_investment.3")
     'Capital investment [USD], year 3'
     """
@@ -232,15 +331,14 @@ def label(key: str, *, streams: Iterable[str] = ()) -> str:
     match = _WEIGHT_PHASE.match(key)
     if match:
         return f"Share of the year in phase {match.group(1)}'s benefit window [share]"
-    base, notes = _normalise(key)
+    base, _, _ = _normalise(key)
     if base.startswith("phases.") and base not in LABELS:
         base = base[len("phases.") :]
     if base.endswith(".by_year") or base == "by_year":
         base = "streams.by_year"
     if base not in LABELS:
         raise KeyError(f"no label for {key!r}: add it to netbenefit.labels.LABELS")
-    text = LABELS[base]
-    return ", ".join([text, *notes]) if notes else text
+    return positioned(LABELS[base], key)
 
 
 def unit(key: str, *, streams: Iterable[str] = ()) -> str:
