@@ -86,12 +86,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
         linewidth=1.6,
         label=f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})",
     )
-    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
-    in_window = (table[weight_columns] > 0).any(axis=1).to_numpy()
-    if not in_window.all():
-        after = years[~in_window]
-        ax.axvspan(after.min() - 0.5, after.max() + 0.5, color="#dddddd", alpha=0.6, zorder=0)
-        ax.text(after.min() - 0.4, 0.02, "after the benefit window", transform=ax.get_xaxis_transform(), fontsize=8)
+    shade_uncounted_years(ax, result)
     met = result.first_year_test_met
     if met is not None:
         label = f"Benefits reach {result.threshold:.0%} of all credits: year {met}"
@@ -111,6 +106,27 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
     conventions_footnote(result, ax)
     return ax
+
+
+def shade_uncounted_years(ax: Axes, result: Result) -> None:
+    """Shade the project years after the benefit window (no phase weighs them), alike in every
+    chart by year, with the words "after the benefit window"."""
+    table = result.cashflows
+    years = table.index.to_numpy()
+    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
+    in_window = (table[weight_columns] > 0).any(axis=1).to_numpy()
+    if in_window.all():
+        return
+    after = years[~in_window]
+    ax.axvspan(after.min() - 0.5, after.max() + 0.5, color="#dddddd", alpha=0.6, zorder=0)
+    ax.text(
+        after.min() - 0.4,
+        0.02,
+        "after the benefit window",
+        transform=ax.get_xaxis_transform(),
+        fontsize=8,
+        **LABEL_BACKING,
+    )
 
 
 def stream_categories(result: Result):
@@ -145,7 +161,7 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     abated streams left out under 71(a)(5)(e)); operations and construction are split into
     direct and indirect-and-induced effects; costs to the State are drawn below zero. A line
     shows the counted net benefits of each year (``result.cashflows``). Amounts are nominal,
-    not discounted.
+    not discounted. Years after the benefit window are shaded, as in :func:`cumulative_pv`.
 
     Parameters
     ----------
@@ -172,6 +188,7 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     net = result.cashflows["counted_net_benefits"].to_numpy()
     ax.plot(years, net, color="black", marker="o", markersize=4, linewidth=1.4, label="Counted net benefits")
     ax.axhline(0, color="black", linewidth=0.8)
+    shade_uncounted_years(ax, result)  # uncounted years shaded as in cumulative_pv, not drawn as zero bars alone
     year_axis(ax, years)
     scale = float(max(np.abs(bottom).max(initial=0.0), np.abs(net).max(initial=0.0)))
     money_axis(ax.yaxis, scale)
