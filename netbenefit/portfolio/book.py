@@ -86,6 +86,7 @@ PORTFOLIO_UNITS = {
             "cap_headroom",
             "requested_credits",
             "counted_benefits",
+            *(f"{name}_{region}" for name in ("awarded", "cap", "cap_headroom") for region in ("north", "south")),
         ),
         "USD",
     ),
@@ -119,6 +120,46 @@ def cap_note(cap: float | None) -> str:
         f"Cap {money_exact(cap)} per State fiscal year on the credits awarded in it (eligible applications), as "
         f"given by the user; {known}."
     )
+
+
+REGIONS = ("north", "south")
+
+
+def regions_note() -> str:
+    """What a portfolio with ``regions`` says of the regional split of the cap."""
+    from ..parameters import parameter
+
+    north, south = (money_exact(parameter(f"aspire_and_emerge_annual_award_cap_{r}")) for r in REGIONS)
+    return (
+        f"Regional split of the Aspire and Emerge cap as secondary sources summarise it (the statute's words not "
+        f"read): north {north}, south {south} a year, shared by the two programs; awards counted by each "
+        "application's location.region."
+    )
+
+
+def _regional_columns(results, applications, awards, totals, years) -> list[str]:
+    """Add ``awarded_north``, ``cap_north``, ``cap_headroom_north`` (and the same for the south)
+    to ``totals``; returns their names. An eligible application without a region is an error."""
+    from ..parameters import parameter
+
+    regions = []
+    for result, eligible in zip(results, applications["eligible"], strict=True):
+        region = result.scenario.location.region
+        if region is None and eligible:
+            raise ScenarioError(
+                str(result.scenario.source), "location.region", "give north or south: the regional cap needs it"
+            )
+        regions.append(region or "")
+    columns = []
+    for region in REGIONS:
+        mine = awards.where([r == region for r in regions], 0.0)
+        totals[f"awarded_{region}"] = (
+            mine.groupby(applications["approval_fiscal_year"]).sum().reindex(years, fill_value=0.0)
+        )
+        totals[f"cap_{region}"] = float(parameter(f"aspire_and_emerge_annual_award_cap_{region}"))
+        totals[f"cap_headroom_{region}"] = totals[f"cap_{region}"] - totals[f"awarded_{region}"]
+        columns += [f"awarded_{region}", f"cap_{region}", f"cap_headroom_{region}"]
+    return columns
 
 
 def _labels(results: Sequence[Result]) -> list[str]:
@@ -206,9 +247,14 @@ class Portfolio:
     by_application: pd.DataFrame
     fiscal_years: pd.DataFrame
     applications: pd.DataFrame
+    regions: bool = False  # the regional split of the cap counted (Portfolio.of(..., regions=True))
 
     @classmethod
-    def of(cls, scenarios: Iterable[Any], *, cap: float | None = None) -> Portfolio:
+    def of(cls, scenarios: Iterable[Any], *, cap: float | None = None, regions: bool = False) -> Portfolio:
+        """The portfolio of ``scenarios``; ``cap``: the user's cap on the credits awarded in a fiscal
+        year; ``regions``: also the credits awarded in the north and the south of the State against
+        the regional split of the Aspire and Emerge cap (secondary), by each application's
+        ``location.region`` (every eligible application must give it)."""
         import pandas as pd
 
         cap = check_cap(cap)
@@ -259,10 +305,13 @@ class Portfolio:
         totals["awarded"] = awards.groupby(applications["approval_fiscal_year"]).sum().reindex(years, fill_value=0.0)
         totals["cap"] = np.nan if cap is None else cap
         totals["cap_headroom"] = totals["cap"] - totals["awarded"]
-        totals = totals[list(FISCAL_YEAR_COLUMNS)]
+        columns = list(FISCAL_YEAR_COLUMNS)
+        if regions:
+            columns += _regional_columns(results, applications, awards, totals, years)
+        totals = totals[columns]
         totals.attrs["conventions"] = PLACEMENT_NOTE.format(timing=_timings(results))
-        totals.attrs["cap"] = cap_note(cap)
-        return cls(results, tuple(labels), cap, _shown(by_application), _shown(totals), _shown(applications))
+        totals.attrs["cap"] = cap_note(cap) + (" " + regions_note() if regions else "")
+        return cls(results, tuple(labels), cap, _shown(by_application), _shown(totals), _shown(applications), regions)
 
     # --- facts ---------------------------------------------------------------------------------
     @property
@@ -291,7 +340,7 @@ class Portfolio:
 
     @property
     def cap_note(self) -> str:
-        return cap_note(self.cap)
+        return cap_note(self.cap) + (" " + regions_note() if self.regions else "")
 
     def credits_table(self) -> pd.DataFrame:
         """Requested credits by fiscal year (rows) and application (columns). [USD]"""

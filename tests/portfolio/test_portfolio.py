@@ -189,3 +189,26 @@ def test_the_command_writes_the_folder_and_refuses_a_cap_in_millions(tmp_path):
     assert len(list((out / "charts").glob("*.png"))) == 3
     bad = subprocess.run([*run[:-1], "60", "--force"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "did you mean 60,000,000" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_regional_split_of_the_cap_counts_each_regions_awards():
+    scenarios = [netbenefit.load_scenario(path) for path in FILES]
+    regions = ["north" if i % 3 else "south" for i in range(len(scenarios))]
+    placed = [s.replace({"location.region": r}) for s, r in zip(scenarios, regions, strict=True)]
+    book = netbenefit.Portfolio.of(placed, regions=True)
+    table = book.fiscal_years
+    assert (table["cap_north"] == 715_000_000).all() and (table["cap_south"] == 385_000_000).all()
+    assert table["awarded_north"].add(table["awarded_south"]).sum() == pytest.approx(table["awarded"].sum())
+    assert (table["cap_headroom_south"] == table["cap_south"] - table["awarded_south"]).all()
+    assert "north $715,000,000, south $385,000,000" in book.cap_note and "secondary" in book.cap_note
+    entry = netbenefit.PARAMETERS["aspire_and_emerge_annual_award_cap_north"]
+    assert entry.source == "secondary"
+    with pytest.raises(ScenarioError, match="location.region"):
+        netbenefit.Portfolio.of(scenarios, regions=True)  # an eligible application without a region
+    assert "awarded_north" not in netbenefit.Portfolio.of(scenarios).fiscal_years  # only when asked
+
+
+def test_a_region_is_north_or_south():
+    scenario = netbenefit.load_scenario(next(EXAMPLE.glob("*.yaml")))
+    with pytest.raises(ScenarioError, match="region"):
+        scenario.replace({"location.region": "east"})
