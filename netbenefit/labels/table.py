@@ -95,7 +95,9 @@ SCENARIO_KEYS: dict[str, Label] = {
     ),
     "location.enhanced_area": Label("In an enhanced area", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Enhanced area")),
     "location.mega_project": Label("Mega project", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
-    "location.region": Label("Region of the State, north or south", "", WorkbookLabel(NUMBER_FORMAT)),
+    "location.region": Label(
+        "Region of the State, north or south", "", WorkbookLabel(NUMBER_FORMAT, "Region of the State", "north or south")
+    ),
     "facility.portions.use": Label(
         "Use of the premises portion", "", WorkbookLabel(NUMBER_FORMAT, "Use of the portion")
     ),

@@ -122,14 +122,19 @@ def cap_note(cap: float | None) -> str:
     )
 
 
-REGIONS = ("north", "south")
+#: The regions of the State and the parameter of each one's part of the cap.
+REGIONAL_CAPS = {
+    "north": "aspire_and_emerge_annual_award_cap_north",
+    "south": "aspire_and_emerge_annual_award_cap_south",
+}
+REGIONS = tuple(REGIONAL_CAPS)
 
 
 def regions_note() -> str:
     """What a portfolio with ``regions`` says of the regional split of the cap."""
     from ..parameters import parameter
 
-    north, south = (money_exact(parameter(f"aspire_and_emerge_annual_award_cap_{r}")) for r in REGIONS)
+    north, south = (money_exact(parameter(REGIONAL_CAPS[r])) for r in REGIONS)
     return (
         f"Regional split of the Aspire and Emerge cap as secondary sources summarise it (the statute's words not "
         f"read): north {north}, south {south} a year, shared by the two programs; awards counted by each "
@@ -156,7 +161,7 @@ def _regional_columns(results, applications, awards, totals, years) -> list[str]
         totals[f"awarded_{region}"] = (
             mine.groupby(applications["approval_fiscal_year"]).sum().reindex(years, fill_value=0.0)
         )
-        totals[f"cap_{region}"] = float(parameter(f"aspire_and_emerge_annual_award_cap_{region}"))
+        totals[f"cap_{region}"] = float(parameter(REGIONAL_CAPS[region]))
         totals[f"cap_headroom_{region}"] = totals[f"cap_{region}"] - totals[f"awarded_{region}"]
         columns += [f"awarded_{region}", f"cap_{region}", f"cap_headroom_{region}"]
     return columns
