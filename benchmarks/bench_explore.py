@@ -20,6 +20,8 @@ all of them; each ratio is given of the minimum (the least noisy) and of the med
   the chart's artists updated and the chart printed again, as a drag does. Floor: one evaluation
   of the same variant and one minimal chart of the same pixel size. Goal: a median under 50 ms on
   a quiet machine. The ratio to the floor is the main figure (a busy machine slows both sides).
+  Beside them, the drawing the explorer did before (a new figure for each move: the variant
+  evaluated, the cumulative PV chart drawn whole and printed).
 """
 
 from __future__ import annotations
@@ -77,11 +79,23 @@ def first_open(work: str) -> tuple[float, float]:
     return float(run.stdout.strip().splitlines()[-1]), time.perf_counter() - start
 
 
+def new_figure_move(variant) -> bytes:
+    """A move as the explorer drew it before: the variant evaluated, a new chart drawn whole and printed."""
+    import netbenefit
+    from netbenefit.charts import cumulative_pv
+    from netbenefit.charts.style import figure_bytes, new_figure
+    from netbenefit.explore import CHART_DPI, CHART_SIZE
+
+    figure, ax = new_figure(CHART_SIZE)
+    cumulative_pv(netbenefit.evaluate(variant), ax=ax)
+    return figure_bytes(figure, "png", dpi=CHART_DPI)
+
+
 def summary(name: str, ours: list[tuple[float, float]], floor: list[tuple[float, float]], goal: str) -> None:
     for which, index in (("CPU", 0), ("wall", 1)):
         a, b = [t[index] for t in ours], [t[index] for t in floor]
         print(
-            f"{name:5} {which:4}: {1e3 * min(a):7.1f} ms min, {1e3 * statistics.median(a):7.1f} ms median; "
+            f"{name} {which}: {1e3 * min(a):7.1f} ms min, {1e3 * statistics.median(a):7.1f} ms median; "
             f"floor {1e3 * min(b):6.1f} ms min, {1e3 * statistics.median(b):6.1f} ms median; "
             f"ratio {min(a) / min(b):.2f}x (min), {statistics.median(a) / statistics.median(b):.2f}x (median)"
         )
@@ -106,7 +120,7 @@ def main() -> None:
     for _ in range(args.repeat):
         cold.append(first_open(OPEN_WORK))
         cold_floor.append(first_open(FLOOR_WORK))
-    opening, opening_floor, moving, moving_floor = [], [], [], []
+    opening, opening_floor, moving, moving_floor, before = [], [], [], [], []
     for _ in range(args.repeat):
         holder = {}
         opening.append(timed(lambda h=holder: h.setdefault("explorer", Explorer(scenario))))
@@ -120,6 +134,7 @@ def main() -> None:
             moving.append(timed(lambda v=value, s=slider: setattr(s, "value", v)))
             variant = scenario.replace({key: value})
             moving_floor.append(timed(lambda v=variant: (netbenefit.evaluate(v), floor_chart())))
+            before.append(timed(lambda v=variant: new_figure_move(v)))
         assert explorer.live is not None and explorer.result.ratio > 0
     print(f"{SCENARIO.name}: {args.repeat} rounds, {args.moves} moves of {KEY} a round, interleaved")
     a, b = [t[0] for t in cold], [t[0] for t in cold_floor]
@@ -130,6 +145,7 @@ def main() -> None:
     )
     summary("open", opening, opening_floor, "under 1 s on a quiet machine")
     summary("move", moving, moving_floor, "a median under 50 ms on a quiet machine")
+    summary("new figure each move (before)", before, moving_floor, "(for comparison)")
 
 
 if __name__ == "__main__":
