@@ -212,3 +212,12 @@ def test_a_region_is_north_or_south():
     scenario = netbenefit.load_scenario(next(EXAMPLE.glob("*.yaml")))
     with pytest.raises(ScenarioError, match="region"):
         scenario.replace({"location.region": "east"})
+
+
+def test_the_portfolio_montecarlo_table_shows_money():
+    from netbenefit.portfolio.montecarlo import portfolio_montecarlo
+
+    run = portfolio_montecarlo(EXAMPLE / "montecarlo" / "portfolio.yaml", draws=50, seed=1)
+    shown = run.fiscal_years[["credits_mean", "credits_p50"]].head(3)._repr_html_()
+    assert "$" in shown and "e+0" not in shown
+    assert run.fiscal_years["credits_mean"].dtype.kind == "f"
