@@ -221,3 +221,12 @@ def test_the_portfolio_montecarlo_table_shows_money():
     shown = run.fiscal_years[["credits_mean", "credits_p50"]].head(3)._repr_html_()
     assert "$" in shown and "e+0" not in shown
     assert run.fiscal_years["credits_mean"].dtype.kind == "f"
+
+
+def test_regions_on_the_command_line_need_each_applications_region(tmp_path, capsys):
+    from netbenefit.cli import EXIT_BAD_INPUT, main
+
+    code = main(["portfolio", str(EXAMPLE), "--out", str(tmp_path / "out"), "--regions", "--charts", "none"])
+    assert code == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "location.region: give north or south" in err[0]
