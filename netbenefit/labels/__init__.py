@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .table import SCENARIO_KEYS, SCENARIO_LABELS, WORKBOOK_LABELS, Label, WorkbookLabel
+from .table import SCENARIO_KEYS, SCENARIO_LABELS, SPOKEN_UNITS, WORKBOOK_LABELS, Label, WorkbookLabel
 
 __all__ = [
     "SCENARIO_KEYS",
@@ -284,8 +284,6 @@ def named_once(keys: Iterable[str]) -> list[str]:
     return names
 
 
-#: Units as people write them, for a view that shows the values of a share as percents.
-SPOKEN_UNITS = {"share/year": "% a year", "share": "%", "USD/year": "USD a year"}
 
 
 def spoken(text: str) -> str:

@@ -54,10 +54,11 @@ def test_the_workbook_and_the_notebook_labels_come_from_the_one_table():
         assert labels.unit(key) == entry.unit
         if entry.workbook is not None:
             assert workbook.input_label(key) == entry.in_workbook
-    # the workbook keeps its own wording where it differs, beside the table's label
+    # one wording per key: the workbook's Inputs sheet writes the table's label, its unit as people
+    # write it (the cell shows the share as a percent)
     rate = SCENARIO_KEYS["discount_rate"]
     assert rate.with_unit == "Discount rate [share/year]"
-    assert workbook.input_label("discount_rate") == ("Discount rate, 71(a)(5)(c)", "decimal per year", "0.00%")
+    assert workbook.input_label("discount_rate") == ("Discount rate", "% a year", "0.00%")
     assert workbook.input_label("phases.0.jobs.new")[0] == f"Phase 2: {SCENARIO_KEYS['jobs.new'].in_workbook[0]}"
 
 
