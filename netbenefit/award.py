@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .labels import money_exact
 from .parameters import citation, parameter
 
 if TYPE_CHECKING:
@@ -241,7 +242,7 @@ def award_table(
     else:
         retained_item = f"{share}; retained jobs not counted (71(c) does not make them eligible)"
     area = f"{citation(_BASE_PARAMETERS[int(code)])}: {BASE_AREAS[int(code)]}"
-    cap_item = f"cap of ${scalar(per_job.cap):,.0f} per job per year"
+    cap_item = f"cap of {money_exact(scalar(per_job.cap))} per job per year"  # money written only by labels
     harmony_item = "labor harmony agreement" if labor_harmony else "no labor harmony agreement"
     period_item = f"over an eligibility period of {eligibility_period_years} years"
     rows = [("base", area, scalar(amount), nan, nan, nan)]

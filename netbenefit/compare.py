@@ -97,7 +97,9 @@ def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterabl
             continue
         scenario = item if isinstance(item, Scenario) else load_scenario(item)
         results.extend(evaluate(variant) for variant in under_methods(scenario, methods))
-    return pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS))
+    from .tables import ResultTable  # shown in a notebook by unit, the values unchanged
+
+    return ResultTable(pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS)))
 
 
 @dataclass(frozen=True)
@@ -136,3 +138,8 @@ class Comparison:
         """Write the report ``netbenefit report`` writes for these scenarios (:func:`netbenefit.html.report_html`):
         their comparison, then each one. Atomic; returns the path; an OSError names the file."""
         return view("write_report")(self.results, Path(path))
+
+    def to_pdf(self, path: str | Path, **options) -> Path:
+        """Write the memo of these scenarios as a PDF: a comparison page, then each one's first
+        pages (options as :meth:`Result.to_pdf`; appendices with ``appendix=True``). Returns the path."""
+        return view("write_memo")(self.results, Path(path), **options)

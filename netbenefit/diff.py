@@ -261,6 +261,13 @@ class Diff:
 
         return view("ratio_waterfall")(self, ax=ax)
 
+    def to_pdf(self, path: str | Path, **options: Any) -> Path:
+        """Write this comparison as a memo PDF: the ratios, the inputs that differ, the attribution
+        and its waterfall (options ``date``, ``preparer``, ``paper``). Returns the path."""
+        from .views import view
+
+        return view("write_diff_memo")(self, Path(path), **options)
+
 
 def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
     """Compare scenario ``b`` with scenario ``a`` and attribute the change in the ratio.

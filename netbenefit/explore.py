@@ -10,6 +10,10 @@ each key moved by +/-20%); the ``count`` with the largest swing get a slider ove
 verdict, the ratio against its threshold and the cumulative PV chart. "Export YAML" writes the
 current variant as a scenario file (:meth:`Scenario.to_yaml`).
 
+The chart is drawn once (:class:`LiveChart`); a move updates its lines, title, legend, scale and
+footnote and prints it again, so a move costs little more than one evaluation and one print of the
+figure. The sliders update while dragged (``continuous_update=True``).
+
 Optional: ``pip install 'netbenefit[explore]'`` (ipywidgets). Without it, :func:`explore`
 returns :class:`Unavailable`, which shows a one-line message saying so.
 
@@ -102,8 +106,8 @@ def candidate_keys(scenario) -> list[str]:
 
 
 def slider_label(scenario, key: str) -> str:
-    """A slider's description: the key in words with its phase in a phased project (``New
-    full-time jobs, phase 1``; a shared key, ``..., every phase``)."""
+    """A slider's description: the key in words with its phase in a phased project (``Phase 1: New
+    full-time jobs``; a shared key, ``Every phase: ...``)."""
     from .analysis.keys import key_label
 
     return key_label(scenario, key, short=True)
@@ -173,7 +177,7 @@ class Explorer:
                 options = {name: int(round(value)) for name, value in options.items()}
             slider = kind(
                 description=slider_label(scenario, key),
-                continuous_update=False,
+                continuous_update=True,  # live while dragged: a move redraws the artists, not a new figure
                 style={"description_width": "220px"},
                 layout=widgets.Layout(width="620px"),
                 readout_format=",.0f" if abs(base) >= 100 else ".4g",
@@ -183,6 +187,7 @@ class Explorer:
             self.sliders[key] = slider
         self.verdict = widgets.HTML()
         self.chart = widgets.Image(format="png")
+        self.live = None  # the chart drawn once, then updated (LiveChart)
         self.path = widgets.Text(
             value=_default_path(scenario), description="File", layout=widgets.Layout(width="620px")
         )
@@ -229,14 +234,14 @@ class Explorer:
         self.redraw()
 
     def redraw(self) -> None:
-        """The verdict, the ratio against its threshold, the cumulative PV chart."""
+        """The verdict, the ratio against its threshold, the cumulative PV chart (drawn once, then
+        its artists updated)."""
         self.verdict.value = verdict_html(self.result)
-        from .charts import cumulative_pv
-        from .charts.style import figure_bytes, new_figure
-
-        figure, ax = new_figure((9.0, 4.2))
-        cumulative_pv(self.result, ax=ax)
-        self.chart.value = figure_bytes(figure, "png", dpi=80)
+        if self.live is None:
+            self.live = LiveChart(self.result)
+        else:
+            self.live.update(self.result)
+        self.chart.value = self.live.png()
 
     def reset(self) -> None:
         """Every slider back to the scenario's value."""
@@ -266,6 +271,95 @@ class Explorer:
 
     def __repr__(self) -> str:
         return f"<Explorer of {self.scenario.name!r}: {', '.join(self.sliders)}; {self.result!r}>"
+
+
+#: The size of the explorer's chart [inches] and its print resolution [dots per inch].
+CHART_SIZE, CHART_DPI = (9.0, 4.2), 80  # not statutory numbers: a view's choices
+
+
+class LiveChart:
+    """The explorer's cumulative PV chart (:func:`netbenefit.charts.cumulative_pv`), drawn once:
+    :meth:`update` sets the new values on its artists (the three lines, the title, the legend's
+    words, the scale and the footnote) and :meth:`png` prints it. Where the chart's make-up
+    changes (other years, the year the benefits reach the threshold multiple appearing or going,
+    another benefit window), it is drawn again whole."""
+
+    def __init__(self, result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
+        from .charts.style import new_figure
+
+        self.figure, self.ax = new_figure(size)
+        self.dpi = dpi
+        self._draw(result)
+
+    @staticmethod
+    def _make_up(result) -> tuple:
+        """What the artists cannot follow by their values alone."""
+        table = result.cashflows
+        weights = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
+        return (
+            tuple(table.index),
+            result.first_year_test_met is None,
+            tuple((table[weights] > 0).any(axis=1)),
+        )
+
+    def _draw(self, result) -> None:
+        from .charts import cumulative_pv
+
+        self.ax.clear()
+        self.figure.set_layout_engine("constrained")
+        from .charts.style import conventions_footnote
+
+        cumulative_pv(result, ax=self.ax)
+        self.shape = self._make_up(result)
+        self.footnote = conventions_footnote(result)
+        self._laid_out = False
+
+    def update(self, result) -> None:
+        """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
+        make-up changed."""
+        import numpy as np
+
+        from .charts.style import FOOTNOTE_GID, conventions_footnote, money_axis, scenario_label, verdict
+
+        if self._make_up(result) != self.shape:
+            self._draw(result)
+            return
+        ax, table = self.ax, result.cashflows
+        benefits = table["cumulative_pv_net_benefits"].to_numpy()
+        credits = table["cumulative_pv_credits"].to_numpy()
+        multiple = result.threshold * credits
+        lines = ax.get_lines()
+        for line, values in zip(lines[:3], (benefits, credits, multiple), strict=True):
+            line.set_ydata(values)
+        met = result.first_year_test_met
+        legend_texts = ax.get_legend().get_texts()
+        legend_texts[2].set_text(f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})")
+        if met is not None and len(lines) > 3:
+            lines[3].set_xdata([met, met])
+            legend_texts[3].set_text(f"Benefits reach {result.threshold:.0%} of all credits: year {met}")
+        top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
+        money_axis(ax.yaxis, top)
+        ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)
+        name = scenario_label(result.name, width=70, lines=1)  # a variant's name says its changes
+        test = f"Net benefit ratio {result.ratio:.0%} vs {result.threshold:.0%} threshold: {verdict(result.passes)}"
+        ax.set_title(f"{name}\n{test}")
+        if conventions_footnote(result) != self.footnote:  # a new discount rate: the footnote says it
+            for text in list(ax.texts):
+                if text.get_gid() == FOOTNOTE_GID:
+                    text.remove()
+            conventions_footnote(result, ax)
+            self.footnote = conventions_footnote(result)
+
+    def png(self) -> bytes:
+        """The chart printed as a PNG. The layout is found on the first print and kept after it, so
+        that a move does not lay the figure out again."""
+        from .charts.style import figure_bytes
+
+        data = figure_bytes(self.figure, "png", dpi=self.dpi)
+        if not self._laid_out:
+            self.figure.set_layout_engine("none")  # the axes keep the place the first print gave them
+            self._laid_out = True
+        return data
 
 
 def verdict_html(result) -> str:

@@ -9,7 +9,7 @@ result table by the units of its columns (:mod:`netbenefit.labels`): ``$35,734,0
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -168,12 +168,14 @@ def comparison_frame(results: Sequence[Result]) -> pd.DataFrame:
     return table.set_index("name") if "name" in table.columns else table
 
 
-def formats(frame: pd.DataFrame, *, unknown: str = "") -> dict[str, Any]:
+def formats(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A display format for each column of ``frame`` with a unit: dollars through the one money
     formatter (``$35,734,024``, ``-$1,234``: :func:`netbenefit.labels.money_exact`), shares and
     ratios as percents, job counts whole (one decimal where fractional), other numbers plain.
-    ``unknown`` is the unit of a column without a label (``"USD"`` for a scenario's own stream)."""
+    ``unknown`` is the unit of a column without a label (``"USD"`` for a scenario's own stream);
+    ``units`` gives the unit of a column by its name, before its label."""
     out: dict[str, Any] = {}
+    units = units or {}
     for column in frame.columns:
         name = str(column)
         if frame[column].dtype.kind not in "if":
@@ -181,7 +183,7 @@ def formats(frame: pd.DataFrame, *, unknown: str = "") -> dict[str, Any]:
                 out[column] = _listed
             continue
         try:
-            unit = labels.unit(name)
+            unit = units[name] if name in units else labels.unit(name)
         except KeyError:
             unit = unknown
             if not unit:
@@ -204,12 +206,12 @@ def _listed(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def styled(frame: pd.DataFrame, *, unknown: str = ""):
+def styled(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] | None = None):
     """``frame`` as a pandas Styler: each column formatted by its unit, headers in words.
 
     >>> styled(result.cashflows)  # doctest: +SKIP
     """
-    styler = frame.style.format(formats(frame, unknown=unknown), na_rep="")
+    styler = frame.style.format(formats(frame, unknown=unknown, units=units), na_rep="")
 
     def header(name):
         try:
@@ -220,8 +222,9 @@ def styled(frame: pd.DataFrame, *, unknown: str = ""):
     return styler.format_index(header, axis=1)
 
 
-def result_table_html(table: pd.DataFrame, unknown: str = "") -> str:
-    """A table of a Result in a notebook: headers in words with units, cells by unit."""
+def result_table_html(table: pd.DataFrame, unknown: str = "", units: Mapping[str, str] | None = None) -> str:
+    """A table in a notebook (:class:`netbenefit.tables.ResultTable`): headers in words with
+    units, cells by unit (``units`` by column name, before the labels')."""
     import pandas as pd
 
     plain = pd.DataFrame(table)
@@ -230,8 +233,11 @@ def result_table_html(table: pd.DataFrame, unknown: str = "") -> str:
     except ImportError:  # the same headers and cells, without the Styler
         from .html import html_table
 
-        return _wrap(html_table(plain, lambda c, v: escape(_cell(c, v, unknown)), index=plain.index.name))
-    styler = styled(plain, unknown=unknown)
+        def cell(column, value) -> str:
+            return escape(_cell(column, value, (units or {}).get(str(column), unknown)))
+
+        return _wrap(html_table(plain, cell, index=plain.index.name))
+    styler = styled(plain, unknown=unknown, units=units)
     if plain.index.name is None and isinstance(plain.index, pd.RangeIndex):
         styler = styler.hide(axis="index")
     return _wrap(styler.to_html())

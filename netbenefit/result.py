@@ -443,6 +443,14 @@ class Result:
         an OSError names the file."""
         return view("write_report")(self, Path(path))
 
+    def to_pdf(self, path, **options) -> Path:
+        """Write the memo of this result as a PDF (:func:`netbenefit.html.memo.memo_html`: the
+        verdict, the deciding test and its margin, the award, the break-even rate and the drivers
+        on a first page; the appendix after). ``options``: ``date``, ``preparer``, ``appendix``,
+        ``sensitivity``, ``montecarlo``, ``draws``, ``seed``, ``diff``, ``actuals``, ``paper``.
+        Needs WeasyPrint (the pdf extra). Returns the path."""
+        return view("write_memo")(self, Path(path), **options)
+
     def plot(self, kind: str = "cumulative_pv", ax=None):
         """A chart of this result; returns the Axes.
 

@@ -25,6 +25,7 @@ VIEWS: dict[str, tuple[str, str]] = {
     "scenario_charts": ("netbenefit.charts", "SCENARIO_CHARTS"),
     "write_workbook": ("netbenefit.workbook", "write_workbook"),
     "write_report": ("netbenefit.html", "write_report"),
+    "write_memo": ("netbenefit.html.memo", "write_memo"),
     # a scenario
     "scenario_html": ("netbenefit.notebook", "scenario_html"),
     # several results
@@ -33,6 +34,7 @@ VIEWS: dict[str, tuple[str, str]] = {
     # a diff
     "diff_html": ("netbenefit.notebook", "diff_html"),
     "ratio_waterfall": ("netbenefit.charts", "ratio_waterfall"),
+    "write_diff_memo": ("netbenefit.html.memo", "write_diff_memo"),
     # the analysis
     "montecarlo_html": ("netbenefit.notebook", "montecarlo_html"),
     "montecarlo_distribution": ("netbenefit.charts", "montecarlo_distribution"),

@@ -63,12 +63,15 @@ def iter_chunks(
 
 
 def frame(keys: Mapping[str, np.ndarray], columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
-    """One row per variant: a column per varied key (named by the dotted key), then the results."""
+    """One row per variant: a column per varied key (named by the dotted key), then the results;
+    shown in a notebook by unit (:class:`netbenefit.tables.ResultTable`), the values unchanged."""
+    from ..tables import ResultTable
+
     data: dict[str, Any] = dict(keys)
     for name in RESULT_COLUMNS:
         data[name] = columns[name]
     data["note"] = pd.Categorical.from_codes(np.asarray(columns["note"]), categories=list(NOTES))
-    return pd.DataFrame(data, copy=False)
+    return ResultTable(pd.DataFrame(data, copy=False))
 
 
 def evaluate_variants(

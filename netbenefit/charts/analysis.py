@@ -18,6 +18,7 @@ from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
     HIGH_COLOUR,
+    LABEL_BACKING,
     LOW_COLOUR,
     NEUTRAL_COLOUR,
     PASS_COLOUR,
@@ -41,13 +42,15 @@ _END_FONTSIZE = 8
 _RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note", "failed_checks")
 
 
-def _key_label(key: str, known: Any = None) -> str:
-    """A varied key in words with its unit; ``known``: the labels an analysis result carries
-    (``attrs["key_labels"]``: with the key's phase, netbenefit.analysis.keys.key_label)."""
+def _key_label(key: str, known: Any = None, keys: Any = ()) -> str:
+    """A varied key in words with its unit as people write it (``% a year``); ``known``: the labels
+    an analysis result carries (``attrs["key_labels"]``: with the key's phase,
+    netbenefit.analysis.keys.key_label); else tagged with its phase when ``keys`` name a later
+    phase's key."""
     if known and key in known:
-        return known[key]
+        return labels.spoken(known[key])
     try:
-        return labels.label(key)
+        return labels.spoken(labels.phase_tagged(key, keys))
     except KeyError:
         return key
 
@@ -137,9 +140,10 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 fontsize=_END_FONTSIZE,
                 color="black" if eligible else "#a34700",
                 fontweight="normal" if eligible else "bold",
+                **LABEL_BACKING,  # the base and threshold lines may pass behind it
             )
-    known = table.attrs.get("key_labels")
-    ax.set_yticks(positions, [_key_label(key, known) for key in table["key"]], fontsize=9)
+    known, keys = table.attrs.get("key_labels"), list(table["key"])
+    ax.set_yticks(positions, [_key_label(key, known, keys) for key in keys], fontsize=9)
     handles = [
         Patch(color=LOW_COLOUR, label="Input at its low value"),
         Patch(color=HIGH_COLOUR, label="... at its high value"),
@@ -224,10 +228,13 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     if run.draws is not None:
         ratios = run.draws["ratio"].to_numpy(dtype=float)
         ratios = ratios[np.isfinite(ratios)]
-        counts, edges = np.histogram(ratios, bins=bins)
+        edges = np.histogram_bin_edges(ratios, bins=bins) if len(ratios) else np.array([0.0, 1.0])
+        if np.isfinite(threshold) and edges[0] < threshold < edges[-1] and not np.isclose(edges, threshold).any():
+            edges = np.sort(np.append(edges, threshold))  # the bin across the threshold split at it
+        counts, edges = np.histogram(ratios, bins=edges)
         centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
         for passing in (True, False):
-            chosen = (centres >= threshold) == passing
+            chosen = (edges[:-1] >= threshold) == passing  # a bin passes from its left edge: ratio >= threshold
             if chosen.any():
                 ax.bar(
                     centres[chosen],
@@ -279,11 +286,15 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     )
     percent_axis(ax.xaxis)
     ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
-    keys, known = list(run.vary), getattr(run, "key_labels", None)
-    if len(keys) <= _KEYS_NAMED_IN_TITLE:
-        varied = ", ".join(_short(key, known) for key in keys)
+    known = getattr(run, "key_labels", None)
+    # Each key once, with its phases: the run's own labels where it has them (a shared driver is
+    # "every phase"), else grouped by key.
+    shared = known and any(text.startswith("Every phase") for text in known.values())
+    names = [_short(key, known) for key in run.vary] if shared else labels.named_once(list(run.vary))
+    if len(names) <= _KEYS_NAMED_IN_TITLE:
+        varied = ", ".join(names)
     else:  # the footnote names them all
-        varied = f"{len(keys)} inputs ({', '.join(_short(key, known) for key in keys[:2])} and {len(keys) - 2} more)"
+        varied = f"{len(names)} inputs ({', '.join(names[:2])} and {len(names) - 2} more)"
     set_title(ax, f"Monte Carlo: {summary.draws:,} draws of {varied}")
     ax.grid(True, axis="y", alpha=0.3)
     top = ax.get_ylim()[1]

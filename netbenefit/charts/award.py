@@ -15,6 +15,7 @@ from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
     HIGH_COLOUR,
+    LABEL_BACKING,
     LOW_COLOUR,
     NEUTRAL_COLOUR,
     PALETTE,
@@ -215,6 +216,7 @@ def economist_view_chart(table, ax=None):
             textcoords="offset points",
             va="center",
             fontsize=9,
+            **LABEL_BACKING,  # the threshold and break-even lines may pass behind it
         )
     line = ax.axvline(threshold, color=THRESHOLD_COLOUR, linestyle="--", label=f"Statutory threshold {threshold:.0%}")
     even = ax.axvline(1.0, color=HIGH_COLOUR, linestyle=":", label="Break-even: benefits = credits (100%)")

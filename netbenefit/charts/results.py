@@ -13,6 +13,7 @@ from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
+    LABEL_BACKING,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
     axes_or_new,
@@ -86,12 +87,7 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
         linewidth=1.6,
         label=f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})",
     )
-    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
-    in_window = (table[weight_columns] > 0).any(axis=1).to_numpy()
-    if not in_window.all():
-        after = years[~in_window]
-        ax.axvspan(after.min() - 0.5, after.max() + 0.5, color="#dddddd", alpha=0.6, zorder=0)
-        ax.text(after.min() - 0.4, 0.02, "after the benefit window", transform=ax.get_xaxis_transform(), fontsize=8)
+    shade_uncounted_years(ax, result)
     met = result.first_year_test_met
     if met is not None:
         label = f"Benefits reach {result.threshold:.0%} of all credits: year {met}"
@@ -111,6 +107,27 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
     conventions_footnote(result, ax)
     return ax
+
+
+def shade_uncounted_years(ax: Axes, result: Result) -> None:
+    """Shade the project years after the benefit window (no phase weighs them), alike in every
+    chart by year, with the words "after the benefit window"."""
+    table = result.cashflows
+    years = table.index.to_numpy()
+    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
+    in_window = (table[weight_columns] > 0).any(axis=1).to_numpy()
+    if in_window.all():
+        return
+    after = years[~in_window]
+    ax.axvspan(after.min() - 0.5, after.max() + 0.5, color="#dddddd", alpha=0.6, zorder=0)
+    ax.text(
+        after.min() - 0.4,
+        0.02,
+        "after the benefit window",
+        transform=ax.get_xaxis_transform(),
+        fontsize=8,
+        **LABEL_BACKING,
+    )
 
 
 def stream_categories(result: Result):
@@ -145,7 +162,7 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     abated streams left out under 71(a)(5)(e)); operations and construction are split into
     direct and indirect-and-induced effects; costs to the State are drawn below zero. A line
     shows the counted net benefits of each year (``result.cashflows``). Amounts are nominal,
-    not discounted.
+    not discounted. Years after the benefit window are shaded, as in :func:`cumulative_pv`.
 
     Parameters
     ----------
@@ -172,6 +189,7 @@ def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     net = result.cashflows["counted_net_benefits"].to_numpy()
     ax.plot(years, net, color="black", marker="o", markersize=4, linewidth=1.4, label="Counted net benefits")
     ax.axhline(0, color="black", linewidth=0.8)
+    shade_uncounted_years(ax, result)  # uncounted years shaded as in cumulative_pv, not drawn as zero bars alone
     year_axis(ax, years)
     scale = float(max(np.abs(bottom).max(initial=0.0), np.abs(net).max(initial=0.0)))
     money_axis(ax.yaxis, scale)
@@ -240,6 +258,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
             ha="center",
             va="bottom",
             fontsize=9,
+            **LABEL_BACKING,  # the threshold line may pass behind it
         )
     threshold = ax.axhline(
         result.threshold,
@@ -278,6 +297,33 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     return ax
 
 
+def repayment_note(result: Result) -> str | None:
+    """The one sentence the repayment chart shows when there is nothing to repay, else None."""
+    schedule = result.repayment_schedule
+    if schedule.empty:
+        return "No extended commitment elected: nothing to repay."
+    if (schedule["repayment"] > 0).any():
+        return None
+    if not result.extension_counted:
+        reason = f"(an extension is not counted under the {result.threshold_clause} test)"
+    elif result.passes:
+        reason = "(the project passes without the extension)"
+    else:
+        reason = "(the project fails the test even with the extension counted)"
+    years = result.extended_years
+    return f"{years} extended years elected, but the incremental credit is $0 {reason}: nothing to repay."
+
+
+#: The sentence of each chart that can have nothing to show (a page shows it in the chart's place).
+CHART_NOTES = {"repayment_schedule": repayment_note}
+
+
+def chart_note(chart: str, result: Result) -> str | None:
+    """The one sentence that replaces ``chart`` of ``result`` when it has nothing to show, else None."""
+    note = CHART_NOTES.get(chart)
+    return note(result) if note is not None else None
+
+
 def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     """Repayment owed if the project is not maintained through the extended commitment, 71(a)(5)(d).
 
@@ -302,19 +348,9 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     ax.set_title(
         f"{scenario_label(result.name, width=70, lines=1)}\nRepayment schedule, extended commitment, 71(a)(5)(d)"
     )
-    note = None
-    if schedule.empty:
-        note = "No extended commitment elected: nothing to repay."
-    elif not (schedule["repayment"] > 0).any():
-        if not result.extension_counted:
-            reason = f"(an extension is not counted under the {result.threshold_clause} test)"
-        elif result.passes:
-            reason = "(the project passes without the extension)"
-        else:
-            reason = "(the project fails the test even with the extension counted)"
-        note = f"{result.extended_years} extended years elected, but the incremental credit is $0\n{reason}: "
-        note += "nothing to repay."
+    note = repayment_note(result)
     if note:
+        note = note.replace(" (", "\n(", 1)
         ax.text(0.5, 0.5, note, transform=ax.transAxes, ha="center", va="center", fontsize=11, color="#444444")
         ax.set_xticks([])
         ax.set_yticks([])

@@ -236,12 +236,55 @@ def wrapped_lines(text: str, width: int, lines: int, ellipsis: str) -> list[str]
     return textwrap.wrap(text, width=width, max_lines=lines, placeholder=ellipsis)
 
 
+class MissingGlyphsWarning(UserWarning):
+    """A name has characters that no font of the charts can draw (said once per name)."""
+
+
+#: What a run of characters the chart fonts lack is drawn as (the warning says so, once).
+MISSING_GLYPHS = "[?]"
+
+
+@functools.cache
+def _drawable_codepoints() -> frozenset[int]:
+    """The characters the charts' font can draw (Matplotlib's font for the house family)."""
+    import matplotlib
+    from matplotlib import font_manager, ft2font
+
+    path = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
+    return frozenset(ft2font.FT2Font(path).get_charmap())
+
+
+@functools.cache
+def drawable(text: str) -> str:
+    """``text`` as the charts can draw it: each run of characters their font lacks (a name in a
+    script such as Chinese or Japanese, where no font with it is installed) drawn as
+    :data:`MISSING_GLYPHS` instead of empty boxes, and said once, by a :class:`MissingGlyphsWarning`
+    naming the text (install a font with the script, such as Noto Sans CJK, to draw it)."""
+    import re
+    import warnings
+
+    covered = _drawable_codepoints()
+    if all(ord(c) in covered or c.isspace() for c in text):
+        return text
+    shown = re.sub(r"[^\s]+", lambda m: "".join(c if ord(c) in covered else "\0" for c in m.group(0)), text)
+    shown = re.sub("\0+", MISSING_GLYPHS, shown)
+    warnings.warn(
+        f"{text!r} has characters the charts' font cannot draw: drawn as {shown!r}; install a font that has "
+        "them (Noto Sans CJK for Chinese, Japanese or Korean) to draw them",
+        MissingGlyphsWarning,
+        stacklevel=2,
+    )
+    return shown
+
+
 def scenario_label(name: str, width: int = 30, lines: int = 2) -> str:
-    """A scenario name on at most ``lines`` lines of about ``width`` characters.
+    """A scenario name on at most ``lines`` lines of about ``width`` characters, drawable
+    (:func:`drawable`).
 
     A longer name keeps its beginning and its end (where variants usually differ), with an
     ellipsis between them.
     """
+    name = drawable(name)
     wrapped = textwrap.wrap(name, width=width)
     if len(wrapped) > lines:
         head = wrapped_lines(name, width, lines - 1, "...")
@@ -315,6 +358,14 @@ def year_axis(ax: Axes, years) -> None:
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlim(min(years) - 0.6, max(years) + 0.6)
     ax.set_xlabel("Project year after approval [year]")
+
+
+#: The keywords of a value label that a line may cross (a threshold, a base ratio, a cap): an
+#: opaque white backing drawn above the lines, so that no line strikes the label's words.
+LABEL_BACKING: dict[str, Any] = {
+    "bbox": {"boxstyle": "square,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.9},
+    "zorder": 6,
+}
 
 
 def pass_fail(passes: bool) -> dict[str, Any]:

@@ -7,7 +7,9 @@ and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every appli
 evaluated before anything is written; the folder rules of ``compare`` apply (``--force``, one
 run per folder, :mod:`netbenefit.outdir`).
 
-``--cap USD``: a cap on the credits awarded (approved) in each fiscal year, given by the user
+``--regions``: the credits awarded in the north and the south against the regional split of the
+Aspire and Emerge cap (secondary), by each application's ``location.region``.
+``--cap USD``: a cap on the credits awarded (eligible applications) in each fiscal year, given by the user
 (the statute's figure for Emerge could not be read; docs/portfolio.md): the headroom under it.
 
 ``--montecarlo PORTFOLIO.yaml``: the portfolio Monte Carlo of that file
@@ -28,6 +30,9 @@ def register(subparsers) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--force", action="store_true", help="write into a non-empty output folder")
     parser.add_argument("--cap", type=float, default=None, metavar="USD", help="cap on credits awarded per fiscal year")
+    parser.add_argument(
+        "--regions", action="store_true", help="awards in the north and south against the regional split of the cap"
+    )
     parser.add_argument("--svg", action="store_true", help="write each chart as SVG as well as PNG")
     parser.add_argument("--charts", choices=("all", "none"), default="all", help="every chart (default) or none")
     parser.add_argument("--montecarlo", type=Path, metavar="PORTFOLIO", help="a portfolio file: run its Monte Carlo")
@@ -97,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         )
     from ..portfolio import portfolio
 
-    book_view = portfolio(results, cap=args.cap)
+    book_view = portfolio(results, cap=args.cap, regions=args.regions)
     if book is not None:
         from ..portfolio.montecarlo import portfolio_montecarlo
 

@@ -51,7 +51,7 @@ def print_css(paper: str = "letter") -> str:
   .netbenefit section.page.first {{ break-before: auto; }}
   .netbenefit h2, .netbenefit h3 {{ break-after: avoid; }}
   .netbenefit table {{ font-size: 7.5pt; width: 100%; }}
-  .netbenefit th, .netbenefit td {{ padding: 2px 4px; overflow-wrap: anywhere; }}
+  .netbenefit th, .netbenefit td {{ padding: 2px 4px; overflow-wrap: normal; word-break: normal; }}
   .netbenefit thead {{ display: table-header-group; }}
   .netbenefit tr, .netbenefit figure, .netbenefit img {{ break-inside: avoid; }}
   .netbenefit figure img {{ max-height: 120mm; width: auto; max-width: 100%; }}
@@ -258,7 +258,11 @@ def _scenario_sections(result: Result) -> str:
 
     figures = []
     for chart in charts.meaningful_charts(result):
-        figures.append(_figure(charts.draw(chart, result), chart_alt(chart, result), CHART_CAPTIONS[chart]))
+        note = charts.chart_note(chart, result)  # a chart with nothing to show: its one sentence
+        if note:
+            figures.append(f"<p class='chart-note'>{escape(note)}</p>")
+        else:
+            figures.append(_figure(charts.draw(chart, result), chart_alt(chart, result), CHART_CAPTIONS[chart]))
     scenario = result.scenario
     extended = ""
     if result.extended_years > 0:

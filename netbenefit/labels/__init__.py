@@ -21,9 +21,15 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .table import SCENARIO_KEYS, SCENARIO_LABELS, WORKBOOK_LABELS, Label, WorkbookLabel
+from .table import SCENARIO_KEYS, SCENARIO_LABELS, SPOKEN_UNITS, WORKBOOK_LABELS, Label, WorkbookLabel
+from .written import compared, margin_points, net_benefit_headline, ratio_verdict, written_pair
 
 __all__ = [
+    "compared",
+    "margin_points",
+    "net_benefit_headline",
+    "ratio_verdict",
+    "written_pair",
     "SCENARIO_KEYS",
     "SCENARIO_LABELS",
     "WORKBOOK_LABELS",
@@ -34,6 +40,14 @@ __all__ = [
     "TAX_LABELS",
     "LABELS",
     "label",
+    "positioned",
+    "phase_words",
+    "phase_of",
+    "phase_tagged",
+    "named_once",
+    "spoken",
+    "SPOKEN_UNITS",
+    "PHASE_BLOCKS",
     "unit",
     "short_label",
     "money",
@@ -41,6 +55,7 @@ __all__ = [
     "share",
     "ratio",
     "ratio_against",
+    "percentage_points",
     "years",
     "number",
     "jobs",
@@ -182,23 +197,112 @@ _WEIGHT_PHASE = re.compile(r"^weight_phase_(\d+)$")
 _UNIT = re.compile(r"\s*\[([^\]]*)\]$")
 
 
-def _normalise(key: str) -> tuple[str, list[str]]:
-    """``key`` without list positions and year keys, and the notes for them (item, phase, year)."""
+def phase_words(phase: int) -> str:
+    """The one wording of a phase, before what it qualifies: ``Phase 2`` (charts, tables and the
+    workbook alike: ``Phase 2: New full-time jobs``)."""
+    return f"Phase {phase}"
+
+
+def _normalise(key: str) -> tuple[str, int | None, list[str]]:
+    """``key`` without list positions and year keys, the phase it names (``phases.0`` is the
+    project's second phase), and the notes for the other positions (item, year)."""
     segments = key.split(".")
     notes: list[str] = []
     kept: list[str] = []
+    phase = None
     for i, segment in enumerate(segments):
         if segment.isdigit():
             parent = segments[i - 1] if i else ""
             if parent == "phases":
-                notes.append(f"phase {int(segment) + 2}")  # phases.0 is the project's second phase
+                phase = int(segment) + 2
             elif parent in ("capital_investment", "by_year"):
                 notes.append(f"year {int(segment)}")
             else:
                 notes.append(f"item {int(segment) + 1}")
             continue
         kept.append(segment)
-    return ".".join(kept), notes
+    return ".".join(kept), phase, notes
+
+
+def positioned(text: str, key: str) -> str:
+    """``text`` (a key's label) with the phase, year or item its dotted ``key`` names, in the one
+    wording every view uses: ``Phase 2: Capital investment [USD], year 3``.
+
+    >>> positioned("Capital investment [USD]", "phases.0.capital_investment.3")
+    'Phase 2: Capital investment [USD], year 3'
+    """
+    _, phase, notes = _normalise(key)
+    text = ", ".join([text, *notes]) if notes else text
+    return f"{phase_words(phase)}: {text}" if phase is not None else text
+
+
+#: The top-level blocks a later phase repeats: in a phased project their keys are phase 1's.
+PHASE_BLOCKS = ("jobs", "award", "capital_investment", "commitment", "facility", "streams")
+
+
+def phase_of(key: str) -> int | None:
+    """The phase a dotted key belongs to: ``phases.N...`` is phase N + 2, a key of a block that
+    phases repeat (:data:`PHASE_BLOCKS`) is phase 1; None for a key of the whole project."""
+    _, phase, _ = _normalise(key)
+    if phase is not None:
+        return phase
+    return 1 if key.split(".")[0] in PHASE_BLOCKS else None
+
+
+def phase_tagged(key: str, keys: Iterable[str] = (), *, short: bool = False) -> str:
+    """The label of ``key`` (:func:`label`, or :func:`short_label` with ``short``), tagged with
+    phase 1 when ``keys`` name a later phase's key (so that every phase key says its phase).
+
+    >>> phase_tagged("jobs.new", ["jobs.new", "phases.0.jobs.new"])
+    'Phase 1: New full-time jobs [jobs]'
+    """
+    text = short_label(key) if short else label(key)
+    later = any(_normalise(other)[1] is not None for other in keys)
+    if later and _normalise(key)[1] is None and phase_of(key) == 1:
+        return f"{phase_words(1)}: {text}"
+    return text
+
+
+def named_once(keys: Iterable[str]) -> list[str]:
+    """Each key's short label once, with the phases it is varied in: ``Median salary (phases 1
+    and 2)``; a key of one phase of a phased project ``Phase 2: Median salary``.
+
+    >>> named_once(["jobs.median_salary", "phases.0.jobs.median_salary", "revenue.earnings_multiplier"])
+    ['Median salary (phases 1 and 2)', 'Earnings multiplier, total / direct']
+    """
+    keys = list(keys)
+    phased = any(_normalise(key)[1] is not None for key in keys)
+    groups: dict[str, list[int | None]] = {}
+    for key in keys:
+        base, phase, notes = _normalise(key)
+        try:
+            words = short_label(base)
+        except KeyError:
+            words = base
+        words = ", ".join([words, *notes]) if notes else words
+        groups.setdefault(words, []).append(phase if phase is not None else (phase_of(key) if phased else None))
+    names = []
+    for words, phases in groups.items():
+        found = sorted({p for p in phases if p is not None})
+        if len(found) > 1:
+            names.append(f"{words} (phases {', '.join(str(p) for p in found[:-1])} and {found[-1]})")
+        elif found:
+            names.append(f"{phase_words(found[0])}: {words}")
+        else:
+            names.append(words)
+    return names
+
+
+
+
+def spoken(text: str) -> str:
+    """A label with its unit as people write it where values show as percents: ``Discount rate
+    [% a year]`` for ``Discount rate [share/year]``.
+
+    >>> spoken("Discount rate [share/year]")
+    'Discount rate [% a year]'
+    """
+    return re.sub(r"\[([^\]]*)\]", lambda m: f"[{SPOKEN_UNITS.get(m.group(1), m.group(1))}]", text)
 
 
 def label(key: str, *, streams: Iterable[str] = ()) -> str:
@@ -223,7 +327,7 @@ def label(key: str, *, streams: Iterable[str] = ()) -> str:
     >>> label("award.annual_credit")
     'Annual credit [USD/year]'
     >>> label("phases.0.jobs.new")
-    'New full-time jobs [jobs], phase 2'
+    'Phase 2: New full-time jobs [jobs]'
     >>> label("capital_investment.3")
     'Capital investment [USD], year 3'
     """
@@ -234,15 +338,14 @@ def label(key: str, *, streams: Iterable[str] = ()) -> str:
     match = _WEIGHT_PHASE.match(key)
     if match:
         return f"Share of the year in phase {match.group(1)}'s benefit window [share]"
-    base, notes = _normalise(key)
+    base, _, _ = _normalise(key)
     if base.startswith("phases.") and base not in LABELS:
         base = base[len("phases.") :]
     if base.endswith(".by_year") or base == "by_year":
         base = "streams.by_year"
     if base not in LABELS:
         raise KeyError(f"no label for {key!r}: add it to netbenefit.labels.LABELS")
-    text = LABELS[base]
-    return ", ".join([text, *notes]) if notes else text
+    return positioned(LABELS[base], key)
 
 
 def unit(key: str, *, streams: Iterable[str] = ()) -> str:
@@ -351,108 +454,19 @@ def ratio_against(value: float, threshold: float) -> str:
     return f"{ratio(value)} vs {ratio(threshold)}"
 
 
-_RELATION_HOLDS = {
-    ">=": lambda a, b: a >= b,
-    ">": lambda a, b: a > b,
-    "<=": lambda a, b: a <= b,
-    "<": lambda a, b: a < b,
-}
-_MOST_DIGITS = 12  # past this a float's written digits stop meaning anything
-_SAME_WRITTEN = 1e-9  # not a statutory number: a limit written within this (relative) is written exactly
+def percentage_points(change: float | None, digits: int = 1) -> str:
+    """A change of a ratio or a share (a difference of two multiples) in percentage points,
+    signed: 0.806 -> ``+80.6 percentage points``; a change that rounds to zero has no sign.
 
-
-def _written(value: float, unit: str, digits: int) -> str:
-    """``value`` in ``unit`` with ``digits`` decimals (of a percent for ratios and shares)."""
-    if unit in ("ratio", "share"):
-        return f"{value * 100:,.{digits}f}%"
-    if unit == "usd":
-        text = f"{abs(value):,.{digits}f}"
-        return f"-${text}" if value < 0 else f"${text}"
-    return f"{value:,.{digits}f}"
-
-
-def _exact(value: float, unit: str) -> str:
-    """A limit written with no more digits than it has (``400%``, ``35``, ``$1,000``, ``80%``)."""
-    scaled = value * 100 if unit in ("ratio", "share") else value
-    for digits in range(_MOST_DIGITS + 1):
-        text = _written(value, unit, digits)
-        if abs(_read(text, unit) - scaled) <= _SAME_WRITTEN * max(1.0, abs(scaled)):
-            return text
-    return _written(value, unit, _MOST_DIGITS)
-
-
-def _read(text: str, unit: str) -> float:
-    return float(text.replace("%", "").replace("$", "").replace(",", ""))
-
-
-def written_pair(value: float, limit: float, relation: str, unit: str = "ratio", digits: int = 2) -> tuple[str, str]:
-    """``value`` and ``limit`` written so that ``relation`` is true of the numbers as written:
-    ``value`` with ``digits`` decimals, more where fewer would make the relation false (a ratio of
-    3.99999 failing 400% is ``399.999%``, never ``400.00%``); ``limit`` as exactly as it is.
-
-    >>> written_pair(3.99999, 4.0, "<"), written_pair(4.9163, 4.0, ">=", digits=1)
-    (('399.999%', '400%'), ('491.6%', '400%'))
-    >>> written_pair(34.6, 35, "<", "jobs", 0), written_pair(0.5, 0.5, "<=", "share", 0)
-    (('34.6', '35'), ('50%', '50%'))
+    >>> percentage_points(0.806), percentage_points(-0.0123), percentage_points(0.00001)
+    ('+80.6 percentage points', '-1.2 percentage points', '0.0 percentage points')
     """
-    if _missing(value) or _missing(limit):
-        return ("undefined" if _missing(value) else _written(value, unit, digits)), _exact(limit, unit)
-    holds = _RELATION_HOLDS[relation]
-    limit_text = _exact(limit, unit)
-    written_limit = _read(limit_text, unit)
-    for extra in range(_MOST_DIGITS + 1):
-        text = _written(value, unit, digits + extra)
-        if holds(_read(text, unit), written_limit):
-            return text, limit_text
-    return _written(value, unit, digits + _MOST_DIGITS), limit_text
-
-
-def compared(comparison: Any, digits: int = 2) -> str:
-    """A :class:`netbenefit.rules.decision.Comparison` as written: ``254.80% < 300%``, the digits
-    those numbers need for the relation to be true of them (:func:`written_pair`)."""
-    value, limit = written_pair(comparison.value, comparison.limit, comparison.relation, comparison.unit, digits)
-    return f"{value} {comparison.relation} {limit}"
-
-
-def margin_points(margin: float, passes: bool, digits: int = 2) -> str:
-    """The margin of the net benefit test (ratio minus threshold, in multiples) in percentage
-    points, signed, with the digits that keep its sign true to the verdict: ``+1.59 points``,
-    ``+0.00 points`` for a ratio exactly at its threshold, ``-0.001 points`` for one just below.
-
-    >>> margin_points(0.0159, True), margin_points(-0.00001, False), margin_points(0.0, True)
-    ('+1.59 points', '-0.001 points', '+0.00 points')
-    """
-    if _missing(margin):
+    if _missing(change):
         return "undefined"
-    text, _ = written_pair(margin * 100, 0.0, ">=" if passes else "<", "jobs", digits)
-    text = text.replace(",", "")
-    return f"{'' if text.startswith('-') else '+'}{text} points"
-
-
-def ratio_verdict(value: float, threshold: float, passes: bool, digits: int = 1) -> tuple[str, str]:
-    """A ratio and its threshold for ``"491.6% vs 400%: passes"``: written so that the ratio as
-    written is at least the threshold when it passes and below it when it fails (399.99% fails
-    400%, never ``400.0% ... fails``)."""
-    return written_pair(value, threshold, ">=" if passes else "<", "ratio", digits)
-
-
-def net_benefit_headline(decision, digits: int = 1) -> tuple[str, str, str]:
-    """(ratio, threshold, others) of the 71(a)(5) headline, from its record: the deciding test's
-    ratio and threshold written so that the verdict is true of them, and, for a phased project,
-    ``"phases 1: "`` before the ratio and the other tests after it (``"phases 1+2: 320.5% passes"``).
-
-    The first item carries the deciding test's name for a phased project: ``"phases 1: 254.8%"``.
-    """
-    decided = decision.decided_by
-    ratio_text, threshold_text = ratio_verdict(decided.value, decided.limit, decided.holds, digits)
-    if len(decision.comparisons) == 1:
-        return ratio_text, threshold_text, ""
-    others = []
-    for i, test in enumerate(decision.comparisons):
-        if i != decision.deciding:
-            value, _ = ratio_verdict(test.value, test.limit, test.holds, digits)
-            others.append(f"{test.what}: {value} {'passes' if test.holds else 'fails'}")
-    return f"{decided.what}: {ratio_text}", threshold_text, "; ".join(others)
+    text = f"{100 * change:+.{digits}f}"
+    if float(text) == 0:
+        text = text[1:]
+    return f"{text} percentage points"
 
 
 def years(value: float | None) -> str:

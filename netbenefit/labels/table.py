@@ -17,6 +17,11 @@ JOBS_FORMAT, WEIGHT_FORMAT, FACTOR_FORMAT = "#,##0.0", "0.00", "0.000000"
 DATE_FORMAT, NUMBER_FORMAT = "yyyy-mm-dd", "General"
 
 
+#: Units as people write them, for a view that shows the values of a share as percents (the charts,
+#: the workbook's Inputs sheet): :func:`netbenefit.labels.spoken`.
+SPOKEN_UNITS = {"share/year": "% a year", "share": "%", "USD/year": "USD a year"}
+
+
 class WorkbookLabel(NamedTuple):
     """How the workbook's Inputs sheet writes a key: its Excel number format, and its own label and
     unit where they differ from the key's (None: the key's own)."""
@@ -44,8 +49,11 @@ class Label(NamedTuple):
         """(label, unit, number format) of the workbook's Inputs sheet, or None."""
         if self.workbook is None:
             return None
-        number_format, text, unit = self.workbook
-        return (self.text if text is None else text, self.unit if unit is None else unit, number_format)
+        number_format, _, unit = self.workbook
+        # one wording per key: the table's label, its unit as people write it (the cell shows a
+        # share as a percent); the workbook's own unit only where the table gives none (a date)
+        spoken = SPOKEN_UNITS.get(self.unit, self.unit)
+        return (self.text, spoken or (unit or ""), number_format)
 
 
 #: The one table: label and unit of every scenario key (dotted, list positions removed), and the
@@ -95,6 +103,9 @@ SCENARIO_KEYS: dict[str, Label] = {
     ),
     "location.enhanced_area": Label("In an enhanced area", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Enhanced area")),
     "location.mega_project": Label("Mega project", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
+    "location.region": Label(
+        "Region of the State, north or south", "", WorkbookLabel(NUMBER_FORMAT, "Region of the State", "north or south")
+    ),
     "facility.portions.use": Label(
         "Use of the premises portion", "", WorkbookLabel(NUMBER_FORMAT, "Use of the portion")
     ),

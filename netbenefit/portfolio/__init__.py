@@ -27,17 +27,19 @@ _EXPORTS = {
 }
 
 
-def portfolio(scenarios, *, cap: float | None = None) -> Any:
+def portfolio(scenarios, *, cap: float | None = None, regions: bool = False) -> Any:
     """Evaluate ``scenarios`` and return their :class:`Portfolio`: paths of scenario files (a folder
     for its ``*.yaml`` files), Scenario or Result objects; one or a list.
 
     ``cap``: a limit on the total value of credits awarded (approved) in each State fiscal year
     [USD], given by the user (the statute's figure could not be read: docs/portfolio.md); with
-    it, the fiscal-year table has the headroom under it. None: no headroom.
+    it, the fiscal-year table has the headroom under it. None: no headroom. ``regions``: also the
+    credits awarded in the north and the south against the regional split of the Aspire and Emerge
+    cap (secondary), by each application's ``location.region``.
     """
     from .book import Portfolio
 
-    return Portfolio.of(scenarios, cap=cap)
+    return Portfolio.of(scenarios, cap=cap, regions=regions)
 
 
 def __getattr__(name: str):

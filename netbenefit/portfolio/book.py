@@ -7,8 +7,14 @@ fiscal-year totals add up to the sum of the applications' requested credits and 
 The cap: the statute's words on the Emerge cap (section 98 of P.L.2020, c.156, C.34:1B-362) could
 not be read, and the figure the Office of Legislative Services states is shared with the Aspire
 program (``netbenefit/parameters/program_caps.yaml``, graded secondary). A headroom is therefore
-computed only against a cap the user gives, on the credits *awarded* (approved) in each fiscal
-year: the total requested credits of the applications approved in it. Every output says so.
+computed only against a cap the user gives, on the credits *awarded* in each fiscal year: the
+requested credits of the eligible applications approved in it. An application that is not
+eligible (it fails a check of section 71) awards nothing: ``requested`` holds every application's
+request, ``awarded`` the eligible ones', and the cap counts awards. Every output says so.
+
+Every table (``fiscal_years``, ``applications``, ``by_application``, the wide tables) shows in a
+notebook with money as dollars and ratios as percents (:class:`netbenefit.tables.ResultTable`),
+the values unchanged.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ FISCAL_YEAR_COLUMNS = (
     "cumulative_benefits",
     "approved",
     "approved_passing",
+    "requested",
     "awarded",
     "cap",
     "cap_headroom",
@@ -63,6 +70,40 @@ APPLICATION_COLUMNS = (
 )
 
 
+#: The unit of each column of the portfolio's tables that has no label of its own, for their display.
+PORTFOLIO_UNITS = {
+    **dict.fromkeys(
+        (
+            "credits",
+            *BENEFIT_COLUMNS,
+            "benefits",
+            "net_benefits",
+            "cumulative_credits",
+            "cumulative_benefits",
+            "requested",
+            "awarded",
+            "cap",
+            "cap_headroom",
+            "requested_credits",
+            "counted_benefits",
+            *(f"{name}_{region}" for name in ("awarded", "cap", "cap_headroom") for region in ("north", "south")),
+        ),
+        "USD",
+    ),
+    **dict.fromkeys(
+        ("approved", "approved_passing", "approval_fiscal_year", "first_fiscal_year", "last_fiscal_year"), ""
+    ),
+    "fiscal_year": "",
+}
+
+
+def _shown(frame: pd.DataFrame, *, unknown: str = "") -> pd.DataFrame:
+    """``frame`` shown by unit in a notebook (its values and ``attrs`` unchanged)."""
+    from ..tables import ResultTable
+
+    return ResultTable.of(frame, unknown=unknown, units=PORTFOLIO_UNITS)
+
+
 def cap_note(cap: float | None) -> str:
     """What the outputs say of the cap (module docstring)."""
     from ..parameters import PARAMETERS
@@ -74,11 +115,56 @@ def cap_note(cap: float | None) -> str:
         f"({stated.source})"
     )
     if cap is None:
-        return f"No cap given (--cap): no headroom computed; {known}."
+        return f"No cap given: no headroom computed; {known}."
     return (
-        f"Cap {money_exact(cap)} per State fiscal year on the credits awarded (approved) in it, as given by the user "
-        f"(--cap); {known}."
+        f"Cap {money_exact(cap)} per State fiscal year on the credits awarded in it (eligible applications), as "
+        f"given by the user; {known}."
     )
+
+
+#: The regions of the State and the parameter of each one's part of the cap.
+REGIONAL_CAPS = {
+    "north": "aspire_and_emerge_annual_award_cap_north",
+    "south": "aspire_and_emerge_annual_award_cap_south",
+}
+REGIONS = tuple(REGIONAL_CAPS)
+
+
+def regions_note() -> str:
+    """What a portfolio with ``regions`` says of the regional split of the cap."""
+    from ..parameters import parameter
+
+    north, south = (money_exact(parameter(REGIONAL_CAPS[r])) for r in REGIONS)
+    return (
+        f"Regional split of the Aspire and Emerge cap as secondary sources summarise it (the statute's words not "
+        f"read): north {north}, south {south} a year, shared by the two programs; awards counted by each "
+        "application's location.region."
+    )
+
+
+def _regional_columns(results, applications, awards, totals, years) -> list[str]:
+    """Add ``awarded_north``, ``cap_north``, ``cap_headroom_north`` (and the same for the south)
+    to ``totals``; returns their names. An eligible application without a region is an error."""
+    from ..parameters import parameter
+
+    regions = []
+    for result, eligible in zip(results, applications["eligible"], strict=True):
+        region = result.scenario.location.region
+        if region is None and eligible:
+            raise ScenarioError(
+                str(result.scenario.source), "location.region", "give north or south: the regional cap needs it"
+            )
+        regions.append(region or "")
+    columns = []
+    for region in REGIONS:
+        mine = awards.where([r == region for r in regions], 0.0)
+        totals[f"awarded_{region}"] = (
+            mine.groupby(applications["approval_fiscal_year"]).sum().reindex(years, fill_value=0.0)
+        )
+        totals[f"cap_{region}"] = float(parameter(REGIONAL_CAPS[region]))
+        totals[f"cap_headroom_{region}"] = totals[f"cap_{region}"] - totals[f"awarded_{region}"]
+        columns += [f"awarded_{region}", f"cap_{region}", f"cap_headroom_{region}"]
+    return columns
 
 
 def _labels(results: Sequence[Result]) -> list[str]:
@@ -153,8 +239,9 @@ class Portfolio:
     fiscal_years : DataFrame
         Indexed by ``fiscal_year``: :data:`FISCAL_YEAR_COLUMNS`. ``approved``,
         ``approved_passing``: applications approved in the year (all, and those passing the net
-        benefit test); ``awarded``: their requested credits; ``cap`` and ``cap_headroom`` (cap -
-        awarded) only with a cap (else missing).
+        benefit test); ``requested``: their requested credits; ``awarded``: the requested credits
+        of the eligible ones (an application that is not eligible awards nothing); ``cap`` and
+        ``cap_headroom`` (cap - awarded) only with a cap (else missing).
     applications : DataFrame
         One row per application: :data:`APPLICATION_COLUMNS`.
     """
@@ -165,9 +252,14 @@ class Portfolio:
     by_application: pd.DataFrame
     fiscal_years: pd.DataFrame
     applications: pd.DataFrame
+    regions: bool = False  # the regional split of the cap counted (Portfolio.of(..., regions=True))
 
     @classmethod
-    def of(cls, scenarios: Iterable[Any], *, cap: float | None = None) -> Portfolio:
+    def of(cls, scenarios: Iterable[Any], *, cap: float | None = None, regions: bool = False) -> Portfolio:
+        """The portfolio of ``scenarios``; ``cap``: the user's cap on the credits awarded in a fiscal
+        year; ``regions``: also the credits awarded in the north and the south of the State against
+        the regional split of the Aspire and Emerge cap (secondary), by each application's
+        ``location.region`` (every eligible application must give it)."""
         import pandas as pd
 
         cap = check_cap(cap)
@@ -212,13 +304,19 @@ class Portfolio:
         by_approval = applications.groupby("approval_fiscal_year")
         totals["approved"] = by_approval.size().reindex(years, fill_value=0).astype(int)
         totals["approved_passing"] = by_approval["passes"].sum().reindex(years, fill_value=0).astype(int)
-        totals["awarded"] = by_approval["requested_credits"].sum().reindex(years, fill_value=0.0)
+        totals["requested"] = by_approval["requested_credits"].sum().reindex(years, fill_value=0.0)
+        # an application that is not eligible awards nothing; the cap counts awards
+        awards = applications["requested_credits"].where(applications["eligible"], 0.0)
+        totals["awarded"] = awards.groupby(applications["approval_fiscal_year"]).sum().reindex(years, fill_value=0.0)
         totals["cap"] = np.nan if cap is None else cap
         totals["cap_headroom"] = totals["cap"] - totals["awarded"]
-        totals = totals[list(FISCAL_YEAR_COLUMNS)]
+        columns = list(FISCAL_YEAR_COLUMNS)
+        if regions:
+            columns += _regional_columns(results, applications, awards, totals, years)
+        totals = totals[columns]
         totals.attrs["conventions"] = PLACEMENT_NOTE.format(timing=_timings(results))
-        totals.attrs["cap"] = cap_note(cap)
-        return cls(results, tuple(labels), cap, by_application, totals, applications)
+        totals.attrs["cap"] = cap_note(cap) + (" " + regions_note() if regions else "")
+        return cls(results, tuple(labels), cap, _shown(by_application), _shown(totals), _shown(applications), regions)
 
     # --- facts ---------------------------------------------------------------------------------
     @property
@@ -247,7 +345,7 @@ class Portfolio:
 
     @property
     def cap_note(self) -> str:
-        return cap_note(self.cap)
+        return cap_note(self.cap) + (" " + regions_note() if self.regions else "")
 
     def credits_table(self) -> pd.DataFrame:
         """Requested credits by fiscal year (rows) and application (columns). [USD]"""
@@ -259,7 +357,8 @@ class Portfolio:
 
     def _wide(self, column: str) -> pd.DataFrame:
         wide = self.by_application.pivot(index="fiscal_year", columns="application", values=column)
-        return wide.reindex(index=self.fiscal_years.index, columns=list(self.labels)).fillna(0.0)
+        table = wide.reindex(index=self.fiscal_years.index, columns=list(self.labels)).fillna(0.0)
+        return _shown(table, unknown="USD")
 
     def summary(self) -> str:
         """A short plain-text account."""

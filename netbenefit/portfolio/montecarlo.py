@@ -433,7 +433,10 @@ def _table(totals: dict[str, np.ndarray], first: int, n_fy: int):
         data[f"{name}_mean"] = values.mean(axis=0)
         for p, row in zip(PERCENTILES, np.percentile(values, PERCENTILES, axis=0), strict=True):
             data[f"{name}_p{p}"] = row
-    return pd.DataFrame(data, index=pd.RangeIndex(first, first + n_fy, name="fiscal_year"))
+    from ..tables import ResultTable  # shown in a notebook as money, the values unchanged
+
+    table = pd.DataFrame(data, index=pd.RangeIndex(first, first + n_fy, name="fiscal_year"))
+    return ResultTable.of(table, unknown="USD", units={"fiscal_year": ""})
 
 
 def _macro_note(book: PortfolioFile) -> str:

@@ -132,7 +132,7 @@ def _write_fiscal_year_sheet(book, portfolio: Portfolio, formats: dict) -> None:
         "Cumulative benefits [USD]",
         "Applications approved",
         "Approved and passing 71(a)(5)",
-        "Credits awarded (approved) [USD]",
+        "Credits awarded, eligible applications [USD]",
         "Cap headroom [USD]",
     ]
     for j, head in enumerate(heads):
@@ -234,7 +234,8 @@ def _fiscal_table_html(portfolio: Portfolio) -> str:
         "Cumulative credits",
         "Approved",
         "Passing",
-        "Awarded",
+        "Requested",
+        "Awarded (eligible)",
     ]
     if portfolio.cap is not None:
         heads.append("Cap headroom")
@@ -248,6 +249,7 @@ def _fiscal_table_html(portfolio: Portfolio) -> str:
             money(row.cumulative_credits),
             str(int(row.approved)),
             str(int(row.approved_passing)),
+            money(row.requested),
             money(row.awarded),
         ]
         if portfolio.cap is not None:
@@ -262,6 +264,7 @@ def _fiscal_table_html(portfolio: Portfolio) -> str:
         str(len(portfolio.results)),
         str(portfolio.passing),
         money(portfolio.requested_credits),
+        money(float(table["awarded"].sum())),  # an application that is not eligible awards nothing
     ]
     if portfolio.cap is not None:
         total.append("")

@@ -39,6 +39,9 @@ class Location(Block):
     distressed_municipality: Flag = False
     enhanced_area: Flag = False
     mega_project: Flag = False
+    #: The region of the State, for the regional split of the Aspire and Emerge cap (secondary):
+    #: read only by a portfolio asked for it (docs/portfolio.md).
+    region: Literal["north", "south"] | None = None
 
 
 class Portion(Block):

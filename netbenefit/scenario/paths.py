@@ -130,9 +130,10 @@ def phase_of(scenario: Scenario, key: str) -> str:
 
 
 def key_label(scenario: Scenario, key: str, *, short: bool = False) -> str:
-    """A key in words with its unit (``short``: without it), and its phase in a phased project:
-    ``New full-time jobs [jobs], phase 1``, ``Median salary [USD/year], every phase``. The one
-    label of a varied key in the tornado, sweep and Monte Carlo summaries and the explorer."""
+    """A key in words with its unit (``short``: without it), and its phase in a phased project, in
+    the one wording every view uses (:func:`netbenefit.labels.positioned`): ``Phase 1: New
+    full-time jobs [jobs]``, ``Every phase: Median salary [USD/year]``. The one label of a varied
+    key in the tornado, sweep and Monte Carlo summaries and the explorer."""
     try:
         text = labels.short_label(key) if short else labels.label(key)
     except KeyError:
@@ -140,6 +141,4 @@ def key_label(scenario: Scenario, key: str, *, short: bool = False) -> str:
     phase = phase_of(scenario, key)
     if not phase or key.startswith("phases."):  # a later phase's key names its phase already
         return text
-    notes = re.search(r", (year|item) \d+", text)  # the phase before the year or the item
-    at = notes.start() if notes else len(text)
-    return f"{text[:at]}, {phase}{text[at:]}"
+    return f"{phase[0].upper()}{phase[1:]}: {text}"

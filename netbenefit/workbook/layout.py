@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 # the number formats are the one table's (netbenefit.labels.table), re-exported here
+from ..labels import positioned
 from ..labels.table import (
     DATE_FORMAT as DATE_FORMAT,
 )
@@ -157,14 +158,7 @@ def input_label(key: str) -> tuple[str, str, str]:
         label, unit, number_format = named[-1].replace("_", " ").capitalize(), "", ""
     else:
         label, unit, number_format = entry.in_workbook or (entry.text, entry.unit, "")
-    if segments[-1].isdigit():
-        if named[-1] in ("capital_investment", "by_year"):
-            label = f"{label}, year {segments[-1]}"
-        else:
-            label = f"{label}, item {int(segments[-1]) + 1}"
-    if segments[0] == "phases" and len(segments) > 1 and segments[1].isdigit():
-        label = f"Phase {int(segments[1]) + 2}: {label}"
-    return label, unit, number_format
+    return positioned(label, key), unit, number_format  # the one phase / year / item wording, netbenefit.labels
 
 
 def table_header(column: str) -> str:

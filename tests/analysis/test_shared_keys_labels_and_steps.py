@@ -97,16 +97,16 @@ def test_without_sharing_two_salaries_are_drawn_independently():
 
 def test_every_key_of_a_phased_project_names_its_phase():
     scenario = netbenefit.load_scenario(PHASED)
-    assert key_label(scenario, "jobs.new") == "New full-time jobs [jobs], phase 1"
-    assert key_label(scenario, "phases.0.jobs.new") == "New full-time jobs [jobs], phase 2"
-    assert key_label(scenario, "jobs.new", short=True) == "New full-time jobs, phase 1"
-    assert key_label(scenario, "capital_investment.1") == "Capital investment [USD], phase 1, year 1"
-    assert key_label(scenario, "phases.0.capital_investment.1") == "Capital investment [USD], phase 2, year 1"
+    assert key_label(scenario, "jobs.new") == "Phase 1: New full-time jobs [jobs]"
+    assert key_label(scenario, "phases.0.jobs.new") == "Phase 2: New full-time jobs [jobs]"
+    assert key_label(scenario, "jobs.new", short=True) == "Phase 1: New full-time jobs"
+    assert key_label(scenario, "capital_investment.1") == "Phase 1: Capital investment [USD], year 1"
+    assert key_label(scenario, "phases.0.capital_investment.1") == "Phase 2: Capital investment [USD], year 1"
     assert phase_of(scenario, "award.annual_credit") == "phase 1"
     assert phase_of(scenario, "discount_rate") == "" and phase_of(scenario, "revenue.earnings_multiplier") == ""
     _, shared = shared_campus()
-    assert key_label(shared, "jobs.median_salary", short=True) == "Median salary, every phase"
-    assert key_label(shared, "jobs.new", short=True) == "New full-time jobs, phase 1"
+    assert key_label(shared, "jobs.median_salary", short=True) == "Every phase: Median salary"
+    assert key_label(shared, "jobs.new", short=True) == "Phase 1: New full-time jobs"
     single = netbenefit.load_scenario("scenarios/office_hq_default_area.yaml")
     assert key_label(single, "jobs.new") == "New full-time jobs [jobs]"  # one phase: no tag
 
@@ -119,29 +119,29 @@ def test_the_tornado_the_sweep_and_the_monte_carlo_summary_carry_the_phase():
 
     scenario = netbenefit.load_scenario(PHASED)
     table = sensitivity(scenario, {"jobs.new": None, "phases.0.jobs.new": None, "discount_rate": None})
-    assert table.attrs["key_labels"]["jobs.new"] == "New full-time jobs [jobs], phase 1"
+    assert table.attrs["key_labels"]["jobs.new"] == "Phase 1: New full-time jobs [jobs]"
     ax = netbenefit.tornado(table)
     ticks = {tick.get_text() for tick in ax.get_yticklabels()}
-    assert {"New full-time jobs [jobs], phase 1", "New full-time jobs [jobs], phase 2"} <= ticks
+    assert {"Phase 1: New full-time jobs [jobs]", "Phase 2: New full-time jobs [jobs]"} <= ticks
     plt.close(ax.figure)
     html = table._repr_html_()
-    assert "phase 1" in html and "phase 2" in html
+    assert "Phase 1" in html and "Phase 2" in html
 
     run = montecarlo(scenario, draws=20, seed=2, vary={"jobs.median_salary": ("normal", 92_000, 4_000),
                                                       "phases.0.jobs.median_salary": ("normal", 80_000, 4_000)})
     assert run.key_labels == {
-        "jobs.median_salary": "Median salary [USD/year], phase 1",
-        "phases.0.jobs.median_salary": "Median salary [USD/year], phase 2",
+        "jobs.median_salary": "Phase 1: Median salary [USD/year]",
+        "phases.0.jobs.median_salary": "Phase 2: Median salary [USD/year]",
     }
     ax = run.plot()
-    assert "Median salary, phase 1, Median salary, phase 2" in ax.get_title()
+    assert "Median salary (phases 1 and 2)" in ax.get_title()
     plt.close(ax.figure)
-    assert "Median salary, phase 1" in run._repr_html_()
+    assert "Phase 1: Median salary" in run._repr_html_()
 
     grid = sweep(scenario, {"jobs.new": [250, 300]})
-    assert grid.attrs["key_labels"] == {"jobs.new": "New full-time jobs [jobs], phase 1"}
+    assert grid.attrs["key_labels"] == {"jobs.new": "Phase 1: New full-time jobs [jobs]"}
     ax = netbenefit.charts.sweep(grid)
-    assert ax.get_xlabel() == "New full-time jobs [jobs], phase 1"
+    assert ax.get_xlabel() == "Phase 1: New full-time jobs [jobs]"
     plt.close(ax.figure)
 
 
@@ -177,11 +177,11 @@ def test_the_explorer_offers_every_phase_in_whole_jobs_and_labels_the_phase():
     assert step == 1.0 and low == int(low) and high == int(high)
     low, high, step = slider_range(netbenefit.load_scenario("scenarios/party_city.yaml"), "jobs.new")
     assert (low, high, step) == (179.0, 535.0, 1.0)  # 357 x 0.5 = 178.5 and 357 x 1.5 = 535.5, inside
-    assert slider_label(scenario, "jobs.new") == "New full-time jobs, phase 1"
-    assert slider_label(scenario, "phases.0.jobs.new") == "New full-time jobs, phase 2"
+    assert slider_label(scenario, "jobs.new") == "Phase 1: New full-time jobs"
+    assert slider_label(scenario, "phases.0.jobs.new") == "Phase 2: New full-time jobs"
     _, shared = shared_campus()
     assert "phases.0.jobs.median_salary" not in candidate_keys(shared)  # moved as jobs.median_salary
-    assert slider_label(shared, "jobs.median_salary") == "Median salary, every phase"
+    assert slider_label(shared, "jobs.median_salary") == "Every phase: Median salary"
 
 
 def test_the_explorer_sliders_move_whole_jobs():
@@ -191,7 +191,7 @@ def test_the_explorer_sliders_move_whole_jobs():
     explorer = Explorer(netbenefit.load_scenario(PHASED), keys=["jobs.new", "phases.0.jobs.new", "discount_rate"])
     assert isinstance(explorer.sliders["jobs.new"], widgets.IntSlider)
     assert explorer.sliders["jobs.new"].step == 1
-    assert explorer.sliders["phases.0.jobs.new"].description == "New full-time jobs, phase 2"
+    assert explorer.sliders["phases.0.jobs.new"].description == "Phase 2: New full-time jobs"
     assert isinstance(explorer.sliders["discount_rate"], widgets.FloatSlider)
 
 
@@ -242,6 +242,6 @@ def test_the_conventions_footnote_names_the_varied_keys_with_their_phase():
 
     scenario = netbenefit.load_scenario(PHASED)
     table = sensitivity(scenario, {"jobs.new": None, "phases.0.jobs.new": None})
-    assert "Varied: New full-time jobs, phase 1, New full-time jobs, phase 2." in conventions_text(table)
+    assert "Varied: Phase 1: New full-time jobs, Phase 2: New full-time jobs." in conventions_text(table)
     single = sensitivity(netbenefit.load_scenario("scenarios/party_city.yaml"), {"jobs.new": None})
     assert "Varied: New full-time jobs." in conventions_text(single)

@@ -169,7 +169,7 @@ def test_tornado_labels_ends_legend_axis_and_ineligible_ends(sensitivity_table, 
     assert charts.tornado(sensitivity_table, ax=ax) is ax
     assert_house_style(ax)
     ticks = [t.get_text() for t in ax.get_yticklabels()]
-    assert "New full-time jobs [jobs]" in ticks and "Annual credit [USD/year]" in ticks
+    assert "New full-time jobs [jobs]" in ticks and "Annual credit [USD a year]" in ticks
     everything = texts(ax)
     assert "20: 92%, not eligible" in everything and "300: 632%" in everything
     assert "$1.2M: " in everything.replace("\\$", "$") and "4%: 465%" in everything
@@ -243,7 +243,7 @@ def test_sweep_line(extended, ax):
     table = sweep(extended.scenario, {"discount_rate": [0.03, 0.06, 0.09]})
     assert charts.sweep(table, ax=ax) is ax
     assert_house_style(ax)
-    assert ax.get_xlabel() == "Discount rate [share/year]"
+    assert ax.get_xlabel() == "Discount rate [% a year]"
     assert ax.xaxis.get_major_formatter()(0.06, 0) == "6%"
     assert "Threshold 400%" in texts(ax) and "Net benefit test fails" in texts(ax)
 
@@ -253,7 +253,7 @@ def test_sweep_map_hatches_failing_cells(extended, ax):
     charts.sweep(table, ax=ax)
     assert_house_style(ax)
     assert len(hatched(ax)) == int((~table["passes"]).sum())
-    assert ax.get_ylabel() == "Discount rate [share/year]"
+    assert ax.get_ylabel() == "Discount rate [% a year]"
 
 
 def test_sweep_refuses_a_third_varied_key(extended):

@@ -112,3 +112,63 @@ def money_tick_problems(figure, name: str = "") -> list[str]:
                 if leading_digit(amounts[0]) != leading_digit(location):
                     problems.append(f"{name}: the tick at {location:,.2f} reads {text!r}")
     return problems
+
+
+#: How far inside a label's box a line must pass to strike it, in pixels (a line grazing a box is not a strike).
+STRIKE_MARGIN_PX = 1.5
+
+
+def _line_points(line):
+    """The display coordinates of a drawn line, one point every pixel along each segment, kept to
+    its Axes' box (what is clipped is not drawn)."""
+    import numpy as np
+
+    if line.get_linestyle() in ("None", "", " ") or not line.get_visible():
+        return np.empty((0, 2))
+    vertices = line.get_transform().transform(np.asarray(line.get_xydata(), dtype=float))
+    vertices = vertices[np.isfinite(vertices).all(axis=1)]
+    points = []
+    for (x0, y0), (x1, y1) in zip(vertices[:-1], vertices[1:], strict=False):
+        steps = max(2, int(np.hypot(x1 - x0, y1 - y0)) + 1)
+        t = np.linspace(0.0, 1.0, steps)[:, None]
+        points.append(np.hstack([x0 + t * (x1 - x0), y0 + t * (y1 - y0)]))
+    if not points:
+        return np.empty((0, 2))
+    found = np.vstack(points)
+    box = line.axes.bbox
+    inside = (found[:, 0] >= box.x0) & (found[:, 0] <= box.x1) & (found[:, 1] >= box.y0) & (found[:, 1] <= box.y1)
+    return found[inside]
+
+
+def _backed_above(text, line) -> bool:
+    """Whether ``text`` has an opaque backing drawn above ``line`` (the line passes behind it)."""
+    patch = text.get_bbox_patch()
+    if patch is None or not patch.get_visible() or patch.get_facecolor()[3] < 0.85:
+        return False
+    return text.get_zorder() > line.get_zorder()
+
+
+def line_problems(figure, name: str = "") -> list[str]:
+    """Labels struck by a line: every text an Axes writes (annotations, value labels; not the
+    footnote, titles or ticks) against every drawn line of the figure (data lines, thresholds),
+    unless the label has an opaque backing drawn above the line."""
+    from netbenefit.charts.style import FOOTNOTE_GID
+
+    texts = drawn_texts(figure)
+    renderer = figure.canvas.get_renderer()
+    lines = [(line, _line_points(line)) for ax in figure.axes for line in ax.lines]
+    problems = []
+    for text in texts:
+        if text.axes is None or text not in text.axes.texts or text.get_gid() == FOOTNOTE_GID:
+            continue
+        box = text.get_window_extent(renderer).padded(-STRIKE_MARGIN_PX)
+        if box.width <= 0 or box.height <= 0:
+            continue
+        for line, points in lines:
+            if not len(points) or _backed_above(text, line):
+                continue
+            hit = (points[:, 0] > box.x0) & (points[:, 0] < box.x1) & (points[:, 1] > box.y0) & (points[:, 1] < box.y1)
+            if hit.any():
+                problems.append(f"{name}: {_shown(text)} struck by the line {line.get_label()!r}")
+                break
+    return problems

@@ -96,3 +96,35 @@ def test_without_ipywidgets_a_clear_message(monkeypatch):
     shown = explore(SCENARIO)
     assert isinstance(shown, Unavailable)
     assert "pip install 'netbenefit[explore]'" in repr(shown) and "ipywidgets" in shown._repr_html_()
+
+
+def test_the_sliders_are_live_while_dragged_and_the_figure_is_drawn_once(explorer):
+    assert all(slider.continuous_update for slider in explorer.sliders.values())
+    figure = explorer.live.figure
+    explorer.sliders["jobs.new"].value = explorer.sliders["jobs.new"].value + 1
+    assert explorer.live.figure is figure  # the same figure, its artists updated
+    explorer.reset()
+
+
+def test_an_updated_chart_says_what_a_new_one_says():
+    from netbenefit.charts.style import FOOTNOTE_GID
+    from netbenefit.explore import LiveChart
+
+    scenario = netbenefit.load_scenario(SCENARIO)
+    live = LiveChart(netbenefit.evaluate(scenario))
+    live.png()
+    variant = netbenefit.evaluate(scenario.replace({"award.annual_credit": 900_000, "discount_rate": 0.05}))
+    line = live.ax.get_lines()[0]
+    live.update(variant)
+    assert live.ax.get_lines()[0] is line  # updated, not drawn again
+    assert live.png().startswith(b"\x89PNG")
+    fresh = LiveChart(variant)
+    for ours, theirs in zip(live.ax.get_lines()[:3], fresh.ax.get_lines()[:3], strict=True):
+        assert list(ours.get_ydata()) == list(theirs.get_ydata())
+    assert live.ax.get_title() == fresh.ax.get_title() and "Net benefit ratio" in live.ax.get_title()
+    assert [t.get_text() for t in live.ax.get_legend().get_texts()] == [
+        t.get_text() for t in fresh.ax.get_legend().get_texts()
+    ]
+    assert live.ax.get_ylim() == pytest.approx(fresh.ax.get_ylim())
+    notes = [[t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID] for ax in (live.ax, fresh.ax)]
+    assert notes[0] == notes[1] and "5%" in notes[0][0]

@@ -45,7 +45,37 @@ def test_fiscal_year_totals_add_up_to_the_applications_nominal_totals_to_the_cen
         by_tax = math.fsum(float(result.benefits_by_tax.set_index("tax").at[tax, "nominal"]) for result in book.results)
         assert abs(math.fsum(table[tax]) - by_tax) < CENT / 2
     assert table["cumulative_credits"].iloc[-1] == pytest.approx(credits, abs=CENT / 2)
-    assert abs(math.fsum(table["awarded"]) - credits) < CENT / 2  # every award counted once, at approval
+    assert abs(math.fsum(table["requested"]) - credits) < CENT / 2  # every request counted once, at approval
+    awarded = math.fsum(result.requested_credits for result in book.results if result.eligible)
+    assert abs(math.fsum(table["awarded"]) - awarded) < CENT / 2  # every award once; none where not eligible
+
+
+def test_an_application_that_is_not_eligible_awards_nothing(book):
+    table, applications = book.fiscal_years, book.applications
+    failing = applications[~applications["eligible"]]
+    assert len(failing) >= 1  # the bundled portfolio has one
+    for year, group in applications.groupby("approval_fiscal_year"):
+        eligible = math.fsum(group.loc[group["eligible"], "requested_credits"])
+        assert table.at[year, "awarded"] == pytest.approx(eligible, abs=CENT / 2)
+        assert table.at[year, "requested"] == pytest.approx(math.fsum(group["requested_credits"]), abs=CENT / 2)
+        assert table.at[year, "approved"] == len(group)  # approved counts applications
+    if book.cap is not None:
+        assert (table["cap_headroom"] == table["cap"] - table["awarded"]).all()  # the cap counts awards
+    from netbenefit.labels import money_exact
+    from netbenefit.portfolio.views import _fiscal_table_html
+
+    page = _fiscal_table_html(book)
+    assert "Requested" in page and "Awarded (eligible)" in page
+    assert money_exact(float(table["awarded"].sum())) in page.rsplit("<tr>", 1)[-1]  # the total row: awards only
+
+
+def test_the_tables_show_money_and_percents_and_keep_it_when_sliced(book):
+    sliced = book.fiscal_years[["awarded", "approved"]].head(3)
+    shown = sliced._repr_html_()
+    assert "$" in shown and "e+07" not in shown
+    assert sliced["awarded"].dtype.kind == "f"  # the values stay numbers
+    ratios = book.applications[["application", "ratio"]]._repr_html_()
+    assert "%" in ratios
 
 
 def test_each_application_s_columns_add_up_to_its_own_totals(book):
@@ -165,3 +195,44 @@ def test_the_command_writes_the_folder_and_refuses_a_cap_in_millions(tmp_path):
     assert len(list((out / "charts").glob("*.png"))) == 3
     bad = subprocess.run([*run[:-1], "60", "--force"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "did you mean 60,000,000" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_regional_split_of_the_cap_counts_each_regions_awards():
+    scenarios = [netbenefit.load_scenario(path) for path in FILES]
+    regions = ["north" if i % 3 else "south" for i in range(len(scenarios))]
+    placed = [s.replace({"location.region": r}) for s, r in zip(scenarios, regions, strict=True)]
+    book = netbenefit.Portfolio.of(placed, regions=True)
+    table = book.fiscal_years
+    assert (table["cap_north"] == 715_000_000).all() and (table["cap_south"] == 385_000_000).all()
+    assert table["awarded_north"].add(table["awarded_south"]).sum() == pytest.approx(table["awarded"].sum())
+    assert (table["cap_headroom_south"] == table["cap_south"] - table["awarded_south"]).all()
+    assert "north $715,000,000, south $385,000,000" in book.cap_note and "secondary" in book.cap_note
+    entry = netbenefit.PARAMETERS["aspire_and_emerge_annual_award_cap_north"]
+    assert entry.source == "secondary"
+    with pytest.raises(ScenarioError, match="location.region"):
+        netbenefit.Portfolio.of(scenarios, regions=True)  # an eligible application without a region
+    assert "awarded_north" not in netbenefit.Portfolio.of(scenarios).fiscal_years  # only when asked
+
+
+def test_a_region_is_north_or_south():
+    scenario = netbenefit.load_scenario(next(EXAMPLE.glob("*.yaml")))
+    with pytest.raises(ScenarioError, match="region"):
+        scenario.replace({"location.region": "east"})
+
+
+def test_the_portfolio_montecarlo_table_shows_money():
+    from netbenefit.portfolio.montecarlo import portfolio_montecarlo
+
+    run = portfolio_montecarlo(EXAMPLE / "montecarlo" / "portfolio.yaml", draws=50, seed=1)
+    shown = run.fiscal_years[["credits_mean", "credits_p50"]].head(3)._repr_html_()
+    assert "$" in shown and "e+0" not in shown
+    assert run.fiscal_years["credits_mean"].dtype.kind == "f"
+
+
+def test_regions_on_the_command_line_need_each_applications_region(tmp_path, capsys):
+    from netbenefit.cli import EXIT_BAD_INPUT, main
+
+    code = main(["portfolio", str(EXAMPLE), "--out", str(tmp_path / "out"), "--regions", "--charts", "none"])
+    assert code == EXIT_BAD_INPUT
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "location.region: give north or south" in err[0]

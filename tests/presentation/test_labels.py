@@ -99,8 +99,9 @@ def test_result_and_analysis_columns_have_labels():
 
 def test_full_paths_name_the_phase_the_item_and_the_year():
     assert labels.label("award.annual_credit") == "Annual credit [USD/year]"
-    assert labels.label("phases.0.jobs.new") == "New full-time jobs [jobs], phase 2"
-    assert labels.label("phases.1.start_year") == "Phase start [project year], phase 3"
+    assert labels.label("phases.0.jobs.new") == "Phase 2: New full-time jobs [jobs]"
+    assert labels.label("phases.1.start_year") == "Phase 3: Phase start [project year]"
+    assert labels.label("phases.0.capital_investment.3") == "Phase 2: Capital investment [USD], year 3"
     assert labels.label("facility.portions.0.gross_leasable_area_sqft") == "Gross leasable area [sq ft], item 1"
     assert labels.label("capital_investment.3") == "Capital investment [USD], year 3"
     assert labels.label("streams.0.by_year.2") == "Stream amount [USD], item 1, year 2"
@@ -164,3 +165,34 @@ def test_value_formats_by_the_unit_of_the_key():
     assert labels.value("location.mega_project", True) == "yes"
     assert labels.value("award.eligibility_period_years", 7) == "7 years"
     assert labels.value("discount_factor", 0.95) == "0.95"
+
+
+def test_one_phase_wording_serves_labels_and_the_workbook():
+    from netbenefit import workbook
+
+    assert labels.phase_words(2) == "Phase 2"
+    assert workbook.input_label("phases.0.jobs.new")[0].startswith("Phase 2: ")
+    assert labels.label("phases.0.jobs.new").startswith("Phase 2: ")
+    assert workbook.input_label("capital_investment.3")[0].endswith(", year 3")
+
+
+def test_every_phase_key_says_its_phase_and_each_key_is_named_once():
+    keys = ["jobs.median_salary", "phases.0.jobs.median_salary", "revenue.earnings_multiplier"]
+    assert labels.phase_tagged("jobs.median_salary", keys).startswith("Phase 1: Median salary")
+    assert labels.phase_tagged("jobs.median_salary", ["jobs.median_salary"]) == labels.label("jobs.median_salary")
+    assert labels.phase_tagged("discount_rate", keys) == labels.label("discount_rate")  # the whole project's
+    names = labels.named_once(keys)
+    assert names == ["Median salary (phases 1 and 2)", labels.short_label("revenue.earnings_multiplier")]
+    assert labels.named_once(["phases.0.jobs.new"]) == ["Phase 2: New full-time jobs"]
+
+
+def test_units_as_people_write_them():
+    assert labels.spoken(labels.label("discount_rate")) == "Discount rate [% a year]"
+    assert labels.spoken("Share [share]") == "Share [%]"
+    assert labels.spoken("Capital investment [USD]") == "Capital investment [USD]"
+
+
+def test_a_margin_in_percentage_points():
+    assert labels.percentage_points(0.806) == "+80.6 percentage points"
+    assert labels.percentage_points(-0.093) == "-9.3 percentage points"
+    assert labels.percentage_points(-0.00001) == "0.0 percentage points"

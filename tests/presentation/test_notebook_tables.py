@@ -55,9 +55,42 @@ def test_phase_tests_name_the_phases_counted(phased):
     assert "1 + 2" in page and "Net benefit ratio [%]" in page and "390.7%" in page
 
 
-def test_a_derived_table_is_a_plain_dataframe(phased):
-    assert type(phased.cashflows[["wages"]]) is pd.DataFrame
-    assert type(phased.phase_tests.copy()) is pd.DataFrame
+def test_a_derived_table_keeps_its_display_and_its_numbers(phased):
+    sliced = phased.cashflows[["wages", "pv_credits"]].head(4)
+    assert isinstance(sliced, pd.DataFrame) and sliced["wages"].dtype.kind == "f"
+    page = sliced._repr_html_()
+    assert "e+07" not in page and re.search(r"\$\d{1,3}(,\d{3})+", page)
+    tests = phased.phase_tests[phased.phase_tests["ratio"] < 10]
+    assert "390.7%" in tests._repr_html_() and tests["ratio"].iloc[-1] == pytest.approx(3.9066, abs=1e-4)
+    plain = pd.DataFrame(sliced)  # the user's way back to pandas' own display
+    assert "$" not in plain.to_html()
+
+
+def test_compare_sweep_and_montecarlo_tables_show_money_and_percents():
+    table = netbenefit.compare([SCENARIOS / "party_city.yaml", SCENARIOS / "mega_project.yaml"])
+    page = table[["name", "pv_benefits", "ratio"]]._repr_html_()
+    assert "480.6%" in page and "$35,734,024" in page and "e+07" not in page
+    assert table["ratio"].dtype.kind == "f" and table["ratio"].iloc[0] == pytest.approx(4.806386, abs=1e-6)
+    scenario = netbenefit.load_scenario(SCENARIOS / "party_city.yaml")
+    swept = netbenefit.sweep(scenario, {"discount_rate": [0.05, 0.08]})
+    assert "%" in swept[["discount_rate", "ratio"]]._repr_html_()
+    run = netbenefit.montecarlo(
+        scenario, draws=50, vary={"discount_rate": ("uniform", 0.05, 0.09)}, seed=1, progress=False
+    )
+    assert "$" in run.draws[["pv_benefits"]].head()._repr_html_()
+
+
+def test_a_users_own_table_shows_by_unit_and_keeps_its_attrs():
+    from netbenefit.tables import shown
+
+    frame = pd.DataFrame({"pv_benefits": [25_249_050.0], "ratio": [3.000024], "my_cost": [1_500_000.0]})
+    frame.attrs["note"] = "kept"
+    table = shown(frame, units={"my_cost": "USD"})
+    page = table._repr_html_()
+    assert "300.0%" in page and "$25,249,050" in page and "$1,500,000" in page
+    assert table["ratio"].iloc[0] == 3.000024
+    assert table[["ratio"]].attrs["note"] == "kept"  # attrs survive a slice (pandas >= 2.0)
+    assert pd.get_option("display.float_format") is None  # pandas' own options untouched
 
 
 @pytest.mark.slow

@@ -1,5 +1,6 @@
-"""The printed report read back as text (pdftotext): job counts are numbers, not dollars; PASS
-and FAIL are whole words; no page is blank and the first one carries the verdict. The scenario
+"""The printed memo read back as text (pdftotext): job counts are numbers, not dollars; PASS
+and FAIL are whole words; no page is blank, the first one carries the verdict and the appendix the
+checks. The scenario
 has a multiplier table, so its cash flows have indirect and induced jobs."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pytest
 
 import netbenefit
 from netbenefit.cli import EXIT_OK, main
+from netbenefit.html.memo_sections import APPENDIX_CASHFLOW_COLUMNS
 
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "industry_multipliers_example.yaml"
 
@@ -22,8 +24,8 @@ pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("weasyprint") is None, reason="WeasyPrint is not installed (pdf)"),
     pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed (poppler-utils)"),
 ]
-#: Job columns, each the first of its printed table (the cell after the project year), and the
-#: words its header begins with.
+#: Job columns and the words their header begins with; each is found in its printed table by its
+#: place among the columns (tables of APPENDIX_CASHFLOW_COLUMNS, each with the project year).
 JOB_COLUMNS = {
     "indirect_and_induced_jobs": "Indirect and",
     "new_full_time_jobs": "New full-time",
@@ -57,11 +59,12 @@ def test_the_scenario_has_indirect_and_induced_jobs(result):
 def test_job_counts_are_printed_as_numbers_not_dollars(pdf_text, result, column):
     lines = pdf_text.splitlines()
     words = JOB_COLUMNS[column]
-    header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Project year") and words in line)
+    header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Project") and words in line)
     after = lines[header + 1 :]
+    place = list(result.cashflows.columns).index(column) % APPENDIX_CASHFLOW_COLUMNS + 1  # after the year
     for year, count in result.cashflows[column].items():
         row = next(line for line in after if re.match(rf"^\s*{year}\s", line))
-        cell = row.split()[1]
+        cell = row.split()[place]
         assert cell == jobs(count), (year, row)
         assert "$" not in cell
 
@@ -80,4 +83,7 @@ def test_no_page_is_blank_and_the_first_carries_the_verdict(pdf_text, result):
     for number, page in enumerate(pages, start=1):
         body = re.sub(r"page \d+ of \d+", "", page).strip()
         assert len(body.splitlines()) >= 3, f"page {number} is (nearly) blank: {body!r}"
-    assert "net benefit ratio" in pages[0] and "Eligibility checks" in pages[0]
+    first = " ".join(pages[0].split())
+    assert "net benefit ratio" in first and "Deciding test" in first
+    appendix = next(page for page in pages if "Appendix:" in page)
+    assert "Eligibility checks" in appendix

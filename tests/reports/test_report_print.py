@@ -193,7 +193,7 @@ def _descendants(box):
 @needs_pdftotext
 def test_report_pdf_has_every_check_and_every_cash_flow_column(tmp_path):
     out = tmp_path / "r.html"
-    assert main(["report", *map(str, FILES), "--out", str(out), "--pdf", "--paper", "a4"]) == EXIT_OK
+    assert main(["report", *map(str, FILES), "--out", str(out), "--pdf", "--paper", "a4", "--appendix"]) == EXIT_OK
     pdf = out.with_suffix(".pdf")
     assert pdf.read_bytes().startswith(b"%PDF")
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout

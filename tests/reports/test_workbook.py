@@ -201,7 +201,7 @@ def test_the_inputs_sheet_holds_every_input(results, workbooks):
         assert rows[key][4].value == ("yes" if given else "default"), key
     assert rows["phases.0.commitment.period_years"][3].value == 10.5
     assert rows["phases.0.commitment.period_years"][0].value == "Phase 2: Commitment period"
-    assert rows["discount_rate"][2].value == "decimal per year"
+    assert rows["discount_rate"][2].value == "% a year"  # the label table's unit as people write it
 
 
 @pytest.mark.slow

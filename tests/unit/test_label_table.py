@@ -27,7 +27,7 @@ def test_the_inputs_sheet_labels_a_key_by_the_whole_key_not_its_last_segment():
     assert workbook.input_label("revenue.income_tax.method")[0] == "Income tax method"
     assert workbook.input_label("method")[0] == SCENARIO_KEYS["method"].in_workbook[0]
     assert workbook.input_label("revenue.income_tax.rate")[:2] == ("Effective income tax rate", "share")
-    assert workbook.input_label("streams.2.name")[0] == "Stream name"
+    assert workbook.input_label("streams.2.name")[0] == "Stream name, item 3"  # the one wording of labels
     assert workbook.input_label("phases.0.name")[0] == "Phase 2: Phase name"
     assert workbook.input_label("phases.1.jobs.new")[0] == f"Phase 3: {SCENARIO_KEYS['jobs.new'].in_workbook[0]}"
     assert workbook.input_label("no_such.key") == ("Key", "", "")  # a key the table does not hold: its name
@@ -54,10 +54,11 @@ def test_the_workbook_and_the_notebook_labels_come_from_the_one_table():
         assert labels.unit(key) == entry.unit
         if entry.workbook is not None:
             assert workbook.input_label(key) == entry.in_workbook
-    # the workbook keeps its own wording where it differs, beside the table's label
+    # one wording per key: the workbook's Inputs sheet writes the table's label, its unit as people
+    # write it (the cell shows the share as a percent)
     rate = SCENARIO_KEYS["discount_rate"]
     assert rate.with_unit == "Discount rate [share/year]"
-    assert workbook.input_label("discount_rate") == ("Discount rate, 71(a)(5)(c)", "decimal per year", "0.00%")
+    assert workbook.input_label("discount_rate") == ("Discount rate", "% a year", "0.00%")
     assert workbook.input_label("phases.0.jobs.new")[0] == f"Phase 2: {SCENARIO_KEYS['jobs.new'].in_workbook[0]}"
 
 
