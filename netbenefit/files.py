@@ -38,6 +38,12 @@ class WriteError(OSError):
 WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
 
 
+#: While a run keeps a manifest, the SHA-256 of the bytes each file was written with (taken from the
+#: temporary file before it is renamed into place: what the run wrote, whatever happens to the
+#: file after): path -> hex digest.
+WRITTEN_DIGESTS: contextvars.ContextVar[dict[Path, str] | None] = contextvars.ContextVar("digests", default=None)
+
+
 #: While a run writes into its output folder (:func:`netbenefit.outdir.one_run`), that folder: the
 #: folders netbenefit makes inside it are made by :func:`make_folders`, never through a link.
 OUTPUT_ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar("output_root", default=None)
@@ -151,15 +157,26 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())
         _synced(temporary)
+        digests = WRITTEN_DIGESTS.get()
+        digest = _digest(temporary) if digests is not None else None
         os.replace(temporary, path)
         if (record := WRITTEN.get()) is not None:
             record.append(path)
+        if digests is not None:
+            digests[path] = digest
     except BaseException as error:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
         if isinstance(error, OSError) and not isinstance(error, WriteError):
             raise WriteError(path, error) from error
         raise
+
+
+def _digest(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 @contextlib.contextmanager

@@ -22,7 +22,17 @@ def check_output_folder(folder: Path, force: bool) -> Path:
         raise OutputError(f"{folder}: exists and is not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise OutputError(f"{folder}: the output folder is not empty; give --force to overwrite its files")
+    for name in OUTPUT_SUBFOLDERS:  # refused before any file is written, not when the first chart is
+        sub = folder / name
+        if sub.is_symlink():
+            raise OutputError(f"{sub}: is a link; the output folder's {name}/ must be a folder of its own")
+        if sub.exists() and not sub.is_dir():
+            raise OutputError(f"{sub}: exists and is not a folder")
     return folder
+
+
+#: The folders a run writes inside its output folder.
+OUTPUT_SUBFOLDERS = ("charts", "cashflows")
 
 
 def prepare_output_folder(folder: Path, force: bool) -> Path:

@@ -55,6 +55,27 @@ def parse_vary(text: str, source: str = "--vary"):
     return key, (name, *values)
 
 
+#: Columns of a kept draw besides the varied keys (the result's columns), for the memory estimate.
+_KEPT_COLUMNS = 24  # not a statutory number: an upper bound of analysis.columns
+
+
+def check_run_options(args: argparse.Namespace) -> None:
+    """``--draws``, ``--seed`` and ``--chunk-size`` in range, the memory the run needs (its ratios,
+    and every draw with ``--out``) within what the machine can give, and the scheduler's address,
+    checked before anything is read or allocated. Raises ScenarioError naming the option."""
+    from ..memory import check_memory
+    from ..portfolio.montecarlo import MAX_DRAWS, _whole
+    from .sweep import check_scheduler_options
+
+    _whole("command line", "--draws", args.draws, 1, MAX_DRAWS)
+    if args.seed is not None:
+        _whole("command line", "--seed", args.seed, 0)
+    _whole("command line", "--chunk-size", args.chunk_size, 1, MAX_DRAWS)
+    per_draw = 8 * (2 + (_KEPT_COLUMNS + len(args.vary) if args.out is not None else 0))
+    check_memory("command line", "--draws", args.draws * per_draw, f"a run of {args.draws:,} draws")
+    check_scheduler_options(args)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..analysis import montecarlo
     from ..output import prepare_output_file
@@ -63,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from ..scenario import load_scenario
     from .sweep import dask_client, parse_options, write_table
 
+    check_run_options(args)  # every option before any file is read
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     vary = parse_options(args.vary, parse_vary, "--vary")

@@ -3,9 +3,10 @@
 A FILE may be a scenario file or a folder (its ``*.yaml`` scenario files, in name order). The
 folder receives ``fiscal_years.csv`` (the totals by fiscal year), ``applications.csv``,
 ``applications_by_fiscal_year.csv``, ``portfolio.xlsx`` (live SUM formulas), ``portfolio.html``
-and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every application is
-evaluated before anything is written; the folder rules of ``compare`` apply (``--force``, one
-run per folder, :mod:`netbenefit.outdir`).
+and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every option, every
+application and (with ``--montecarlo``) every drawn value is checked before any line is printed or
+anything written; the folder rules of ``compare`` apply (``--force``, one run per folder,
+:mod:`netbenefit.outdir`).
 
 ``--cap USD``: a cap on the credits awarded (approved) in each fiscal year, given by the user
 (the statute's figure for Emerge could not be read; docs/portfolio.md): the headroom under it.
@@ -57,6 +58,40 @@ def _client(args: argparse.Namespace):
     return client
 
 
+def check_options(args: argparse.Namespace) -> None:
+    """Every option checked before any file is read: the cap; the Monte Carlo's options only with
+    ``--montecarlo`` (refused apart, not ignored); ``--draws`` and ``--seed`` in range; the
+    scheduler's address. Raises ScenarioError."""
+    from ..errors import ScenarioError
+    from ..portfolio.book import check_cap
+
+    check_cap(args.cap)
+    if args.montecarlo is None:
+        given = [
+            option
+            for option, value in (
+                ("--draws", args.draws),
+                ("--seed", args.seed),
+                ("--dask", args.dask or None),
+                ("--scheduler", args.scheduler),
+                ("--scheduler-timeout", args.scheduler_timeout),
+            )
+            if value is not None
+        ]
+        if given:
+            raise ScenarioError(given[0], "", "runs the Monte Carlo: give it with --montecarlo PORTFOLIO.yaml")
+        return
+    from ..portfolio.montecarlo import check_run_arguments
+
+    check_run_arguments("command line", args.draws, args.seed, prefix="--")
+    if args.dask and args.scheduler is not None:
+        raise ScenarioError("--dask", "", "give either --dask (a local cluster) or --scheduler ADDRESS, not both")
+    if args.scheduler is not None:
+        from ..analysis.distributed import scheduler_address
+
+        scheduler_address(args.scheduler)
+
+
 def run(args: argparse.Namespace) -> int:
     from ..errors import ScenarioError
     from ..evaluate import evaluate
@@ -64,10 +99,9 @@ def run(args: argparse.Namespace) -> int:
     from ..labels import money_exact
     from ..outdir import check_unlocked, one_run
     from ..output import check_output_folder, csv_bytes, prepare_output_folder
-    from ..portfolio.book import check_cap
     from ..safe_text import terminal, terminal_lines
 
-    check_cap(args.cap)  # a bad cap refused before any work
+    check_options(args)  # every option refused before any work
     check_output_folder(args.out, args.force)
     check_unlocked(args.out)
     book = run_mc = None
@@ -84,10 +118,28 @@ def run(args: argparse.Namespace) -> int:
         from ..portfolio.book import scenario_files
 
         scenarios = scenario_files(args.files)
-    results = []
-    for item in scenarios:  # every application first: nothing written on error
-        result = evaluate(item)
-        results.append(result)
+    results = [evaluate(item) for item in scenarios]  # every application first: nothing printed on error
+    from ..portfolio import portfolio
+
+    book_view = portfolio(results, cap=args.cap)
+    if book is not None:  # the drawn values are checked as they are drawn: before any line
+        from ..analysis.keys import CLIP_HINT, OutOfRangeError
+        from ..portfolio.montecarlo import portfolio_montecarlo
+
+        client = _client(args)
+        try:
+            run_mc = portfolio_montecarlo(book, draws=args.draws, seed=args.seed, client=client)
+        except OutOfRangeError as error:  # this command has no --clip: the advice it can follow
+            hint = "; choose a distribution in the portfolio file that stays inside the range"
+            raise ScenarioError(error.source, error.key, error.problem.replace(CLIP_HINT, hint)) from None
+        finally:
+            if client is not None:
+                cluster = getattr(client, "cluster", None)
+                client.close()
+                if args.dask and cluster is not None:
+                    cluster.close()
+    folder = prepare_output_folder(args.out, args.force)
+    for result in results:
         print(
             terminal(
                 f"{result.name}: approved {result.scenario.approval.isoformat()}; ratio {result.ratio:.1%} vs "
@@ -96,22 +148,6 @@ def run(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
-    from ..portfolio import portfolio
-
-    book_view = portfolio(results, cap=args.cap)
-    if book is not None:
-        from ..portfolio.montecarlo import portfolio_montecarlo
-
-        client = _client(args)
-        try:
-            run_mc = portfolio_montecarlo(book, draws=args.draws, seed=args.seed, client=client)
-        finally:
-            if client is not None:
-                cluster = getattr(client, "cluster", None)
-                client.close()
-                if args.dask and cluster is not None:
-                    cluster.close()
-    folder = prepare_output_folder(args.out, args.force)
     from ..portfolio.views import write_portfolio
 
     with one_run(folder) as run:

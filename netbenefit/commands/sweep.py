@@ -43,6 +43,25 @@ def add_scheduler_option(parser) -> None:
     )
 
 
+def check_scheduler_options(args: argparse.Namespace) -> None:
+    """``--scheduler``'s address and ``--scheduler-timeout`` checked before any work (not when the
+    run connects); ``--scheduler-timeout`` alone is refused, not ignored. Raises ScenarioError."""
+    import math
+
+    from ..errors import ScenarioError
+
+    timeout = getattr(args, "scheduler_timeout", None)
+    if getattr(args, "scheduler", None) is None:
+        if timeout is not None:
+            raise ScenarioError("--scheduler-timeout", "", "is the wait for --scheduler: give it with --scheduler")
+        return
+    from ..analysis.distributed import scheduler_address
+
+    scheduler_address(args.scheduler)
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise ScenarioError("--scheduler-timeout", "", f"must be a number of seconds > 0, got {timeout!r}")
+
+
 def dask_client(args: argparse.Namespace):
     """A Dask client of ``--scheduler``, or None."""
     if getattr(args, "scheduler", None) is None:
@@ -90,6 +109,17 @@ def parse_value(text: str, key: str, source: str):
         raise ScenarioError(source, key, f"{item!r} is not a number or true/false") from None
 
 
+def check_grid_size(grid: dict) -> None:
+    """The memory of the sweep's table (one row per combination) estimated before it is built."""
+    import math
+
+    from ..memory import check_memory
+
+    rows = math.prod(len(values) for values in grid.values())
+    columns = 24 + len(grid)  # not a statutory number: an upper bound of the result's columns
+    check_memory("--set", "", rows * columns * 8 * 2, f"a sweep of {rows:,} combinations")
+
+
 def write_table(table, path: Path) -> None:
     """Write a DataFrame atomically as CSV or Parquet, chosen by the file's extension."""
     from ..files import OutputError, atomic_write
@@ -119,9 +149,11 @@ def run(args: argparse.Namespace) -> int:
     from ..safe_text import csv_table, terminal
     from ..scenario import load_scenario
 
+    check_scheduler_options(args)  # every option before any file is read
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     grid = parse_options(args.settings, parse_setting, "--set")
+    check_grid_size(grid)
     scenario = load_scenario(args.file)
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     client = dask_client(args)

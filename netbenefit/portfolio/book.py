@@ -14,7 +14,7 @@ year: the total requested credits of the applications approved in it. Every outp
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -91,12 +91,24 @@ def _labels(results: Sequence[Result]) -> list[str]:
     return labels
 
 
+#: The largest cap taken: a trillion times the largest program (far above any State budget), so
+#: that every chart, workbook and sum of it stays a finite number. [USD]
+MAX_CAP = 1e15  # not a statutory number: a bound before any drawing
+
+
 def check_cap(cap: Any) -> float | None:
+    """The cap as given (None: no cap), checked: a finite number of dollars from 1,000 to
+    :data:`MAX_CAP`, or 0. Raises ScenarioError naming ``--cap``."""
     if cap is None:
         return None
     if isinstance(cap, bool) or not isinstance(cap, int | float | np.integer | np.floating):
         raise ScenarioError("--cap", "", f"give the cap as a number of dollars, not {cap!r}")
-    cap = float(cap)
+    try:
+        cap = float(cap)
+    except OverflowError:  # an int beyond any float (10**400)
+        cap = math.inf
+    if cap > MAX_CAP:
+        raise ScenarioError("--cap", "", f"the cap must be at most {MAX_CAP:,.0f} [USD], not {cap!r}")
     if not math.isfinite(cap) or cap < 0:
         raise ScenarioError("--cap", "", f"the cap must be a finite amount >= 0 [USD], not {cap!r}")
     if 0 < cap < 1_000:  # not a statutory number: a cap in millions given by mistake
@@ -121,10 +133,21 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _items(scenarios: Any) -> list:
     """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
-    if isinstance(scenarios, str | Path):
+    from ..result import Result
+    from ..scenario import Scenario
+
+    if isinstance(scenarios, str | Path | Scenario | Result):
         scenarios = [scenarios]
+    if isinstance(scenarios, Mapping) or not isinstance(scenarios, Iterable) or isinstance(scenarios, bytes):
+        raise ScenarioError(
+            "portfolio", "", f"not a file or a list of files (nor of scenarios or results): {type(scenarios).__name__}"
+        )
     items = []
-    for item in scenarios:
+    for i, item in enumerate(scenarios):
+        if not isinstance(item, str | Path | Scenario | Result):
+            raise ScenarioError(
+                "portfolio", str(i), f"not a file, a Scenario or a Result: {type(item).__name__} {item!r:.60}"
+            )
         items.extend(scenario_files([item]) if isinstance(item, str | Path) else [item])
     return items
 
@@ -216,6 +239,7 @@ class Portfolio:
         totals["cap"] = np.nan if cap is None else cap
         totals["cap_headroom"] = totals["cap"] - totals["awarded"]
         totals = totals[list(FISCAL_YEAR_COLUMNS)]
+        _check_finite(totals, applications)
         totals.attrs["conventions"] = PLACEMENT_NOTE.format(timing=_timings(results))
         totals.attrs["cap"] = cap_note(cap)
         return cls(results, tuple(labels), cap, by_application, totals, applications)
@@ -305,6 +329,21 @@ class Portfolio:
     def to_html(self, path) -> Path:
         """The self-contained page of :func:`netbenefit.portfolio.views.write_portfolio_page`. Atomic."""
         return view("write_portfolio_page")(self, Path(path))
+
+
+def _check_finite(totals: pd.DataFrame, applications: pd.DataFrame) -> None:
+    """Refuse totals that a number cannot hold (three applications of $1e307 a year): never
+    written as ``inf``. Each application is finite (its evaluation checks that); their sum is not."""
+    money = totals.select_dtypes("number").drop(columns=["cap", "cap_headroom"])
+    if bool(np.isfinite(money.to_numpy(dtype=float)).all()) and math.isfinite(
+        math.fsum(applications["requested_credits"])
+    ) and math.isfinite(math.fsum(applications["counted_benefits"])):
+        return
+    raise ScenarioError(
+        "portfolio",
+        "",
+        "the applications' amounts sum to more than a number can hold (infinity); give fewer or smaller applications",
+    )
 
 
 def _timings(results: Sequence[Result]) -> str:
