@@ -40,6 +40,7 @@ from ..cashflows import compute
 from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from ..scenario.loading import scenario_argument
 from .columns import DEFAULT_CHUNK_SIZE, NOTES, allocate, count_failures
 from .entered import warn_distributions
 from .keys import drawn_values, key_spec, table_values
@@ -303,6 +304,7 @@ def montecarlo(
     >>> run = montecarlo(scenario, draws=100_000, vary=vary, seed=1)  # doctest: +SKIP
     >>> run.summary.probability_passes  # doctest: +SKIP
     """
+    scenario = scenario_argument(scenario, "montecarlo")  # a path is loaded
     draws = _checked_run(scenario.source, draws, seed, chunk_size)
     distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
     for key in distributions:

@@ -17,6 +17,11 @@ from .limits import MAX_FILE_BYTES
 
 def read_text_file(path: Path, source: str, key: str, what: str) -> str:
     """The UTF-8 text of a regular file of at most MAX_FILE_BYTES. Raises ScenarioError."""
+    from ..text_rule import refused_character
+
+    problem = refused_character(str(path))  # a NUL or a lone surrogate: no file has such a name
+    if problem is not None:
+        raise ScenarioError(source, key, f"the path {problem}" if key else f"the path of the file {problem}")
     try:
         status = path.stat()
     except FileNotFoundError:
@@ -85,3 +90,15 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     path = Path(path)
     return Scenario.from_dict(read_yaml(path), source=str(path), base_dir=path.parent)
+
+
+def scenario_argument(value: Any, function: str) -> Scenario:
+    """The scenario a function of the library was given: a Scenario, or the path of a scenario
+    file (loaded). Anything else is a ScenarioError saying a Scenario is expected."""
+    if isinstance(value, Scenario):
+        return value
+    if isinstance(value, str | Path):
+        return load_scenario(value)
+    raise ScenarioError(
+        function, "", f"expected a Scenario or the path of a scenario file, not {type(value).__name__}"
+    )
