@@ -224,6 +224,7 @@ class Portfolio:
             )
         by_application = pd.concat(parts, ignore_index=True)
         applications = pd.DataFrame(rows, columns=list(APPLICATION_COLUMNS))
+        _check_finite(by_application, applications)  # before any sum: never inf, never a numpy warning
         first = int(min(by_application["fiscal_year"].min(), applications["approval_fiscal_year"].min()))
         last = int(max(by_application["fiscal_year"].max(), applications["approval_fiscal_year"].max()))
         years = pd.RangeIndex(first, last + 1, name="fiscal_year")
@@ -239,7 +240,6 @@ class Portfolio:
         totals["cap"] = np.nan if cap is None else cap
         totals["cap_headroom"] = totals["cap"] - totals["awarded"]
         totals = totals[list(FISCAL_YEAR_COLUMNS)]
-        _check_finite(totals, applications)
         totals.attrs["conventions"] = PLACEMENT_NOTE.format(timing=_timings(results))
         totals.attrs["cap"] = cap_note(cap)
         return cls(results, tuple(labels), cap, by_application, totals, applications)
@@ -331,19 +331,29 @@ class Portfolio:
         return view("write_portfolio_page")(self, Path(path))
 
 
-def _check_finite(totals: pd.DataFrame, applications: pd.DataFrame) -> None:
-    """Refuse totals that a number cannot hold (three applications of $1e307 a year): never
-    written as ``inf``. Each application is finite (its evaluation checks that); their sum is not."""
-    money = totals.select_dtypes("number").drop(columns=["cap", "cap_headroom"])
-    if bool(np.isfinite(money.to_numpy(dtype=float)).all()) and math.isfinite(
-        math.fsum(applications["requested_credits"])
-    ) and math.isfinite(math.fsum(applications["counted_benefits"])):
-        return
-    raise ScenarioError(
-        "portfolio",
-        "",
-        "the applications' amounts sum to more than a number can hold (infinity); give fewer or smaller applications",
-    )
+def _check_finite(by_application: pd.DataFrame, applications: pd.DataFrame) -> None:
+    """Refuse applications whose amounts sum to more than a number can hold (three applications
+    of $1e307 a year), before anything is summed: the totals are never written as ``inf``. Each
+    application is finite (its evaluation checks that); their sum may not be. Every amount is
+    >= 0, so when the grand total of a column is finite, so is every total and running total."""
+    columns = {
+        "credits": by_application["credits"],
+        "benefits": by_application["benefits"],
+        "requested_credits": applications["requested_credits"],
+        "counted_benefits": applications["counted_benefits"],
+    }
+    for name, values in columns.items():
+        try:
+            total = math.fsum(abs(float(value)) for value in values)
+        except OverflowError:  # fsum's own intermediate overflow
+            total = math.inf
+        if not math.isfinite(total):
+            raise ScenarioError(
+                "portfolio",
+                "",
+                f"the applications' {name.replace('_', ' ')} sum to more than a number can hold (infinity); "
+                "give fewer or smaller applications",
+            )
 
 
 def _timings(results: Sequence[Result]) -> str:
