@@ -16,6 +16,7 @@ are errors: each is printed as a problem and the status is 2, before anything is
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -150,9 +151,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .files import put_back_handlers
 
         try:
-            put_back_handlers(previous)
+            if previous and _startup.is_command_line():
+                _hold_to_the_end(previous)  # the process ends next: a signal still gets its one line
+            else:
+                put_back_handlers(previous)
         finally:
             sys.unraisablehook = unraisable_hook
+
+
+def _late_stop(number: int, frame) -> None:
+    """A signal after the command has finished (its files whole, its lines printed), while the
+    process ends: the output is flushed, the stop reported in its one line, and the process ends
+    with 128 + the signal's number, never killed by the signal without a word."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        _stopped(number)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(128 + int(number))
+
+
+def _hold_to_the_end(previous: dict) -> None:
+    """In the command line's process, the handlers of :data:`_STOP_WORDS` once the command has
+    returned: :func:`_late_stop`, until the process ends (the handlers from before the command
+    are not put back: nothing runs after it but the interpreter's own ending)."""
+    for number in previous:
+        signal.signal(number, _late_stop)
 
 
 def _take_over_signals(previous: dict) -> None:

@@ -68,9 +68,18 @@ def _chart_worker_started() -> None:
     inherited are set aside from the garbage collector (``gc.freeze``), and it collects after
     10,000 new objects instead of 700 (a chart makes tens of thousands; what a collection frees
     is the same, later). About 4% of a cold ``compare`` of the bundled scenarios; the bytes are
-    the same."""
-    import gc
+    the same.
 
+    Signals: the worker leaves the stop to the command (its parent), which reports it in one line
+    and cancels the charts not yet drawn. Ctrl-C, which the terminal sends to every process of the
+    group, is ignored here (the parent waits for the chart being drawn); SIGTERM ends the worker at
+    once, as by default, never raising the command's stop inside the pool's machinery (where it
+    could leave a lock held and the parent waiting for ever)."""
+    import gc
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     gc.freeze()
     gc.set_threshold(10_000)  # the older generations' thresholds as they were
 
