@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import sys
 import threading
@@ -112,19 +113,45 @@ def _quiet_stops(hook: Callable) -> Callable:
     return unraisable
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None, _default=warnings.showwarning):
+#: A Matplotlib warning of a character its font cannot draw (one per character and chart).
+_MISSING_GLYPH = re.compile(r"^Glyph \d+ \((.*)\) missing from font\(s\) (.*?)\.?$", re.DOTALL)
+#: The library warnings already written by this command (each is written once).
+_SHOWN: set[str] = set()
+
+
+def library_warning_line(message: str) -> str:
+    """The one line the command writes for a library's warning (Matplotlib, pandas...): a missing
+    glyph, of which a chart with a name in another script gives one per character and chart, is
+    said once for them all."""
+    glyph = _MISSING_GLYPH.match(message)
+    if glyph is not None:
+        return (
+            f"the charts' font ({glyph.group(2)}) has no glyph for some characters of the names: they are "
+            "drawn as empty boxes in the charts (the tables, workbook and HTML hold the text)"
+        )
+    return " ".join(message.split())
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """The command's warning writer: every warning, the libraries' included, is one line
+    ``netbenefit: warning: ...`` on stderr; a library's warning is written once."""
     from .plausibility import PlausibilityWarning
 
     if issubclass(category, PlausibilityWarning):
         print(f"netbenefit: warning: {terminal(str(message))}", file=sys.stderr)
-    else:
-        _default(message, category, filename, lineno, file, line)
+        return
+    text = library_warning_line(str(message))
+    if text in _SHOWN:
+        return
+    _SHOWN.add(text)
+    print(f"netbenefit: warning: {terminal(text)}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from . import _startup
 
     _RECEIVED.clear()
+    _SHOWN.clear()
     previous: dict = {}
     unraisable_hook = sys.unraisablehook
     sys.unraisablehook = _quiet_stops(unraisable_hook)

@@ -84,9 +84,28 @@ def _chart_worker_started() -> None:
     gc.set_threshold(10_000)  # the older generations' thresholds as they were
 
 
-def _forked_chart_images(index: int | None, chart: str, formats: Sequence[str]) -> list[tuple[str, bytes]]:
-    """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None)."""
-    return _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
+def _forked_chart_images(
+    index: int | None, chart: str, formats: Sequence[str]
+) -> tuple[list[tuple[str, bytes]], list[tuple[str, type]]]:
+    """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None);
+    and the warnings drawing it gave (message, category), which the parent gives in its own
+    process (:func:`_warned_again`): a worker writes nothing on stderr itself."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        images = _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
+    return images, [(str(record.message), record.category) for record in caught]
+
+
+def _warned_again(drawn: tuple[list[tuple[str, bytes]], list[tuple[str, type]]]) -> list[tuple[str, bytes]]:
+    """The images a worker drew, once the warnings it gave are given again in this process."""
+    import warnings
+
+    images, caught = drawn
+    for message, category in caught:
+        warnings.warn(message, category if issubclass(category, Warning) else UserWarning, stacklevel=2)
+    return images
 
 
 #: The file names of charts not named after their function.
@@ -217,7 +236,7 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
                     if keep is not None:
                         written.extend(_kept_images(keep, progress))
                     else:
-                        written.extend(_write_images(place, next(drawn).result(), progress))
+                        written.extend(_write_images(place, _warned_again(next(drawn).result()), progress))
                 return written
 
             try:

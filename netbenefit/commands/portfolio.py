@@ -86,10 +86,9 @@ def check_options(args: argparse.Namespace) -> None:
     check_run_arguments("command line", args.draws, args.seed, prefix="--")
     if args.dask and args.scheduler is not None:
         raise ScenarioError("--dask", "", "give either --dask (a local cluster) or --scheduler ADDRESS, not both")
-    if args.scheduler is not None:
-        from ..analysis.distributed import scheduler_address
+    from .sweep import check_scheduler_options
 
-        scheduler_address(args.scheduler)
+    check_scheduler_options(args)
 
 
 def run(args: argparse.Namespace) -> int:

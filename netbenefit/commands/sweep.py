@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import re
 from pathlib import Path
 
 
@@ -120,6 +122,49 @@ def check_grid_size(grid: dict) -> None:
     check_memory("--set", "", rows * columns * 8 * 2, f"a sweep of {rows:,} combinations")
 
 
+#: A plausibility warning of one value given by hand: ``file: key``, the value, how it was given,
+#: and the rest (``is implausible (...)``).
+_GIVEN = re.compile(r"^(?P<head>.*?): (?P<value>\S+) \((?P<via>given to [^)]*)\) (?P<rest>.*)$", re.DOTALL)
+
+
+@contextlib.contextmanager
+def summarised_warnings():
+    """Within the block, the plausibility warnings of values given by hand (``--set``, ``--vary``)
+    are gathered, and one warning per key is given after it: ``file: key: 241 values given to
+    sweep are implausible (0.3, 0.4, ..., 2.7); the first, 0.3, is implausible (...)``, not one
+    line per value. Any other warning passes as it is. Under ``--strict`` (warnings are errors)
+    the first is raised as before."""
+    import warnings
+
+    from ..plausibility import PlausibilityWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        for action in warnings.filters:  # --strict: PlausibilityWarning stays an error
+            if action[2] is PlausibilityWarning and action[0] == "error":
+                break
+        else:
+            warnings.simplefilter("always", PlausibilityWarning)
+        yield
+    groups: dict[tuple[str, str], list] = {}
+    for record in caught:
+        found = _GIVEN.match(str(record.message)) if issubclass(record.category, PlausibilityWarning) else None
+        if found is None:
+            warnings.warn_explicit(record.message, record.category, record.filename, record.lineno)
+            continue
+        groups.setdefault((found["head"], found["via"]), []).append(found)
+    for (head, via), values in groups.items():
+        if len(values) == 1:
+            message = f"{head}: {values[0]['value']} ({via}) {values[0]['rest']}"
+        else:
+            shown = [v["value"] for v in values]
+            listed = ", ".join(shown) if len(shown) <= 4 else f"{', '.join(shown[:3])}, ..., {shown[-1]}"
+            message = (
+                f"{head}: {len(values)} values {via} are implausible ({listed}); "
+                f"the first, {values[0]['value']}, {values[0]['rest']}"
+            )
+        warnings.warn(PlausibilityWarning(message), stacklevel=2)
+
+
 def write_table(table, path: Path) -> None:
     """Write a DataFrame atomically as CSV or Parquet, chosen by the file's extension."""
     from ..files import OutputError, atomic_write
@@ -158,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     client = dask_client(args)
     try:
-        table = sweep(scenario, grid, client=client)
+        with summarised_warnings():  # one warning per key, not one per value
+            table = sweep(scenario, grid, client=client)
     finally:
         if client is not None:
             client.close()
