@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 def read_csv_streams(data: dict, source: str, base: Path) -> dict:
     """Replace each stream's ``from_csv`` by the ``by_year`` values its CSV holds."""
-    data["streams"] = _csv_stream_list(data.get("streams"), "streams", source, base)
+    if "streams" in data:  # streams: null is a value of the wrong kind, refused as such (not "none given")
+        data["streams"] = _csv_stream_list(data["streams"], "streams", source, base)
     phases = data.get("phases")
     if isinstance(phases, list | tuple):
         data["phases"] = [
@@ -31,8 +32,6 @@ def read_csv_streams(data: dict, source: str, base: Path) -> dict:
             else phase
             for i, phase in enumerate(phases)
         ]
-    if data["streams"] is None:
-        del data["streams"]
     return data
 
 
