@@ -151,7 +151,7 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     temporary = None
     try:
         make_folders(path.parent)
-        with _signals_held():  # a signal between creating the temporary file and naming it waits
+        with signals_held():  # a signal between creating the temporary file and naming it waits
             handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
         os.close(handle)
         write(Path(temporary))
@@ -180,7 +180,7 @@ def _digest(path: str) -> str:
 
 
 @contextlib.contextmanager
-def _signals_held():
+def signals_held():
     """Hold SIGINT and SIGTERM back while the body runs; they are acted on after it.
 
     Held at the level of Python's handlers, not with a signal mask: a mask holds a signal for
@@ -216,12 +216,12 @@ CHART_LIBRARIES = ("matplotlib", "matplotlib.figure", "matplotlib.backends.backe
 
 
 def import_held(modules: Sequence[str] = CHART_LIBRARIES) -> None:
-    """Import ``modules`` with SIGINT and SIGTERM held (:func:`_signals_held`): a signal landing
+    """Import ``modules`` with SIGINT and SIGTERM held (:func:`signals_held`): a signal landing
     while a C extension initialises is acted on once the import is done, never inside it (an
     exception raised there can abort the interpreter)."""
     import importlib
 
-    with _signals_held():
+    with signals_held():
         for name in modules:
             importlib.import_module(name)
 

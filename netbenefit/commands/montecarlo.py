@@ -77,12 +77,11 @@ def check_run_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis import montecarlo
     from ..output import prepare_output_file
     from ..plausibility import warn_if_implausible
     from ..safe_text import terminal, terminal_lines
     from ..scenario import load_scenario
-    from .sweep import dask_client, parse_options, write_table
+    from .sweep import cluster_failures, dask_client, parse_options, write_table
 
     check_run_options(args)  # every option before any file is read
     if args.out is not None:
@@ -92,17 +91,8 @@ def run(args: argparse.Namespace) -> int:
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     client = dask_client(args)
     try:
-        result = montecarlo(
-            scenario,
-            draws=args.draws,
-            vary=vary,
-            seed=args.seed,
-            progress=False if args.no_progress else None,
-            chunk_size=args.chunk_size,
-            keep_draws=args.out is not None,
-            out_of_range="clip" if args.clip else "error",
-            client=client,
-        )
+        with cluster_failures(client, "--scheduler"):
+            result = _run(args, scenario, vary, client)
     finally:
         if client is not None:
             client.close()
@@ -113,3 +103,19 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         print(terminal(f"wrote {args.out}"))
     return 0
+
+
+def _run(args: argparse.Namespace, scenario, vary: dict, client):
+    from ..analysis import montecarlo
+
+    return montecarlo(
+        scenario,
+        draws=args.draws,
+        vary=vary,
+        seed=args.seed,
+        progress=False if args.no_progress else None,
+        chunk_size=args.chunk_size,
+        keep_draws=args.out is not None,
+        out_of_range="clip" if args.clip else "error",
+        client=client,
+    )

@@ -20,6 +20,7 @@ applications are then the file's, and no FILE is given. ``--dask`` runs it on a 
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 
@@ -54,8 +55,61 @@ def _client(args: argparse.Namespace):
             raise ScenarioError("--dask", "", "running on Dask needs dask: pip install 'netbenefit[dask]'") from None
         from ..portfolio.montecarlo import local_cluster
 
-        client = Client(local_cluster())
+        started = None
+        try:
+            from ..files import signals_held
+
+            # a stop while the cluster starts is acted on once it has started, and closes it whole
+            with _workers_quiet(), signals_held():
+                started = Client(local_cluster())
+        except BaseException:  # a stop received while the cluster started: close it, then stop
+            _close(started, local=True)
+            raise
+        client = started
     return client
+
+
+def _close(client, *, local: bool) -> None:
+    """Close ``client`` (and its local cluster); a cluster that a stop interrupted while it
+    started may fail to close cleanly, which is not the command's error to report."""
+    if client is None:
+        return
+    cluster = getattr(client, "cluster", None)
+    try:
+        client.close()
+        if local and cluster is not None:
+            cluster.close()
+    except Exception:  # noqa: BLE001 - best effort: the run's own outcome is what is reported
+        pass
+
+
+@contextlib.contextmanager
+def _workers_quiet():
+    """Start a local cluster with the standard error of this process pointed at ``os.devnull``:
+    the worker processes it starts inherit it, so that nothing they print (a KeyboardInterrupt
+    of their own when Ctrl-C, sent by the terminal to the whole process group, reaches them too; a
+    worker's log) reaches the command's stderr. Their failures reach the client as errors, which
+    the command reports in its own line. The command's stderr is put back as soon as the cluster
+    has started (or failed to: a Ctrl-C meanwhile stops the command as anywhere else)."""
+    import os
+    import sys
+
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no standard error to point elsewhere
+        yield
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+        finally:
+            os.close(null)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def check_options(args: argparse.Namespace) -> None:
@@ -124,19 +178,18 @@ def run(args: argparse.Namespace) -> int:
     if book is not None:  # the drawn values are checked as they are drawn: before any line
         from ..analysis.keys import CLIP_HINT, OutOfRangeError
         from ..portfolio.montecarlo import portfolio_montecarlo
+        from .sweep import cluster_failures
 
-        client = _client(args)
+        client = None
         try:
-            run_mc = portfolio_montecarlo(book, draws=args.draws, seed=args.seed, client=client)
+            client = _client(args)
+            with cluster_failures(client, "--scheduler" if args.scheduler is not None else "--dask"):
+                run_mc = portfolio_montecarlo(book, draws=args.draws, seed=args.seed, client=client)
         except OutOfRangeError as error:  # this command has no --clip: the advice it can follow
             hint = "; choose a distribution in the portfolio file that stays inside the range"
             raise ScenarioError(error.source, error.key, error.problem.replace(CLIP_HINT, hint)) from None
         finally:
-            if client is not None:
-                cluster = getattr(client, "cluster", None)
-                client.close()
-                if args.dask and cluster is not None:
-                    cluster.close()
+            _close(client, local=args.dask)
     folder = prepare_output_folder(args.out, args.force)
     for result in results:
         print(

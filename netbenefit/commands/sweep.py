@@ -64,6 +64,23 @@ def check_scheduler_options(args: argparse.Namespace) -> None:
         raise ScenarioError("--scheduler-timeout", "", f"must be a number of seconds > 0, got {timeout!r}")
 
 
+@contextlib.contextmanager
+def cluster_failures(client, option: str):
+    """Within the block, a failure of the Dask cluster running it (a worker lost, a task that
+    could not be sent) is netbenefit's one line naming ``option``; an error of the input (a
+    ScenarioError, raised on a worker as here) passes as it is. Without a client, nothing changes."""
+    from ..errors import ScenarioError
+
+    try:
+        yield
+    except ScenarioError:
+        raise
+    except Exception as error:  # noqa: BLE001 - any failure of the cluster, reported in one line
+        if client is None:
+            raise
+        raise ScenarioError(option, "", f"the Dask cluster failed: {type(error).__name__}: {error}") from None
+
+
 def dask_client(args: argparse.Namespace):
     """A Dask client of ``--scheduler``, or None."""
     if getattr(args, "scheduler", None) is None:
@@ -203,7 +220,7 @@ def run(args: argparse.Namespace) -> int:
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     client = dask_client(args)
     try:
-        with summarised_warnings():  # one warning per key, not one per value
+        with summarised_warnings(), cluster_failures(client, "--scheduler"):  # one warning per key
             table = sweep(scenario, grid, client=client)
     finally:
         if client is not None:

@@ -241,12 +241,23 @@ WORKER_ENVIRONMENT = {"MALLOC_MMAP_THRESHOLD_": "268435456"}  # not a statutory 
 
 def local_cluster(n_workers: int | None = None):
     """A ``distributed.LocalCluster`` of single-threaded worker processes with :data:`WORKER_ENVIRONMENT`."""
+    import logging
+
     import dask
     from distributed import LocalCluster
 
     settings = {f"distributed.nanny.pre-spawn-environ.{name}": value for name, value in WORKER_ENVIRONMENT.items()}
     with dask.config.set(settings):
-        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        # the workers' own log lines ("Compute Failed" blocks, a worker lost while the run is
+        # stopped) are not written on the command's stderr: a task's error reaches the client,
+        # which reports it as netbenefit's one line
+        return LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
 
 
 # --- One task ---------------------------------------------------------------------------------
