@@ -13,7 +13,7 @@ A portfolio file (YAML) lists the applications' scenario files, each with its ow
       discount_rate: [uniform, 0.05, 0.07]
       inflation: [triangular, 0.01, 0.02, 0.035]
     applications:
-      - file: pharma_campus.yaml                # relative to this file's folder
+      - file: pharma_campus.yaml                # inside this file's folder (the rule of named files)
         vary:
           jobs.new: [normal, 300, 30]
           jobs.median_salary: [triangular, 88000, 98000, 106000]
