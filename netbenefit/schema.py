@@ -45,12 +45,17 @@ MIDNIGHT_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt]|[ \\t]+)00:00:00(\\.0+)?([ 
 
 #: The rules the loader checks across several keys, which JSON Schema does not express here.
 CROSS_KEY_RULES = (
-    "award: exactly one of annual_credit and per_new_job",
-    "revenue: median_salary is given when revenue drivers are given",
+    "approval_date is not before application_date",
+    "business: full_time_employees_at_application (>= 1) is given for a small business",
+    "award (and each phase's): exactly one of annual_credit, per_new_job and section_75; per_retained_job goes "
+    "with per_new_job; bonus names are distinct",
+    "revenue: income_tax_effective_rate or income_tax: progressive, not both; median_salary when revenue is given; "
+    "an income tax block's keys as its method takes them, filing status shares summing to 1",
     "some benefit is given: revenue drivers or streams",
-    "stream names are unique and not those of the built-in columns",
-    "a phase's years and amounts stay within the model's 1,000 years",
-    "a stream's from_csv names a CSV file inside the scenario file's folder",
+    "stream names are unique in their list and not those of the built-in columns",
+    "a later phase's amounts by year start at year 1",
+    "a stream gives by_year or from_csv, not both; from_csv names a CSV file inside the scenario file's folder",
+    "the model's timeline (every phase's years, commitment and amounts) is at most 1,000 years",
 )
 
 

@@ -304,8 +304,7 @@ def montecarlo(
     >>> run = montecarlo(scenario, draws=100_000, vary=vary, seed=1)  # doctest: +SKIP
     >>> run.summary.probability_passes  # doctest: +SKIP
     """
-    scenario = scenario_argument(scenario, "montecarlo")  # a path is loaded
-    draws = _checked_run(scenario.source, draws, seed, chunk_size)
+    scenario, draws = _checked_run(scenario, draws, seed, chunk_size)  # a path is loaded
     distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
     for key in distributions:
         key_spec(scenario, key)  # unknown or fixed keys fail before any draw
@@ -371,15 +370,18 @@ def montecarlo(
     )
 
 
-def _checked_run(source: str, draws: Any, seed: Any, chunk_size: int) -> int:
-    """The number of draws, once it, the seed and the chunk size are checked (one-line errors)."""
+def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple[Scenario, int]:
+    """The scenario (a path is loaded) and the number of draws, once it, the seed and the chunk
+    size are checked (one-line errors)."""
+    scenario = scenario_argument(scenario, "montecarlo")
+    source = scenario.source
     if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 1:
         raise ScenarioError(source, "", f"draws must be a whole number >= 1, not {draws!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0):
         raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
     if chunk_size < 1:
         raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
-    return int(draws)
+    return scenario, int(draws)
 
 
 def _chunks_here(scenario, draws, make_overrides, chunk_size, bar, distributions, use_structure):

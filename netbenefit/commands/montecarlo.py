@@ -64,13 +64,13 @@ def check_run_options(args: argparse.Namespace) -> None:
     and every draw with ``--out``) within what the machine can give, and the scheduler's address,
     checked before anything is read or allocated. Raises ScenarioError naming the option."""
     from ..memory import check_memory
-    from ..portfolio.montecarlo import MAX_DRAWS, _whole
+    from ..portfolio.montecarlo import MAX_DRAWS, whole_number
     from .sweep import check_scheduler_options
 
-    _whole("command line", "--draws", args.draws, 1, MAX_DRAWS)
+    whole_number("command line", "--draws", args.draws, 1, MAX_DRAWS)
     if args.seed is not None:
-        _whole("command line", "--seed", args.seed, 0)
-    _whole("command line", "--chunk-size", args.chunk_size, 1, MAX_DRAWS)
+        whole_number("command line", "--seed", args.seed, 0)
+    whole_number("command line", "--chunk-size", args.chunk_size, 1, MAX_DRAWS)
     per_draw = 8 * (2 + (_KEPT_COLUMNS + len(args.vary) if args.out is not None else 0))
     check_memory("command line", "--draws", args.draws * per_draw, f"a run of {args.draws:,} draws")
     check_scheduler_options(args)

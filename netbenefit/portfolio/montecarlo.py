@@ -75,7 +75,7 @@ class PortfolioFile:
     group_size: int = DEFAULT_GROUP_SIZE
 
 
-def _whole(source: str, key: str, value: Any, least: int, most: int | None = None) -> int:
+def whole_number(source: str, key: str, value: Any, least: int, most: int | None = None) -> int:
     """A whole number of at least ``least`` (and at most ``most``): a Python or numpy integer, never
     a bool, a float or text; 0 is not "the default". Raises ScenarioError naming ``key``."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
@@ -105,13 +105,13 @@ def check_run_arguments(
     whole numbers in range, 0 refused (not "the default"). Raises ScenarioError naming each
     (``prefix``: ``--`` for the command line's options)."""
     if draws is not None:
-        _whole(source, f"{prefix}draws", draws, 1, MAX_DRAWS)
+        whole_number(source, f"{prefix}draws", draws, 1, MAX_DRAWS)
     if seed is not None:
-        _whole(source, f"{prefix}seed", seed, 0, MAX_SEED)
+        whole_number(source, f"{prefix}seed", seed, 0, MAX_SEED)
     if chunk_size is not None:
-        _whole(source, f"{prefix}chunk_size", chunk_size, 1, MAX_DRAWS)
+        whole_number(source, f"{prefix}chunk_size", chunk_size, 1, MAX_DRAWS)
     if group_size is not None:
-        _whole(source, f"{prefix}group_size", group_size, 1)
+        whole_number(source, f"{prefix}group_size", group_size, 1)
 
 
 def _text(source: str, key: str, value: Any, allowed: str = "") -> str:

@@ -58,7 +58,9 @@ def _set_name(data, text):
 
 @st.composite
 def changed(draw):
-    """A valid scenario, and at most one change of one key (a value of one rule JSON Schema says)."""
+    """A valid scenario, and at most one change of one key (a value of one rule JSON Schema says;
+    an approval date after any generated application date, the rule across the two being the
+    loader's alone)."""
     data = draw(scenario_dicts())
     change = draw(st.sampled_from([
         "none", "name", "description", "phase name", "stream name", "year key", "phase year key",
@@ -90,7 +92,7 @@ def changed(draw):
         data["streams"] = draw(st.sampled_from([None, {}, "x"]))
     elif change == "approval_date":
         data["approval_date"] = draw(st.sampled_from([
-            dt.date(2026, 5, 1), dt.datetime(2026, 5, 1), dt.datetime(2026, 5, 1, 12, 30), "2026-05-01", "May 1",
+            dt.date(2031, 5, 1), dt.datetime(2031, 5, 1), dt.datetime(2031, 5, 1, 12, 30), "2031-05-01", "May 1",
             dt.date(9999, 12, 31),
         ]))  # fmt: skip
     elif change == "share":
