@@ -24,10 +24,12 @@ def check_output_folder(folder: Path, force: bool) -> Path:
         raise OutputError(f"{folder}: the output folder is not empty; give --force to overwrite its files")
     for name in OUTPUT_SUBFOLDERS:  # refused before any file is written, not when the first chart is
         sub = folder / name
-        if sub.is_symlink():
-            raise OutputError(f"{sub}: is a link; the output folder's {name}/ must be a folder of its own")
-        if sub.exists() and not sub.is_dir():
-            raise OutputError(f"{sub}: exists and is not a folder")
+        if sub.is_symlink() or (sub.exists() and not sub.is_dir()):
+            what = "a link" if sub.is_symlink() else "not a folder"
+            raise OutputError(
+                f"{sub}: is {what} where netbenefit keeps a folder of its outputs; "
+                "nothing is written through it: remove it or give another --out"
+            )
     return folder
 
 
