@@ -123,6 +123,11 @@ def library_warning_line(message: str) -> str:
     """The one line the command writes for a library's warning (Matplotlib, pandas...): a missing
     glyph, of which a chart with a name in another script gives one per character and chart, is
     said once for them all."""
+    if message.startswith("constrained_layout not applied"):  # a chart of very many applications
+        return (
+            "a chart has too many items to lay out its labels fully (its figure keeps its size): "
+            "some labels may overlap; the tables, workbook and HTML hold every value"
+        )
     glyph = _MISSING_GLYPH.match(message)
     if glyph is not None:
         return (

@@ -95,3 +95,18 @@ def test_explore_of_one_key_gives_it_a_slider():
     pytest.importorskip("ipywidgets")
     explorer = netbenefit.explore(PARTY, keys="jobs.new")
     assert list(explorer.sliders) == ["jobs.new"]
+
+
+@pytest.mark.parametrize(
+    "message, words",
+    [
+        ("Glyph 28145 (\\N{CJK UNIFIED IDEOGRAPH-6DF1}) missing from font(s) DejaVu Sans.", "no glyph"),
+        ("constrained_layout not applied because axes sizes collapsed to zero.  Try making figure larger", "overlap"),
+        ("some other\nlibrary warning", "some other library warning"),
+    ],
+)
+def test_a_library_warning_is_said_in_the_tool_s_words_on_one_line(message, words):
+    from netbenefit.cli import library_warning_line
+
+    line = library_warning_line(message)
+    assert words in line and "\n" not in line
