@@ -381,6 +381,9 @@ def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple
         raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
     if chunk_size < 1:
         raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
+    from ..memory import check_memory
+
+    check_memory(source, "draws", int(draws) * 8 * 2, f"a run of {int(draws):,} draws")  # the ratios, at least
     return scenario, int(draws)
 
 

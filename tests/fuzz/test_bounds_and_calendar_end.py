@@ -104,3 +104,9 @@ def test_huge_values_are_refused_before_allocation_naming_the_option(tmp_path, c
     out, err = capsys.readouterr()
     assert code == 2 and out == "" and list(tmp_path.iterdir()) == [], err
     assert ("--draws" in err or "draws:" in err or "--cap" in err) and err.count("\n") == 1, err
+
+
+def test_montecarlo_in_python_refuses_draws_beyond_memory_before_allocating():
+    with pytest.raises(ScenarioError) as caught:
+        netbenefit.montecarlo(PARTY, draws=10**12, vary={"jobs.new": ("uniform", 100, 200)}, seed=1)
+    assert caught.value.key == "draws" and "memory" in caught.value.problem
