@@ -216,12 +216,12 @@ class Explorer:
         """Write the current variant as a scenario file (the ``File`` box's path by default). A path
         that cannot be written (a missing folder, which is not made; a NUL; a folder in the way) is
         said in the status line, never raised out of the button's callback."""
-        from .text_rule import refused_character
+        from .scenario.loading import unnameable
 
         given = path if path is not None else self.path.value
         try:
             target = Path(given)
-            problem = refused_character(str(target))
+            problem = unnameable(str(target))
             if problem is not None:
                 raise ValueError(f"the path {problem}")
             if not target.parent.is_dir():
