@@ -2,7 +2,7 @@
 
     python benchmarks/bench_portfolio.py [--applications 200] [--draws 100000] [--workers 2] [--repeat 2]
 
-The example portfolio (``scenarios/portfolio/montecarlo/portfolio.yaml``: its applications, their
+The example portfolio (``scenarios/portfolio/montecarlo.yml``: its applications, their
 distributions and the shared macro draws) is repeated to ``--applications`` applications. The
 run of ``--draws`` draws (chunks of 10,000 draws, groups of 20 applications: one task each) is
 timed wall-clock, in this process and on a ``distributed.LocalCluster`` of ``--workers``
@@ -36,7 +36,7 @@ import numpy as np
 from netbenefit.portfolio.montecarlo import load_portfolio_file, local_cluster, portfolio_montecarlo, totals_match
 
 ROOT = Path(__file__).resolve().parents[1]
-PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo" / "portfolio.yaml"
+PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo.yml"
 CHUNK, GROUP = 10_000, 20
 TINY_TASKS = 400  # 20 applications x 20 chunks of 10 draws
 

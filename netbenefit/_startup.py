@@ -9,12 +9,12 @@ line (:func:`netbenefit.cli.main`) takes over from them and reports a signal rec
 as any other stop (130 or 143, one line). Imported as a library, the package sets no handler.
 """
 
-import _signal  # built in: importing it takes no time (the signal module imports enum)
 import os
+import signal  # the public module (enum, which it imports, is loaded by Python's start-up already)
 import sys
 
 #: The signals held while the command line starts, and those received meanwhile, in order.
-HELD = (_signal.SIGINT, _signal.SIGTERM)
+HELD = (signal.SIGINT, signal.SIGTERM)
 RECEIVED: list = []
 #: The handlers in place before they were held (put back when the command ends).
 ORIGINAL: dict = {}
@@ -39,10 +39,10 @@ def hold_while_starting() -> None:
     if ORIGINAL or not is_command_line():
         return
     for number in HELD:
-        handler = _signal.getsignal(number)
-        if handler is not _signal.SIG_IGN:
+        handler = signal.getsignal(number)
+        if handler is not signal.SIG_IGN:
             try:
-                _signal.signal(number, _record)
+                signal.signal(number, _record)
             except ValueError:  # not the main thread: no handler can be set
                 return
             ORIGINAL[number] = handler

@@ -13,7 +13,9 @@ digest of a chart file (:func:`chart_key`) covers:
 - the package: its version and the bytes of every file of the installed package (code,
   parameters), so that an edited or upgraded netbenefit never keeps a chart drawn by another;
 - the style: the versions of Matplotlib, FreeType and Pillow and every ``rcParams`` value (a
-  ``matplotlibrc`` or a change made in Python included).
+  ``matplotlibrc`` or a change made in Python included);
+- the fonts: every font file Matplotlib knows, by path, size, modification time and inode, and
+  the bytes of the one its settings pick first (:func:`fonts_digest`).
 
 A value the digest cannot read (an object of a kind it does not know) makes the chart's key
 None: such a chart is always drawn.
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     from .result import Result
 
 #: Changes whenever what the digest covers, or how, changes: every chart is drawn again.
-KEY_FORMAT = 1
+KEY_FORMAT = 2
 
 
 class NotDigestible(TypeError):
@@ -168,6 +170,34 @@ def style_digest() -> str:
     for key, value in sorted(dict.items(matplotlib.rcParams)):  # dict's items: no backend resolved
         if key != "backend":
             hasher.update(f"{key}={value!r};".encode())
+    hasher.update(fonts_digest().encode())
+    return hasher.hexdigest()
+
+
+def fonts_digest() -> str:
+    """The digest of the font files a chart may be drawn with: every font Matplotlib knows (its
+    own and the system's), by path, size, modification time and inode, and the bytes of the one
+    its settings pick first. A font file replaced, added or removed changes it, so that a chart
+    drawn with another font is drawn again."""
+    import os
+
+    from matplotlib import font_manager
+
+    manager = font_manager.fontManager
+    hasher = hashlib.sha256(b"fonts;")
+    paths = sorted({str(entry.fname) for entry in [*manager.ttflist, *manager.afmlist]})
+    for path in paths:
+        try:
+            status = os.stat(path)
+            hasher.update(f"{path}|{status.st_size}|{status.st_mtime_ns}|{status.st_ino};".encode())
+        except OSError:
+            hasher.update(f"{path}|missing;".encode())
+    try:
+        chosen = font_manager.findfont(font_manager.FontProperties(), fallback_to_default=True)
+        with open(chosen, "rb") as handle:
+            hasher.update(hashlib.file_digest(handle, "sha256").digest())
+    except (OSError, ValueError):
+        hasher.update(b"no default font;")
     return hasher.hexdigest()
 
 

@@ -16,6 +16,8 @@ are errors: each is printed as a problem and the status is 2, before anything is
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import signal
 import sys
 import threading
@@ -111,19 +113,50 @@ def _quiet_stops(hook: Callable) -> Callable:
     return unraisable
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None, _default=warnings.showwarning):
+#: A Matplotlib warning of a character its font cannot draw (one per character and chart).
+_MISSING_GLYPH = re.compile(r"^Glyph \d+ \((.*)\) missing from font\(s\) (.*?)\.?$", re.DOTALL)
+#: The library warnings already written by this command (each is written once).
+_SHOWN: set[str] = set()
+
+
+def library_warning_line(message: str) -> str:
+    """The one line the command writes for a library's warning (Matplotlib, pandas...): a missing
+    glyph, of which a chart with a name in another script gives one per character and chart, is
+    said once for them all."""
+    if message.startswith("constrained_layout not applied"):  # a chart of very many applications
+        return (
+            "a chart has too many items to lay out its labels fully (its figure keeps its size): "
+            "some labels may overlap; the tables, workbook and HTML hold every value"
+        )
+    glyph = _MISSING_GLYPH.match(message)
+    if glyph is not None:
+        return (
+            f"the charts' font ({glyph.group(2)}) has no glyph for some characters of the names: they are "
+            "drawn as empty boxes in the charts (the tables, workbook and HTML hold the text)"
+        )
+    return " ".join(message.split())
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """The command's warning writer: every warning, the libraries' included, is one line
+    ``netbenefit: warning: ...`` on stderr; a library's warning is written once."""
     from .plausibility import PlausibilityWarning
 
     if issubclass(category, PlausibilityWarning):
         print(f"netbenefit: warning: {terminal(str(message))}", file=sys.stderr)
-    else:
-        _default(message, category, filename, lineno, file, line)
+        return
+    text = library_warning_line(str(message))
+    if text in _SHOWN:
+        return
+    _SHOWN.add(text)
+    print(f"netbenefit: warning: {terminal(text)}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from . import _startup
 
     _RECEIVED.clear()
+    _SHOWN.clear()
     previous: dict = {}
     unraisable_hook = sys.unraisablehook
     sys.unraisablehook = _quiet_stops(unraisable_hook)
@@ -150,9 +183,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .files import put_back_handlers
 
         try:
-            put_back_handlers(previous)
+            if previous and _startup.is_command_line():
+                _hold_to_the_end(previous)  # the process ends next: a signal still gets its one line
+            else:
+                put_back_handlers(previous)
         finally:
             sys.unraisablehook = unraisable_hook
+
+
+def _late_stop(number: int, frame) -> None:
+    """A signal after the command has finished (its files whole, its lines printed), while the
+    process ends: the output is flushed, the stop reported in its one line, and the process ends
+    with 128 + the signal's number, never killed by the signal without a word."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        _stopped(number)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(128 + int(number))
+
+
+def _hold_to_the_end(previous: dict) -> None:
+    """In the command line's process, the handlers of :data:`_STOP_WORDS` once the command has
+    returned: :func:`_late_stop`, until the process ends (the handlers from before the command
+    are not put back: nothing runs after it but the interpreter's own ending)."""
+    for number in previous:
+        signal.signal(number, _late_stop)
 
 
 def _take_over_signals(previous: dict) -> None:

@@ -35,6 +35,16 @@ class ScenarioError(ValueError):
         )
         super().__init__("\n".join(self.lines))
 
+    def __reduce__(self):
+        """Pickled whole (its class, source and every problem): an error raised on a Dask worker
+        reaches the command as the same error, reported in its own lines."""
+        (key, problem), *more = self.problems
+        return (_rebuilt, (type(self), self.source, key, problem, tuple(more)))
+
+
+def _rebuilt(cls: type, source: str, key: str, problem: str, more: tuple) -> ScenarioError:
+    return cls(source, key, problem, more=more)
+
 
 def printable(text: str) -> str:
     """``text`` with each control or other non-printable character (a newline in a file name or a

@@ -254,12 +254,22 @@ class Explorer:
         self._changed()
 
     def export(self, path: str | Path | None = None) -> Path | None:
-        """Write the current variant as a scenario file (the ``File`` box's path by default)."""
-        target = Path(path if path is not None else self.path.value)
+        """Write the current variant as a scenario file (the ``File`` box's path by default). A path
+        that cannot be written (a missing folder, which is not made; a NUL; a folder in the way) is
+        said in the status line, never raised out of the button's callback."""
+        from .scenario.loading import unnameable
+
+        given = path if path is not None else self.path.value
         try:
+            target = Path(given)
+            problem = unnameable(str(target))
+            if problem is not None:
+                raise ValueError(f"the path {problem}")
+            if not target.parent.is_dir():
+                raise FileNotFoundError(f"no folder {target.parent}: it is not made")
             written = self.variant.to_yaml(target)
-        except OSError as error:
-            self.status.value = f"<span style='color:#a34700'>cannot write {_escape(target)}: {_escape(error)}</span>"
+        except (OSError, ValueError, TypeError) as error:  # a ScenarioError is a ValueError
+            self.status.value = f"<span style='color:#a34700'>cannot write {_escape(given)}: {_escape(error)}</span>"
             return None
         self.status.value = f"wrote {_escape(written)}"
         return Path(written)
@@ -409,4 +419,6 @@ def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
 
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
+    if isinstance(keys, str):  # one key: its slider (not a slider per character)
+        keys = [keys]
     return Explorer(scenario, count=count, keys=keys)

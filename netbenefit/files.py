@@ -38,6 +38,12 @@ class WriteError(OSError):
 WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
 
 
+#: While a run keeps a manifest, the SHA-256 of the bytes each file was written with (taken from the
+#: temporary file before it is renamed into place: what the run wrote, whatever happens to the
+#: file after): path -> hex digest.
+WRITTEN_DIGESTS: contextvars.ContextVar[dict[Path, str] | None] = contextvars.ContextVar("digests", default=None)
+
+
 #: While a run writes into its output folder (:func:`netbenefit.outdir.one_run`), that folder: the
 #: folders netbenefit makes inside it are made by :func:`make_folders`, never through a link.
 OUTPUT_ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar("output_root", default=None)
@@ -145,15 +151,19 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
     temporary = None
     try:
         make_folders(path.parent)
-        with _signals_held():  # a signal between creating the temporary file and naming it waits
+        with signals_held():  # a signal between creating the temporary file and naming it waits
             handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
         os.close(handle)
         write(Path(temporary))
         os.chmod(temporary, 0o666 & ~_umask())
         _synced(temporary)
+        digests = WRITTEN_DIGESTS.get()
+        digest = _digest(temporary) if digests is not None else None
         os.replace(temporary, path)
         if (record := WRITTEN.get()) is not None:
             record.append(path)
+        if digests is not None:
+            digests[path] = digest
     except BaseException as error:
         if temporary is not None:
             Path(temporary).unlink(missing_ok=True)
@@ -162,8 +172,15 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         raise
 
 
+def _digest(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
 @contextlib.contextmanager
-def _signals_held():
+def signals_held():
     """Hold SIGINT and SIGTERM back while the body runs; they are acted on after it.
 
     Held at the level of Python's handlers, not with a signal mask: a mask holds a signal for
@@ -199,12 +216,12 @@ CHART_LIBRARIES = ("matplotlib", "matplotlib.figure", "matplotlib.backends.backe
 
 
 def import_held(modules: Sequence[str] = CHART_LIBRARIES) -> None:
-    """Import ``modules`` with SIGINT and SIGTERM held (:func:`_signals_held`): a signal landing
+    """Import ``modules`` with SIGINT and SIGTERM held (:func:`signals_held`): a signal landing
     while a C extension initialises is acted on once the import is done, never inside it (an
     exception raised there can abort the interpreter)."""
     import importlib
 
-    with _signals_held():
+    with signals_held():
         for name in modules:
             importlib.import_module(name)
 

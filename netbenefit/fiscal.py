@@ -90,9 +90,34 @@ def timing_point(approval: dt.date, year: int, timing: str = "end_of_year") -> d
     return start + dt.timedelta(days=(end - start).days // 2)
 
 
-def fiscal_years(approval: dt.date, years: Iterable[int], timing: str = "end_of_year") -> np.ndarray:
-    """The State fiscal year of each project year in ``years`` (an int array of the same length)."""
-    return np.array([state_fiscal_year(timing_point(approval, int(t), timing)) for t in years], dtype=np.int64)
+#: The Gregorian calendar repeats every 400 years, to the day (146,097 days: whole weeks, the same
+#: leap days), so a date moved by a multiple of 400 years falls on the same month and day.
+CALENDAR_CYCLE_YEARS = 400
+
+
+def fiscal_years(
+    approval: dt.date, years: Iterable[int], timing: str = "end_of_year", source: str = "approval_date"
+) -> np.ndarray:
+    """The State fiscal year of each project year in ``years`` (an int array of the same length).
+
+    A project that runs past the last date Python's calendar holds (December 31, 9999: an
+    approval on 9999-12-31 is a date the format accepts) is placed exactly all the same: its
+    dates are computed 400 years earlier, where the calendar is the same day for day
+    (:data:`CALENDAR_CYCLE_YEARS`), and its fiscal years named 400 years later."""
+    years = [int(t) for t in years]
+    last = approval.year + max(years, default=0) + 1  # the latest calendar year a timing point can reach
+    cycles = max(0, -(-(last - dt.MAXYEAR) // CALENDAR_CYCLE_YEARS))
+    shift = cycles * CALENDAR_CYCLE_YEARS
+    if shift and approval.year - shift < dt.MINYEAR:
+        from .errors import ScenarioError
+
+        raise ScenarioError(
+            source,
+            "approval_date",
+            f"{approval.isoformat()}: the project's years cannot be placed in State fiscal years",
+        )
+    moved = approval.replace(year=approval.year - shift)  # February 29 too: the cycle keeps it
+    return np.array([state_fiscal_year(timing_point(moved, t, timing)) + shift for t in years], dtype=np.int64)
 
 
 def by_fiscal_year(result: Result) -> pd.DataFrame:
@@ -111,7 +136,7 @@ def by_fiscal_year(result: Result) -> pd.DataFrame:
     scenario = result.scenario
     cashflows = result.cashflows
     years = cashflows.index.to_numpy()
-    placed = fiscal_years(scenario.approval, years, scenario.timing)
+    placed = fiscal_years(scenario.approval, years, scenario.timing, str(scenario.source))
     frame = pd.DataFrame({"fiscal_year": placed, "credits": cashflows["credits"].to_numpy(dtype=float)})
     streams = result.streams
     benefits = np.zeros((len(years), len(BENEFIT_COLUMNS)))

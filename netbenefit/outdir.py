@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from .files import OUTPUT_ROOT, WRITTEN, OutputError, atomic_write_text
+from .files import OUTPUT_ROOT, WRITTEN, WRITTEN_DIGESTS, OutputError, atomic_write_text
 
 #: The list of files netbenefit wrote into the folder (JSON).
 MANIFEST_NAME = ".netbenefit-manifest.json"
@@ -58,6 +58,8 @@ class Run:
         self.cache = cache
         self.previous = read_manifest(folder)  # name -> {"sha256": ..., "drawn_from": ...}
         self.arrived: list[Path] = []  # every file atomic_write put in place during the run
+        self.digests: dict[Path, str] = {}  # the digest of the bytes atomic_write wrote to each
+        self.kept_digests: dict[str, str] = {}  # a kept chart's digest, checked when it was kept
         self.listed: list[Path] = []
         self.drawn_from: dict[str, str] = {}  # this run's charts: name -> digest of what drew it
         self.kept: list[str] = []  # charts kept as they were (not drawn again)
@@ -84,7 +86,10 @@ class Run:
         entry = self.previous.get(name, {})
         if not self.cache or entry.get("drawn_from") != drawn_from or "sha256" not in entry:
             return False
-        return file_digest(self.folder / name) == entry["sha256"]
+        if file_digest(self.folder / name) != entry["sha256"]:
+            return False
+        self.kept_digests[name] = entry["sha256"]
+        return True
 
     def keep(self, paths: Iterable[Path]) -> list[Path]:
         """Record files kept from the previous run as this run's (their bytes were checked by
@@ -95,9 +100,13 @@ class Run:
         return paths
 
     def _entries(self, names: Iterable[str]) -> dict[str, dict[str, str]]:
+        """The manifest's entries of ``names``: the digest of the bytes this run wrote to each (or
+        found in a chart it kept), not of what is on disk at the end: a file another program
+        changed meanwhile is then not the one recorded, and a later run draws it again."""
+        written = {relative_name(self.folder, path): digest for path, digest in self.digests.items()}
         entries = {}
         for name in names:
-            digest = file_digest(self.folder / name)
+            digest = written.get(name) or self.kept_digests.get(name) or file_digest(self.folder / name)
             if digest is not None:
                 entries[name] = {"sha256": digest}
                 if name in self.drawn_from:
@@ -149,6 +158,7 @@ def one_run(folder: Path, *, cache: bool = True) -> Iterator[Run]:
     try:
         run = Run(folder, cache=cache)
         token, root, run_token = WRITTEN.set(run.arrived), OUTPUT_ROOT.set(folder), _RUN.set(run)
+        digests_token = WRITTEN_DIGESTS.set(run.digests)
         try:
             yield run
         except BaseException:
@@ -156,6 +166,7 @@ def one_run(folder: Path, *, cache: bool = True) -> Iterator[Run]:
             raise
         finally:
             _RUN.reset(run_token)
+            WRITTEN_DIGESTS.reset(digests_token)
             WRITTEN.reset(token)
             OUTPUT_ROOT.reset(root)
         run.finish()
@@ -171,23 +182,102 @@ def check_unlocked(folder: Path) -> None:
         _unlock(folder, _lock(folder))
 
 
+#: The largest manifest read: a run of thousands of files records a few hundred kilobytes. [bytes]
+MAX_MANIFEST_BYTES = 4 * 1024 * 1024  # not a statutory number
+#: The deepest nesting of a manifest (it holds 3 levels: the document, ``files``, an entry).
+MAX_MANIFEST_DEPTH = 8
+_HEX = frozenset("0123456789abcdef")
+
+
+def _manifest_text(path: Path) -> str | None:
+    """The text of the manifest at ``path`` when it is a regular file of at most
+    :data:`MAX_MANIFEST_BYTES` (checked before it is opened, and on the open file, which is
+    opened without following a link and without waiting on a pipe); None otherwise. A named
+    pipe, a link to ``/dev/zero`` or a huge file is never read."""
+    try:
+        status = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_MANIFEST_BYTES:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (status.st_dev, status.st_ino):
+            return None
+        data = os.read(fd, MAX_MANIFEST_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_MANIFEST_BYTES:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _too_deep(text: str) -> bool:
+    """Whether the JSON ``text`` nests deeper than :data:`MAX_MANIFEST_DEPTH` (checked before it
+    is parsed: deep nesting would reach Python's recursion limit)."""
+    import re
+
+    depth = 0
+    for char in re.sub(r'"(?:[^"\\]|\\.)*"', "", text):
+        if char in "[{":
+            depth += 1
+            if depth > MAX_MANIFEST_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _good_name(name: object) -> bool:
+    """An entry's name: a relative path of printable text (no NUL, control character or lone
+    surrogate, which no file name of a run holds)."""
+    if not isinstance(name, str) or not name or len(name) > 4096:
+        return False
+    return name.isprintable() and not any(0xD800 <= ord(char) <= 0xDFFF for char in name)
+
+
+def _good_digest(value: object) -> bool:
+    return isinstance(value, str) and len(value) == 64 and set(value) <= _HEX
+
+
 def read_manifest(folder: Path) -> dict[str, dict[str, str]]:
     """The files a previous run recorded, each with what it recorded of it (``sha256``, and
     ``drawn_from`` for a chart; nothing for a name of a format-1 manifest, which listed names
-    alone); none when there is no manifest or it cannot be read."""
+    alone); none when there is no manifest or it cannot be read.
+
+    The manifest is read as any file from outside: a regular file of bounded size and nesting,
+    refused unopened otherwise (:func:`_manifest_text`); an entry whose name or digest is not of
+    the form netbenefit writes is left out. A manifest that cannot be read makes a cold run
+    (every chart drawn, no previous file removed), never a hang or an error."""
+    text = _manifest_text(Path(folder) / MANIFEST_NAME)
+    if text is None or _too_deep(text):
+        return {}
     try:
-        data = json.loads((Path(folder) / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         return {}
     files = data.get("files") if isinstance(data, dict) else None
     if isinstance(files, list):
-        return {name: {} for name in files if isinstance(name, str)}
+        return {name: {} for name in files if _good_name(name)}
     if not isinstance(files, dict):
         return {}
     entries = {}
     for name, entry in files.items():
-        if isinstance(entry, dict):
-            entries[name] = {key: value for key, value in entry.items() if isinstance(value, str)}
+        if not _good_name(name) or not isinstance(entry, dict) or not _good_digest(entry.get("sha256")):
+            continue  # an entry netbenefit did not write: refused
+        entries[name] = {
+            key: value for key, value in entry.items() if key in ("sha256", "drawn_from") and _good_digest(value)
+        }
     return entries
 
 

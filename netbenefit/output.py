@@ -22,7 +22,19 @@ def check_output_folder(folder: Path, force: bool) -> Path:
         raise OutputError(f"{folder}: exists and is not a folder")
     if folder.is_dir() and any(folder.iterdir()) and not force:
         raise OutputError(f"{folder}: the output folder is not empty; give --force to overwrite its files")
+    for name in OUTPUT_SUBFOLDERS:  # refused before any file is written, not when the first chart is
+        sub = folder / name
+        if sub.is_symlink() or (sub.exists() and not sub.is_dir()):
+            what = "a link" if sub.is_symlink() else "not a folder"
+            raise OutputError(
+                f"{sub}: is {what} where netbenefit keeps a folder of its outputs; "
+                "nothing is written through it: remove it or give another --out"
+            )
     return folder
+
+
+#: The folders a run writes inside its output folder.
+OUTPUT_SUBFOLDERS = ("charts", "cashflows")
 
 
 def prepare_output_folder(folder: Path, force: bool) -> Path:
@@ -58,16 +70,44 @@ def _chart_worker_started() -> None:
     inherited are set aside from the garbage collector (``gc.freeze``), and it collects after
     10,000 new objects instead of 700 (a chart makes tens of thousands; what a collection frees
     is the same, later). About 4% of a cold ``compare`` of the bundled scenarios; the bytes are
-    the same."""
-    import gc
+    the same.
 
+    Signals: the worker leaves the stop to the command (its parent), which reports it in one line
+    and cancels the charts not yet drawn. Ctrl-C, which the terminal sends to every process of the
+    group, is ignored here (the parent waits for the chart being drawn); SIGTERM ends the worker at
+    once, as by default, never raising the command's stop inside the pool's machinery (where it
+    could leave a lock held and the parent waiting for ever)."""
+    import gc
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     gc.freeze()
     gc.set_threshold(10_000)  # the older generations' thresholds as they were
 
 
-def _forked_chart_images(index: int | None, chart: str, formats: Sequence[str]) -> list[tuple[str, bytes]]:
-    """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None)."""
-    return _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
+def _forked_chart_images(
+    index: int | None, chart: str, formats: Sequence[str]
+) -> tuple[list[tuple[str, bytes]], list[tuple[str, type]]]:
+    """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None);
+    and the warnings drawing it gave (message, category), which the parent gives in its own
+    process (:func:`_warned_again`): a worker writes nothing on stderr itself."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        images = _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
+    return images, [(str(record.message), record.category) for record in caught]
+
+
+def _warned_again(drawn: tuple[list[tuple[str, bytes]], list[tuple[str, type]]]) -> list[tuple[str, bytes]]:
+    """The images a worker drew, once the warnings it gave are given again in this process."""
+    import warnings
+
+    images, caught = drawn
+    for message, category in caught:
+        warnings.warn(message, category if issubclass(category, Warning) else UserWarning, stacklevel=2)
+    return images
 
 
 #: The file names of charts not named after their function.
@@ -198,7 +238,7 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
                     if keep is not None:
                         written.extend(_kept_images(keep, progress))
                     else:
-                        written.extend(_write_images(place, next(drawn).result(), progress))
+                        written.extend(_write_images(place, _warned_again(next(drawn).result()), progress))
                 return written
 
             try:

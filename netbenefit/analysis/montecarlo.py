@@ -40,6 +40,7 @@ from ..cashflows import compute
 from ..conventions import Conventions
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from ..scenario.loading import scenario_argument
 from .columns import DEFAULT_CHUNK_SIZE, NOTES, allocate, count_failures
 from .entered import warn_distributions
 from .keys import drawn_values, key_labels, key_spec, table_values
@@ -305,7 +306,7 @@ def montecarlo(
     >>> run = montecarlo(scenario, draws=100_000, vary=vary, seed=1)  # doctest: +SKIP
     >>> run.summary.probability_passes  # doctest: +SKIP
     """
-    draws = _checked_run(scenario.source, draws, seed, chunk_size)
+    scenario, draws = _checked_run(scenario, draws, seed, chunk_size)  # a path is loaded
     distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
     for key in distributions:
         key_spec(scenario, key)  # unknown or fixed keys fail before any draw
@@ -370,15 +371,21 @@ def montecarlo(
     return replace(result, key_labels=key_labels(scenario, distributions))  # each key with its phase
 
 
-def _checked_run(source: str, draws: Any, seed: Any, chunk_size: int) -> int:
-    """The number of draws, once it, the seed and the chunk size are checked (one-line errors)."""
+def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple[Scenario, int]:
+    """The scenario (a path is loaded) and the number of draws, once it, the seed and the chunk
+    size are checked (one-line errors)."""
+    scenario = scenario_argument(scenario, "montecarlo")
+    source = scenario.source
     if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or draws < 1:
         raise ScenarioError(source, "", f"draws must be a whole number >= 1, not {draws!r}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0):
         raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
     if chunk_size < 1:
         raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
-    return int(draws)
+    from ..memory import check_memory
+
+    check_memory(source, "draws", int(draws) * 8 * 2, f"a run of {int(draws):,} draws")  # the ratios, at least
+    return scenario, int(draws)
 
 
 def _chunks_here(scenario, draws, make_overrides, chunk_size, bar, distributions, use_structure):

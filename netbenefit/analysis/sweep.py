@@ -11,6 +11,7 @@ import pandas as pd
 from ..conventions import of_scenario
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from ..scenario.loading import scenario_argument
 from .keys import check_values, key_labels
 from .variants import DEFAULT_CHUNK_SIZE, run
 
@@ -61,6 +62,7 @@ def sweep(
     >>> len(table)  # doctest: +SKIP
     4
     """
+    scenario = scenario_argument(scenario, "sweep")  # a path is loaded
     via = "given to sweep"
     axes = {key: check_values(scenario, key, values, replace="distinct", via=via) for key, values in grid.items()}
     size = 1

@@ -7,8 +7,9 @@ given; each file is written to a temporary name and renamed into place. The fold
 run's outputs (:mod:`netbenefit.outdir`): a manifest of them, and a lock while a run writes.
 
 
-Each scenario's line (its ratio against its threshold) is printed as soon as it is evaluated;
-a progress bar on stderr (a terminal only) then counts the files written. The scenarios' charts
+Each scenario's line (its ratio against its threshold) is printed once every scenario is
+evaluated, so that a bad file after a good one prints nothing on stdout; a progress bar on stderr
+(a terminal only) then counts the files written. The scenarios' charts
 are drawn in parallel processes, one per core; ``--charts summary`` draws the comparison chart
 alone, ``--charts none`` no chart. A chart whose inputs are unchanged since the previous run into the
 folder, and whose file is still the one that run wrote, is kept as it is (:mod:`netbenefit.chart_cache`);
@@ -76,19 +77,18 @@ def run(args: argparse.Namespace) -> int:
     from ..scenario import load_scenario
 
     results = []
-    for path in args.files:  # every scenario first: nothing written on error; each line as it is known
+    for path in args.files:  # every scenario first: nothing printed nor written on error
         variants = [path] if args.method is None else under_methods(load_scenario(path), args.method)
-        for variant in variants:
-            result = evaluate(variant)
-            results.append(result)
-            print(
-                terminal(
-                    f"{result.name}: {result.verdict()}; margin {margin_points(result.margin, result.passes)}; "
-                    f"{'eligible' if result.eligible else 'not eligible'}"
-                ),
-                flush=True,
-            )
+        results.extend(evaluate(variant) for variant in variants)
     folder = prepare_output_folder(args.out, args.force)
+    for result in results:
+        print(
+            terminal(
+                f"{result.name}: {result.verdict()}; margin {margin_points(result.margin, result.passes)}; "
+                f"{'eligible' if result.eligible else 'not eligible'}"
+            ),
+            flush=True,
+        )
     formats = ("png", "svg") if args.svg else ("png",)
     bar = None
     if sys.stderr.isatty():

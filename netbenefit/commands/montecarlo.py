@@ -55,14 +55,35 @@ def parse_vary(text: str, source: str = "--vary"):
     return key, (name, *values)
 
 
+#: Columns of a kept draw besides the varied keys (the result's columns), for the memory estimate.
+_KEPT_COLUMNS = 24  # not a statutory number: an upper bound of analysis.columns
+
+
+def check_run_options(args: argparse.Namespace) -> None:
+    """``--draws``, ``--seed`` and ``--chunk-size`` in range, the memory the run needs (its ratios,
+    and every draw with ``--out``) within what the machine can give, and the scheduler's address,
+    checked before anything is read or allocated. Raises ScenarioError naming the option."""
+    from ..memory import check_memory
+    from ..portfolio.montecarlo import MAX_DRAWS, whole_number
+    from .sweep import check_scheduler_options
+
+    whole_number("command line", "--draws", args.draws, 1, MAX_DRAWS)
+    if args.seed is not None:
+        whole_number("command line", "--seed", args.seed, 0)
+    whole_number("command line", "--chunk-size", args.chunk_size, 1, MAX_DRAWS)
+    per_draw = 8 * (2 + (_KEPT_COLUMNS + len(args.vary) if args.out is not None else 0))
+    check_memory("command line", "--draws", args.draws * per_draw, f"a run of {args.draws:,} draws")
+    check_scheduler_options(args)
+
+
 def run(args: argparse.Namespace) -> int:
-    from ..analysis import montecarlo
     from ..output import prepare_output_file
     from ..plausibility import warn_if_implausible
     from ..safe_text import terminal, terminal_lines
     from ..scenario import load_scenario
-    from .sweep import dask_client, parse_options, write_table
+    from .sweep import cluster_failures, dask_client, parse_options, write_table
 
+    check_run_options(args)  # every option before any file is read
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     vary = parse_options(args.vary, parse_vary, "--vary")
@@ -70,17 +91,8 @@ def run(args: argparse.Namespace) -> int:
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     client = dask_client(args)
     try:
-        result = montecarlo(
-            scenario,
-            draws=args.draws,
-            vary=vary,
-            seed=args.seed,
-            progress=False if args.no_progress else None,
-            chunk_size=args.chunk_size,
-            keep_draws=args.out is not None,
-            out_of_range="clip" if args.clip else "error",
-            client=client,
-        )
+        with cluster_failures(client, "--scheduler"):
+            result = _run(args, scenario, vary, client)
     finally:
         if client is not None:
             client.close()
@@ -91,3 +103,19 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         print(terminal(f"wrote {args.out}"))
     return 0
+
+
+def _run(args: argparse.Namespace, scenario, vary: dict, client):
+    from ..analysis import montecarlo
+
+    return montecarlo(
+        scenario,
+        draws=args.draws,
+        vary=vary,
+        seed=args.seed,
+        progress=False if args.no_progress else None,
+        chunk_size=args.chunk_size,
+        keep_draws=args.out is not None,
+        out_of_range="clip" if args.clip else "error",
+        client=client,
+    )

@@ -3,9 +3,10 @@
 A FILE may be a scenario file or a folder (its ``*.yaml`` scenario files, in name order). The
 folder receives ``fiscal_years.csv`` (the totals by fiscal year), ``applications.csv``,
 ``applications_by_fiscal_year.csv``, ``portfolio.xlsx`` (live SUM formulas), ``portfolio.html``
-and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every application is
-evaluated before anything is written; the folder rules of ``compare`` apply (``--force``, one
-run per folder, :mod:`netbenefit.outdir`).
+and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every option, every
+application and (with ``--montecarlo``) every drawn value is checked before any line is printed or
+anything written; the folder rules of ``compare`` apply (``--force``, one run per folder,
+:mod:`netbenefit.outdir`).
 
 ``--regions``: the credits awarded in the north and the south against the regional split of the
 Aspire and Emerge cap (secondary), by each application's ``location.region``.
@@ -21,6 +22,7 @@ applications are then the file's, and no FILE is given. ``--dask`` runs it on a 
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 
@@ -58,8 +60,94 @@ def _client(args: argparse.Namespace):
             raise ScenarioError("--dask", "", "running on Dask needs dask: pip install 'netbenefit[dask]'") from None
         from ..portfolio.montecarlo import local_cluster
 
-        client = Client(local_cluster())
+        started = None
+        try:
+            from ..files import signals_held
+
+            # a stop while the cluster starts is acted on once it has started, and closes it whole
+            with _workers_quiet(), signals_held():
+                started = Client(local_cluster())
+        except BaseException:  # a stop received while the cluster started: close it, then stop
+            _close(started, local=True)
+            raise
+        client = started
     return client
+
+
+def _close(client, *, local: bool) -> None:
+    """Close ``client`` (and its local cluster); a cluster that a stop interrupted while it
+    started may fail to close cleanly, which is not the command's error to report."""
+    if client is None:
+        return
+    cluster = getattr(client, "cluster", None)
+    try:
+        client.close()
+        if local and cluster is not None:
+            cluster.close()
+    except Exception:  # noqa: BLE001 - best effort: the run's own outcome is what is reported
+        pass
+
+
+@contextlib.contextmanager
+def _workers_quiet():
+    """Start a local cluster with the standard error of this process pointed at ``os.devnull``:
+    the worker processes it starts inherit it, so that nothing they print (a KeyboardInterrupt
+    of their own when Ctrl-C, sent by the terminal to the whole process group, reaches them too; a
+    worker's log) reaches the command's stderr. Their failures reach the client as errors, which
+    the command reports in its own line. The command's stderr is put back as soon as the cluster
+    has started (or failed to: a Ctrl-C meanwhile stops the command as anywhere else)."""
+    import os
+    import sys
+
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError):  # no standard error to point elsewhere
+        yield
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(null, 2)
+        finally:
+            os.close(null)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Every option checked before any file is read: the cap; the Monte Carlo's options only with
+    ``--montecarlo`` (refused apart, not ignored); ``--draws`` and ``--seed`` in range; the
+    scheduler's address. Raises ScenarioError."""
+    from ..errors import ScenarioError
+    from ..portfolio.book import check_cap
+
+    check_cap(args.cap)
+    if args.montecarlo is None:
+        given = [
+            option
+            for option, value in (
+                ("--draws", args.draws),
+                ("--seed", args.seed),
+                ("--dask", args.dask or None),
+                ("--scheduler", args.scheduler),
+                ("--scheduler-timeout", args.scheduler_timeout),
+            )
+            if value is not None
+        ]
+        if given:
+            raise ScenarioError(given[0], "", "runs the Monte Carlo: give it with --montecarlo PORTFOLIO.yaml")
+        return
+    from ..portfolio.montecarlo import check_run_arguments
+
+    check_run_arguments("command line", args.draws, args.seed, prefix="--")
+    if args.dask and args.scheduler is not None:
+        raise ScenarioError("--dask", "", "give either --dask (a local cluster) or --scheduler ADDRESS, not both")
+    from .sweep import check_scheduler_options
+
+    check_scheduler_options(args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,10 +157,9 @@ def run(args: argparse.Namespace) -> int:
     from ..labels import money_exact
     from ..outdir import check_unlocked, one_run
     from ..output import check_output_folder, csv_bytes, prepare_output_folder
-    from ..portfolio.book import check_cap
     from ..safe_text import terminal, terminal_lines
 
-    check_cap(args.cap)  # a bad cap refused before any work
+    check_options(args)  # every option refused before any work
     check_output_folder(args.out, args.force)
     check_unlocked(args.out)
     book = run_mc = None
@@ -89,10 +176,27 @@ def run(args: argparse.Namespace) -> int:
         from ..portfolio.book import scenario_files
 
         scenarios = scenario_files(args.files)
-    results = []
-    for item in scenarios:  # every application first: nothing written on error
-        result = evaluate(item)
-        results.append(result)
+    results = [evaluate(item) for item in scenarios]  # every application first: nothing printed on error
+    from ..portfolio import portfolio
+
+    book_view = portfolio(results, cap=args.cap, regions=args.regions)
+    if book is not None:  # the drawn values are checked as they are drawn: before any line
+        from ..analysis.keys import CLIP_HINT, OutOfRangeError
+        from ..portfolio.montecarlo import portfolio_montecarlo
+        from .sweep import cluster_failures
+
+        client = None
+        try:
+            client = _client(args)
+            with cluster_failures(client, "--scheduler" if args.scheduler is not None else "--dask"):
+                run_mc = portfolio_montecarlo(book, draws=args.draws, seed=args.seed, client=client)
+        except OutOfRangeError as error:  # this command has no --clip: the advice it can follow
+            hint = "; choose a distribution in the portfolio file that stays inside the range"
+            raise ScenarioError(error.source, error.key, error.problem.replace(CLIP_HINT, hint)) from None
+        finally:
+            _close(client, local=args.dask)
+    folder = prepare_output_folder(args.out, args.force)
+    for result in results:
         print(
             terminal(
                 f"{result.name}: approved {result.scenario.approval.isoformat()}; {result.verdict()}; "
@@ -100,22 +204,6 @@ def run(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
-    from ..portfolio import portfolio
-
-    book_view = portfolio(results, cap=args.cap, regions=args.regions)
-    if book is not None:
-        from ..portfolio.montecarlo import portfolio_montecarlo
-
-        client = _client(args)
-        try:
-            run_mc = portfolio_montecarlo(book, draws=args.draws, seed=args.seed, client=client)
-        finally:
-            if client is not None:
-                cluster = getattr(client, "cluster", None)
-                client.close()
-                if args.dask and cluster is not None:
-                    cluster.close()
-    folder = prepare_output_folder(args.out, args.force)
     from ..portfolio.views import write_portfolio
 
     with one_run(folder) as run:

@@ -20,7 +20,7 @@ the values unchanged.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -177,12 +177,24 @@ def _labels(results: Sequence[Result]) -> list[str]:
     return labels
 
 
+#: The largest cap taken: a trillion times the largest program (far above any State budget), so
+#: that every chart, workbook and sum of it stays a finite number. [USD]
+MAX_CAP = 1e15  # not a statutory number: a bound before any drawing
+
+
 def check_cap(cap: Any) -> float | None:
+    """The cap as given (None: no cap), checked: a finite number of dollars from 1,000 to
+    :data:`MAX_CAP`, or 0. Raises ScenarioError naming ``--cap``."""
     if cap is None:
         return None
     if isinstance(cap, bool) or not isinstance(cap, int | float | np.integer | np.floating):
         raise ScenarioError("--cap", "", f"give the cap as a number of dollars, not {cap!r}")
-    cap = float(cap)
+    try:
+        cap = float(cap)
+    except OverflowError:  # an int beyond any float (10**400)
+        cap = math.inf
+    if cap > MAX_CAP:
+        raise ScenarioError("--cap", "", f"the cap must be at most {MAX_CAP:,.0f} [USD], not {cap!r}")
     if not math.isfinite(cap) or cap < 0:
         raise ScenarioError("--cap", "", f"the cap must be a finite amount >= 0 [USD], not {cap!r}")
     if 0 < cap < 1_000:  # not a statutory number: a cap in millions given by mistake
@@ -207,10 +219,21 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _items(scenarios: Any) -> list:
     """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
-    if isinstance(scenarios, str | Path):
+    from ..result import Result
+    from ..scenario import Scenario
+
+    if isinstance(scenarios, str | Path | Scenario | Result):
         scenarios = [scenarios]
+    if isinstance(scenarios, Mapping) or not isinstance(scenarios, Iterable) or isinstance(scenarios, bytes):
+        raise ScenarioError(
+            "portfolio", "", f"not a file or a list of files (nor of scenarios or results): {type(scenarios).__name__}"
+        )
     items = []
-    for item in scenarios:
+    for i, item in enumerate(scenarios):
+        if not isinstance(item, str | Path | Scenario | Result):
+            raise ScenarioError(
+                "portfolio", str(i), f"not a file, a Scenario or a Result: {type(item).__name__} {item!r:.60}"
+            )
         items.extend(scenario_files([item]) if isinstance(item, str | Path) else [item])
     return items
 
@@ -293,6 +316,7 @@ class Portfolio:
             )
         by_application = pd.concat(parts, ignore_index=True)
         applications = pd.DataFrame(rows, columns=list(APPLICATION_COLUMNS))
+        _check_finite(by_application, applications)  # before any sum: never inf, never a numpy warning
         first = int(min(by_application["fiscal_year"].min(), applications["approval_fiscal_year"].min()))
         last = int(max(by_application["fiscal_year"].max(), applications["approval_fiscal_year"].max()))
         years = pd.RangeIndex(first, last + 1, name="fiscal_year")
@@ -404,6 +428,31 @@ class Portfolio:
     def to_html(self, path) -> Path:
         """The self-contained page of :func:`netbenefit.portfolio.views.write_portfolio_page`. Atomic."""
         return view("write_portfolio_page")(self, Path(path))
+
+
+def _check_finite(by_application: pd.DataFrame, applications: pd.DataFrame) -> None:
+    """Refuse applications whose amounts sum to more than a number can hold (three applications
+    of $1e307 a year), before anything is summed: the totals are never written as ``inf``. Each
+    application is finite (its evaluation checks that); their sum may not be. Every amount is
+    >= 0, so when the grand total of a column is finite, so is every total and running total."""
+    columns = {
+        "credits": by_application["credits"],
+        "benefits": by_application["benefits"],
+        "requested_credits": applications["requested_credits"],
+        "counted_benefits": applications["counted_benefits"],
+    }
+    for name, values in columns.items():
+        try:
+            total = math.fsum(abs(float(value)) for value in values)
+        except OverflowError:  # fsum's own intermediate overflow
+            total = math.inf
+        if not math.isfinite(total):
+            raise ScenarioError(
+                "portfolio",
+                "",
+                f"the applications' {name.replace('_', ' ')} sum to more than a number can hold (infinity); "
+                "give fewer or smaller applications",
+            )
 
 
 def _timings(results: Sequence[Result]) -> str:

@@ -13,7 +13,7 @@ A portfolio file (YAML) lists the applications' scenario files, each with its ow
       discount_rate: [uniform, 0.05, 0.07]
       inflation: [triangular, 0.01, 0.02, 0.035]
     applications:
-      - file: pharma_campus.yaml                # relative to this file's folder
+      - file: pharma_campus.yaml                # inside this file's folder (the rule of named files)
         vary:
           jobs.new: [normal, 300, 30]
           jobs.median_salary: [triangular, 88000, 98000, 106000]
@@ -45,6 +45,7 @@ import numpy as np
 
 from ..errors import ScenarioError
 from ..labels import money_exact
+from ..memory import check_memory
 
 #: The macro draws a portfolio file may give, and the scenario key each replaces.
 MACRO_KEYS = {"salary_growth": "jobs.salary_growth", "discount_rate": "discount_rate", "inflation": "inflation"}
@@ -74,10 +75,68 @@ class PortfolioFile:
     group_size: int = DEFAULT_GROUP_SIZE
 
 
-def _whole(source: str, key: str, value: Any, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+def whole_number(source: str, key: str, value: Any, least: int, most: int | None = None) -> int:
+    """A whole number of at least ``least`` (and at most ``most``): a Python or numpy integer, never
+    a bool, a float or text; 0 is not "the default". Raises ScenarioError naming ``key``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
         raise ScenarioError(source, key, f"must be a whole number >= {least}, not {value!r}")
+    if most is not None and value > most:
+        raise ScenarioError(source, key, f"must be a whole number <= {most:,}, not {value!r}")
     return int(value)
+
+
+#: The most draws a portfolio Monte Carlo run takes (the memory it needs is checked too). [draws]
+MAX_DRAWS = 100_000_000  # not a statutory number: a bound before allocation
+#: The largest seed: numpy's SeedSequence takes any whole number >= 0; a bound keeps it a number
+#: every output can write. [-]
+MAX_SEED = 2**128 - 1
+
+
+def check_run_arguments(
+    source: str,
+    draws: Any = None,
+    seed: Any = None,
+    chunk_size: Any = None,
+    group_size: Any = None,
+    *,
+    prefix: str = "",
+) -> None:
+    """Check the arguments of a run as given (None: the file's or the default), before any work:
+    whole numbers in range, 0 refused (not "the default"). Raises ScenarioError naming each
+    (``prefix``: ``--`` for the command line's options)."""
+    if draws is not None:
+        whole_number(source, f"{prefix}draws", draws, 1, MAX_DRAWS)
+    if seed is not None:
+        whole_number(source, f"{prefix}seed", seed, 0, MAX_SEED)
+    if chunk_size is not None:
+        whole_number(source, f"{prefix}chunk_size", chunk_size, 1, MAX_DRAWS)
+    if group_size is not None:
+        whole_number(source, f"{prefix}group_size", group_size, 1)
+
+
+def _text(source: str, key: str, value: Any, allowed: str = "") -> str:
+    """A name or a description under the text rule (:mod:`netbenefit.text_rule`): text, no control
+    character (a description may hold line breaks and tabs), no lone surrogate."""
+    from ..text_rule import refused_character
+
+    if not isinstance(value, str):
+        raise ScenarioError(source, key, f"must be text, not {type(value).__name__} {value!r}")
+    problem = refused_character(value, allowed)
+    if problem is not None:
+        raise ScenarioError(source, key, problem)
+    return value
+
+
+def _mapping(source: str, key: str, value: Any, what: str) -> Mapping:
+    """A mapping (``{}`` when the key is absent); any other kind of value, ``null``, a list or a
+    number included, is an error: never "none given"."""
+    if not isinstance(value, Mapping):
+        shown = "null" if value is None else f"{type(value).__name__} {value!r}"
+        raise ScenarioError(source, key, f"must be a mapping of {what}, not {shown}")
+    for name in value:
+        if not isinstance(name, str):
+            raise ScenarioError(source, key, f"must be a mapping of {what}: the key {name!r} is not text")
+    return value
 
 
 def _distribution(scenario, key: str, spec: Any, where: str):
@@ -109,12 +168,19 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
     entries = data.get("applications")
     if not isinstance(entries, list) or not entries:
         raise ScenarioError(source, "applications", "give a list of applications, each with a 'file'")
-    macro_specs = data.get("macro") or {}
-    if not isinstance(macro_specs, Mapping):
-        raise ScenarioError(source, "macro", f"a mapping of {', '.join(MACRO_KEYS)} to distributions")
-    for name in macro_specs:
-        if name not in MACRO_KEYS:
-            raise ScenarioError(source, f"macro.{name}", f"unknown macro draw; use {', '.join(MACRO_KEYS)}")
+    name = path.stem if "name" not in data else _text(source, "name", data["name"])
+    if "description" in data:
+        from ..text_rule import DESCRIPTION_ALLOWS
+
+        _text(source, "description", data["description"], DESCRIPTION_ALLOWS)
+    for key in ("draws", "seed", "chunk_size", "group_size"):
+        if key in data and data[key] is None:
+            raise ScenarioError(source, key, "must be a whole number, not null (leave the key out for the default)")
+    check_run_arguments(source, data.get("draws"), data.get("seed"), data.get("chunk_size"), data.get("group_size"))
+    macro_specs = _mapping(source, "macro", data.get("macro", {}), f"{', '.join(MACRO_KEYS)} to distributions")
+    for macro_name in macro_specs:
+        if macro_name not in MACRO_KEYS:
+            raise ScenarioError(source, f"macro.{macro_name}", f"unknown macro draw; use {', '.join(MACRO_KEYS)}")
     scenarios, varies = [], []
     for i, entry in enumerate(entries):
         where = f"applications.{i}"
@@ -125,15 +191,9 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
         extra = [key for key in entry if key not in APPLICATION_KEYS]
         if extra:
             raise ScenarioError(source, f"{where}.{extra[0]}", "unknown key; an application has 'file' and 'vary'")
-        file = path.parent / entry["file"]
-        if not file.is_file():
-            raise ScenarioError(
-                source, f"{where}.file", f"no scenario file {entry['file']!r} next to the portfolio file"
-            )
+        file = _scenario_path(entry["file"], path, source, f"{where}.file")
         scenario = load_scenario(file)
-        vary_specs = entry.get("vary") or {}
-        if not isinstance(vary_specs, Mapping):
-            raise ScenarioError(source, f"{where}.vary", "a mapping of dotted keys to distributions")
+        vary_specs = _mapping(source, f"{where}.vary", entry.get("vary", {}), "dotted keys to distributions")
         vary = {}
         for key, spec in vary_specs.items():
             if key in MACRO_KEYS.values():
@@ -147,15 +207,27 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
     }
     return PortfolioFile(
         source=source,
-        name=str(data.get("name") or path.stem),
+        name=name or path.stem,
         scenarios=tuple(scenarios),
         vary=tuple(varies),
         macro=macro,
-        draws=None if data.get("draws") is None else _whole(source, "draws", data["draws"], 1),
-        seed=None if data.get("seed") is None else _whole(source, "seed", data["seed"], 0),
-        chunk_size=_whole(source, "chunk_size", data.get("chunk_size", DEFAULT_CHUNK_SIZE), 1),
-        group_size=_whole(source, "group_size", data.get("group_size", DEFAULT_GROUP_SIZE), 1),
+        draws=None if data.get("draws") is None else int(data["draws"]),
+        seed=None if data.get("seed") is None else int(data["seed"]),
+        chunk_size=int(data.get("chunk_size", DEFAULT_CHUNK_SIZE)),
+        group_size=int(data.get("group_size", DEFAULT_GROUP_SIZE)),
     )
+
+
+def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:
+    """An application's scenario file, held to the one path rule of every file a file names
+    (:func:`netbenefit.named_files.path_inside`): relative, inside the portfolio file's folder once
+    links are resolved, no control character; and a regular file."""
+    from ..named_files import path_inside
+
+    file = path_inside(name, path.parent, source, key, "the portfolio file's folder")
+    if not file.is_file():
+        raise ScenarioError(source, key, f"no scenario file {name!r} next to the portfolio file")
+    return file
 
 
 # --- Workers ----------------------------------------------------------------------------------
@@ -169,12 +241,23 @@ WORKER_ENVIRONMENT = {"MALLOC_MMAP_THRESHOLD_": "268435456"}  # not a statutory 
 
 def local_cluster(n_workers: int | None = None):
     """A ``distributed.LocalCluster`` of single-threaded worker processes with :data:`WORKER_ENVIRONMENT`."""
+    import logging
+
     import dask
     from distributed import LocalCluster
 
     settings = {f"distributed.nanny.pre-spawn-environ.{name}": value for name, value in WORKER_ENVIRONMENT.items()}
     with dask.config.set(settings):
-        return LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None)
+        # the workers' own log lines ("Compute Failed" blocks, a worker lost while the run is
+        # stopped) are not written on the command's stderr: a task's error reaches the client,
+        # which reports it as netbenefit's one line
+        return LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
 
 
 # --- One task ---------------------------------------------------------------------------------
@@ -330,13 +413,17 @@ def portfolio_montecarlo(
     """
     if not isinstance(book, PortfolioFile):
         book = load_portfolio_file(book)
-    draws = draws if draws is not None else (book.draws or 10_000)
-    draws = _whole(book.source, "draws", draws, 1)
+    check_run_arguments("portfolio_montecarlo", draws, seed, chunk_size, group_size)  # 0 is not the default
+    draws = int(draws if draws is not None else (book.draws or 10_000))
     seed = seed if seed is not None else book.seed
-    seed = int(np.random.SeedSequence(seed).entropy) if seed is None else _whole(book.source, "seed", seed, 0)
-    chunk_size = _whole(book.source, "chunk_size", chunk_size or book.chunk_size, 1)
-    group_size = _whole(book.source, "group_size", group_size or book.group_size, 1)
+    seed = int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
+    chunk_size = int(chunk_size if chunk_size is not None else book.chunk_size)
+    group_size = int(group_size if group_size is not None else book.group_size)
     first, columns = _plan(book)
+    fiscal_year_columns = max(int(c.max()) for c in columns) + 1 + HORIZON_MARGIN
+    # the sums (credits, benefits: draws x fiscal years), the passing counts, and their copies in the table
+    needed = draws * (2 * fiscal_year_columns + 1) * 8 * 3
+    check_memory(book.source, "draws", needed, f"a run of {draws:,} draws")
     prints = [_fingerprint(scenario) for scenario in book.scenarios]
     planned = max(int(c.max()) for c in columns) + 1
     n_fy = planned + HORIZON_MARGIN

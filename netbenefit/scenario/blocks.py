@@ -288,9 +288,10 @@ class Phase(Block):
         year = data.pop("starts_in_year")
         if "start_year" in data:
             raise ValueError(
-                "give start_year or starts_in_year, not both (starts_in_year: N is start_year: N - 1)"
+                "starts_in_year: give start_year or starts_in_year, not both (starts_in_year: N is start_year: N - 1)"
             )
-        if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= MAX_YEARS + 1:
-            raise ValueError(f"starts_in_year must be a whole number from 1 to {MAX_YEARS + 1} (got {year!r})")
+        if isinstance(year, bool) or not isinstance(year, int) or not 1 <= year <= MAX_YEARS:
+            # the phase's first year is one of the model's MAX_YEARS project years
+            raise ValueError(f"starts_in_year: must be a whole number from 1 to {MAX_YEARS} (got {year!r})")
         data["start_year"] = year - 1
         return data

@@ -27,7 +27,8 @@ def read_csv_streams(data: dict, source: str, base: Path, problems: list | None 
     then holds no amount, so that the file's other problems are told in the same run); None: the
     first problem raises ScenarioError.
     """
-    data["streams"] = _csv_stream_list(data.get("streams"), "streams", source, base, problems)
+    if "streams" in data:  # streams: null is a value of the wrong kind, refused as such (not "none given")
+        data["streams"] = _csv_stream_list(data["streams"], "streams", source, base, problems)
     phases = data.get("phases")
     if isinstance(phases, list | tuple):
         data["phases"] = [
@@ -36,8 +37,6 @@ def read_csv_streams(data: dict, source: str, base: Path, problems: list | None 
             else phase
             for i, phase in enumerate(phases)
         ]
-    if data["streams"] is None:
-        del data["streams"]
     return data
 
 

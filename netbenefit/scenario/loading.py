@@ -15,8 +15,25 @@ from .format import Scenario
 from .limits import MAX_FILE_BYTES
 
 
+def unnameable(path: str) -> str | None:
+    """Why no file can have the name ``path`` (a NUL; a lone surrogate the file system's encoding
+    cannot write, as an undecodable byte of a listed name can be), or None."""
+    import os
+
+    if "\x00" in path:
+        return "must not hold a NUL character (found \\x00)"
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError as error:
+        return f"must not hold a lone surrogate (found \\u{ord(path[error.start]):04x}), which no file name can hold"
+    return None
+
+
 def read_text_file(path: Path, source: str, key: str, what: str) -> str:
     """The UTF-8 text of a regular file of at most MAX_FILE_BYTES. Raises ScenarioError."""
+    problem = unnameable(str(path))  # a NUL, or a lone surrogate no file name can hold
+    if problem is not None:
+        raise ScenarioError(source, key, f"the path {problem}" if key else f"the path of the file {problem}")
     try:
         status = path.stat()
     except FileNotFoundError:
@@ -85,3 +102,15 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     path = Path(path)
     return Scenario.from_dict(read_yaml(path), source=str(path), base_dir=path.parent)
+
+
+def scenario_argument(value: Any, function: str) -> Scenario:
+    """The scenario a function of the library was given: a Scenario, or the path of a scenario
+    file (loaded). Anything else is a ScenarioError saying a Scenario is expected."""
+    if isinstance(value, Scenario):
+        return value
+    if isinstance(value, str | Path):
+        return load_scenario(value)
+    raise ScenarioError(
+        function, "", f"expected a Scenario or the path of a scenario file, not {type(value).__name__}"
+    )

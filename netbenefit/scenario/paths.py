@@ -36,6 +36,8 @@ def plain(value: Any) -> Any:
         return {key: plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):  # an array or a numpy number
+        return plain(value.tolist())
     return value
 
 
@@ -70,6 +72,8 @@ def at_path(node: Any, key: str | list[str], missing: Any = MISSING) -> Any:
 def set_path(data: dict, key: str, value: Any, source: str) -> None:
     """Set ``value`` at the dotted ``key`` of the plain ``data``, making the mappings on the way;
     a ScenarioError names a path that cannot be set."""
+    if not isinstance(key, str) or not key:
+        raise ScenarioError(source, repr(key), "a key is a dotted path of text, such as 'jobs.new'")
     segments = key.split(".")
     node: Any = data
     for depth, segment in enumerate(segments):

@@ -40,6 +40,10 @@ _PROBLEMS = {
 }
 
 
+#: Keys a block's own rule reads before its fields are validated (``phases.N.starts_in_year``, read
+#: into ``start_year``): a problem of the rule that begins ``key: `` names that key.
+SUB_KEYS = ("starts_in_year",)
+
 _SHOWN_CHARACTERS = 60  # not a statutory number: longest value quoted in an error message
 _REPR = reprlib.Repr()  # bounded: a value may be a huge or deeply nested structure
 _REPR.maxlevel, _REPR.maxstring = 3, _SHOWN_CHARACTERS
@@ -98,6 +102,9 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
     if problem is None:
         message = item["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
         problem = message[:1].lower() + message[1:]
+        sub_key, _, rest = problem.partition(": ")
+        if kind == "value_error" and sub_key in SUB_KEYS and rest:  # a block's rule on one of its keys
+            key, problem = ".".join([*loc, sub_key]), rest
     if kind == "extra_forbidden":
         if len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:
             problem += (

@@ -142,7 +142,7 @@ def test_a_signal_waits_for_the_held_section_though_other_threads_run():
     # (a hidden .part file left now and then by a signal during compare, on a loaded machine).
     import threading
 
-    from netbenefit.files import _signals_held
+    from netbenefit.files import signals_held
 
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -150,7 +150,7 @@ def test_a_signal_waits_for_the_held_section_though_other_threads_run():
     reached = []
     try:
         with pytest.raises(KeyboardInterrupt):
-            with _signals_held():
+            with signals_held():
                 os.kill(os.getpid(), signal.SIGINT)
                 time.sleep(0.1)  # an unheld signal's handler runs here
                 reached.append("the end of the section")

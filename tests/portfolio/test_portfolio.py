@@ -223,7 +223,7 @@ def test_a_region_is_north_or_south():
 def test_the_portfolio_montecarlo_table_shows_money():
     from netbenefit.portfolio.montecarlo import portfolio_montecarlo
 
-    run = portfolio_montecarlo(EXAMPLE / "montecarlo" / "portfolio.yaml", draws=50, seed=1)
+    run = portfolio_montecarlo(EXAMPLE / "montecarlo.yml", draws=50, seed=1)
     shown = run.fiscal_years[["credits_mean", "credits_p50"]].head(3)._repr_html_()
     assert "$" in shown and "e+0" not in shown
     assert run.fiscal_years["credits_mean"].dtype.kind == "f"

@@ -13,7 +13,7 @@ from netbenefit import ScenarioError
 from netbenefit.portfolio.montecarlo import load_portfolio_file, portfolio_montecarlo, totals_match
 
 ROOT = Path(__file__).resolve().parents[2]
-PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo" / "portfolio.yaml"
+PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo.yml"
 
 
 @pytest.fixture(scope="module")
@@ -64,20 +64,22 @@ def test_macro_draws_move_every_application_together(book):
     "text, key",
     [
         ("applications: []", "applications"),
-        ("macro: {wages: [normal, 1, 1]}\napplications: [../01_harborview_analytics.yaml]", "macro.wages"),
+        ("macro: {wages: [normal, 1, 1]}\napplications: [01_harborview_analytics.yaml]", "macro.wages"),
         (
-            "applications: [{file: ../01_harborview_analytics.yaml, vary: {discount_rate: [uniform, 0.05, 0.07]}}]",
+            "applications: [{file: 01_harborview_analytics.yaml, vary: {discount_rate: [uniform, 0.05, 0.07]}}]",
             "applications.0.vary.discount_rate",
         ),
-        ("applications: [{file: ../nowhere.yaml}]", "applications.0.file"),
-        ("applications: [../01_harborview_analytics.yaml]\nseeds: 3", "seeds"),
+        ("applications: [{file: nowhere.yaml}]", "applications.0.file"),
+        ("applications: [{file: ../01_harborview_analytics.yaml}]", "applications.0.file"),
+        ("applications: [01_harborview_analytics.yaml]\nseeds: 3", "seeds"),
     ],
 )
 def test_a_bad_portfolio_file_is_one_line_naming_the_key(tmp_path, text, key):
     folder = tmp_path / "montecarlo"
     folder.mkdir()
     for path in (ROOT / "scenarios" / "portfolio").glob("*.yaml"):
-        (tmp_path / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+        for place in (tmp_path, folder):
+            (place / path.name).write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
     (folder / "p.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(ScenarioError) as caught:
         load_portfolio_file(folder / "p.yaml")

@@ -40,14 +40,16 @@ def test_the_first_years(data, year, start):
 
 def test_both_keys_is_an_error_naming_the_phase(data):
     data["phases"][0]["starts_in_year"] = 4
-    with pytest.raises(ScenarioError, match=r"x.yaml: phases.0: give start_year or starts_in_year, not both"):
+    expected = r"x.yaml: phases.0.starts_in_year: give start_year or starts_in_year, not both"
+    with pytest.raises(ScenarioError, match=expected):
         netbenefit.Scenario.from_dict(data, source="x.yaml")
 
 
-@pytest.mark.parametrize("year", [0, -1, 2.5, True, "3"])
+@pytest.mark.parametrize("year", [0, -1, 2.5, True, "3", 1001])
 def test_a_starts_in_year_that_is_not_a_year_is_refused(data, year):
     phase = data["phases"][0]
     del phase["start_year"]
     phase["starts_in_year"] = year
-    with pytest.raises(ScenarioError, match="starts_in_year must be a whole number from 1"):
+    with pytest.raises(ScenarioError, match="phases.0.starts_in_year: must be a whole number from 1 to 1000") as caught:
         netbenefit.Scenario.from_dict(data, source="x.yaml")
+    assert caught.value.key == "phases.0.starts_in_year"
