@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 from .book import FORMULA_FUNCTIONS, Book, Cell, Sheet, row_column, worksheet_class
 from .cashflow_sheet import cashflow_sheet
 from .cells import ScenarioCells, cell_text, column_letter, define_name, quote_sheetname
+from .inputs_sheet import inputs_sheet, mark_live_inputs
 from .layout import (
     BY_TAX_SHEET,
     CASHFLOW_SHEET,
@@ -83,7 +84,6 @@ from .sheets import (
     by_tax_sheet,
     checks_sheet,
     clawback_sheet,
-    inputs_sheet,
     phase_tests_sheet,
     summary_sheet,
     warnings_sheet,
@@ -197,9 +197,8 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
     clawback_sheet(workbook, results, labels)
     warnings_sheet(workbook, results, labels)
     for cell in cells:
-        define_name(workbook, f"discount_rate{cell.suffix}", INPUTS_SHEET, cell.discount_rate)
-        define_name(workbook, f"timing{cell.suffix}", INPUTS_SHEET, cell.timing)
         for name in ("pv_benefits", "pv_credits", "ratio", "threshold", "passes"):
             define_name(workbook, f"{name}{cell.suffix}", cell.sheet, getattr(cell, name))
+    mark_live_inputs(workbook, cells)
     # (no cached values: the workbook asks for every formula to be computed on opening, see Book.save)
     return workbook

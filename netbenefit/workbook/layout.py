@@ -40,6 +40,7 @@ from ..labels.table import (
 #: Fixed sheet names.
 SUMMARY_SHEET = "Summary"
 INPUTS_SHEET = "Inputs"
+INPUTS_BY_YEAR_SHEET = "Inputs by year"
 CASHFLOW_SHEET = "Cash flows"  # the cash-flow sheet of a single result
 PHASE_TESTS_SHEET = "Phase tests"
 CHECKS_SHEET = "Checks"
@@ -49,6 +50,7 @@ WARNINGS_SHEET = "Warnings"
 FIXED_SHEETS = (
     SUMMARY_SHEET,
     INPUTS_SHEET,
+    INPUTS_BY_YEAR_SHEET,
     CASHFLOW_SHEET,
     PHASE_TESTS_SHEET,
     CHECKS_SHEET,
@@ -67,7 +69,7 @@ FORMULA_ARGUMENT_LIMIT = 255
 CELL_TEXT_LIMIT = 32767
 #: The widest a workbook column is made. [characters]
 MAX_COLUMN_WIDTH = 64
-#: Fill of the cells a reviewer may change (discount rate, timing).
+#: Fill of the input cells the formulas read (a reviewer changes them and the model follows).
 LIVE_FILL = "FFF2CC"
 
 # ----------------------------------------------------------------------------------------------

@@ -6,16 +6,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..disclosures import applied_multipliers
 from .book import Book, Sheet
-from .cells import ScenarioCells, column_letter, fit_widths, header_row, put, put_formula, quote_sheetname, value_table
+from .cells import ScenarioCells, fit_widths, header_row, put, put_formula, quote_sheetname, value_table
 from .layout import (
     BY_TAX_SHEET,
     CHECK_TITLES,
     CHECKS_SHEET,
     CLAWBACK_SHEET,
-    INPUTS_SHEET,
-    LIVE_FILL,
     MAX_COLUMN_WIDTH,
     MONEY_FORMAT,
     NET_BENEFIT_CHECK,
@@ -24,65 +21,11 @@ from .layout import (
     PHASE_TESTS_SHEET,
     TABLE_FORMATS,
     WARNINGS_SHEET,
-    input_label,
     table_header,
 )
-from .model import input_rows
 
 if TYPE_CHECKING:
     from ...result import Result
-
-
-def inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
-    sheet = workbook.create_sheet(INPUTS_SHEET)
-    per_scenario = [{key: (value, given) for key, value, given in input_rows(r.scenario)} for r in results]
-    # The multipliers as applied (a table row, or the earnings multiplier standing for the
-    # construction one), not the scenario's unused defaults (netbenefit.disclosures).
-    applied = [{f"revenue.{m.name}": m for m in applied_multipliers(r.scenario)} for r in results]
-    keys = list(dict.fromkeys(key for rows in per_scenario for key in rows))
-    value_headers = [r.name for r in results] if comparison else ["Value"]
-    extra = [] if comparison else ["Given in the scenario"]
-    header_row(sheet, ["Input", "Key", "Unit", *value_headers, *extra, "Note"])
-    first_value = 4
-    note_column = first_value + len(results) + len(extra)
-    for row, key in enumerate(keys, start=2):
-        label, unit, number_format = input_label(key)
-        put(sheet, row, 1, label)
-        put(sheet, row, 2, key)
-        put(sheet, row, 3, unit)
-        for k, rows in enumerate(per_scenario):
-            if key in rows:
-                value, given = rows[key]
-                multiplier = applied[k].get(key)
-                derived = multiplier is not None and not multiplier.is_the_key
-                put(sheet, row, first_value + k, multiplier.value if derived else value, number_format)
-                if not comparison:
-                    put(sheet, row, first_value + 1, "applied" if derived else "yes" if given else "default")
-                if derived:
-                    put(sheet, row, note_column, f"Applied: {multiplier.value:g} from {multiplier.source}")
-        if key in ("discount_rate", "timing"):
-            for k, cell in enumerate(cells):
-                coordinate = f"{column_letter(first_value + k)}{row}"
-                sheet[coordinate].fill = LIVE_FILL
-                setattr(cell, key, coordinate)
-            _validate(sheet, key, [f"{column_letter(first_value + k)}{row}" for k in range(len(cells))])
-            what = "the discount factors" if key == "discount_rate" else "the discount factors (mid_year: t - 0.5)"
-            names = ", ".join(f"{key}{cell.suffix}" for cell in cells)
-            put(sheet, row, note_column, f"Live: {what} of the cash-flow sheets use this cell (name {names})")
-    fit_widths(sheet)
-    sheet.set_width(note_column, MAX_COLUMN_WIDTH)
-    sheet.freeze_panes = f"{column_letter(first_value)}2"
-
-
-def _validate(sheet: Sheet, key: str, coordinates: Sequence[str]) -> None:
-    """Refuse an edit of a live cell that netbenefit would refuse: a rate of -1 or less, a timing
-    other than end_of_year or mid_year."""
-    if key == "timing":
-        rule = {"validate": "list", "source": ["end_of_year", "mid_year"], "error_message": "end_of_year or mid_year"}
-    else:
-        rule = {"validate": "decimal", "criteria": ">", "value": -1}
-        rule["error_message"] = "a decimal rate greater than -1 (0.06 for 6%)"
-    sheet.validations.append(({**rule, "ignore_blank": False, "show_error": True}, list(coordinates)))
 
 
 def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
