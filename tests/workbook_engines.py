@@ -63,6 +63,11 @@ def soffice() -> str | None:
 def libreoffice_values(path: Path, names: list[str]) -> dict[str, float]:
     """The values of workbook names after LibreOffice headless opened, recomputed and saved the
     workbook (read back from the values it cached)."""
+    return libreoffice_values_of([path], names)[0]
+
+
+def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str, float]]:
+    """:func:`libreoffice_values` of several workbooks (distinct file names), in one LibreOffice run."""
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         profile = folder / "profile"
@@ -80,14 +85,16 @@ def libreoffice_values(path: Path, names: list[str]) -> dict[str, float]:
                 "xlsx:Calc MS Excel 2007 XML",
                 "--outdir",
                 str(out),
-                str(path),
+                *map(str, paths),
             ],
             check=True,
             capture_output=True,
-            timeout=SOFFICE_TIMEOUT,
+            timeout=SOFFICE_TIMEOUT * max(1, len(paths) // 10),
             env=environment,
         )
-        converted = out / Path(path).name
-        targets = {name: name_target(path, name) for name in names}
-        workbook = openpyxl.load_workbook(converted, data_only=True)
-        return {name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()}
+        values = []
+        for path in paths:
+            targets = {name: name_target(path, name) for name in names}
+            workbook = openpyxl.load_workbook(out / Path(path).name, data_only=True)
+            values.append({name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()})
+        return values

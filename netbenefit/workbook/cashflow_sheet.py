@@ -1,15 +1,18 @@
-"""The cash-flow sheet of one scenario: one row per project year, the amounts as values and the
-model as formulas (:mod:`netbenefit.workbook`)."""
+"""The cash-flow sheet of one scenario: one row per project year, every figure a formula of the
+named input cells where :mod:`netbenefit.workbook.drivers` has one, netbenefit's value (said in
+its header) where not (:mod:`netbenefit.workbook`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from . import drivers
 from .book import Book
 from .cells import ScenarioCells, column_letter, fit_widths, header_row, put, put_formula, sum_of_columns
+from .drivers import NOT_RECOMPUTED, PhaseRefs
 from .layout import FACTOR_FORMAT, JOBS_FORMAT, MONEY_FORMAT, NUMBER_FORMAT, PERCENT_FORMAT, WEIGHT_FORMAT
-from .model import SheetModel, SheetPhase, cashflow_model
+from .model import SheetModel, SheetPhase, SheetStream, cashflow_model
 
 if TYPE_CHECKING:
     from ...result import Result
@@ -21,6 +24,16 @@ CONTEXT_COLUMNS = (
     ("wages", "Wages (all phases) [USD]", MONEY_FORMAT),
     ("capital_investment", "Capital investment (all phases) [USD]", MONEY_FORMAT),
 )
+#: The model columns of each phase: role -> (header, number format).
+MODEL_COLUMNS = {
+    "new_jobs": ("New full-time jobs", JOBS_FORMAT),
+    "retained_jobs": ("Retained full-time jobs", JOBS_FORMAT),
+    "jobs": ("Full-time jobs", JOBS_FORMAT),
+    "salary": ("Median salary [USD]", MONEY_FORMAT),
+    "wages": ("Wages [USD]", MONEY_FORMAT),
+    "capital": ("Capital investment [USD]", MONEY_FORMAT),
+    "construction_wages": ("Construction wages [USD]", MONEY_FORMAT),
+}
 #: Headers of the benefit windows' table, below the year table.
 WINDOW_HEADERS = (
     "Phase",
@@ -43,6 +56,7 @@ class _Columns:
     year: int = 0
     context: list[tuple[str, int]] = field(default_factory=list)  # (cash-flow column, sheet column)
     phases: list[tuple[list[int], int, int, int | None]] = field(default_factory=list)  # streams, net, weight, credits
+    model: list[dict[str, int]] = field(default_factory=list)  # per phase: jobs, wages... -> column
     counted: int = 0
     factor: int = 0
     pv: int = 0
@@ -62,8 +76,14 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     benefits and credits, ratio, threshold, passed) and the benefit window of each phase."""
     sheet = workbook.create_sheet(cells.sheet)
     model = cashflow_model(result)
+    scenario = result.scenario
+    refs = [PhaseRefs(cells, "" if k == 0 else f"phases.{k - 1}.") for k in range(len(model.phases))]
+    formulas = [
+        [_has_formula(result, ref, stream) for stream in phase.streams]
+        for ref, phase in zip(refs, model.phases, strict=True)
+    ]
     first, last = 2, 1 + len(model.years)
-    columns = _year_table_columns(model.phases)
+    columns = _year_table_columns(model.phases, formulas)
     header_row(sheet, columns.headers)
     total_row = last + 1
     block = total_row + 2
@@ -71,18 +91,37 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         "pv_benefits": (block, "PV of counted net benefits [USD]"),
         "pv_credits": (block + 1, "PV of requested credits [USD]"),
         "ratio": (block + 2, "Net benefit ratio, PV of net benefits / PV of credits"),
-        "threshold": (block + 3, f"Threshold, {result.threshold_clause}"),
+        "threshold": (block + 3, "Threshold (the override of 71(a)(5)(f) where given, else the statutory one)"),
         "passes": (block + 4, "Net positive benefit test passed (every cumulative phase test)"),
     }
+    value = column_letter(VALUE_COLUMN)
+    statutory_row, eligible_row = block + 5, block + 6
+    statutory = f"${value}${statutory_row}"
+    put(
+        sheet, statutory_row, 1, "Statutory threshold, 71(a)(5): 400%; (a) 300%; (b) 200%, from the location cells"
+    ).bold = True
+    put_formula(
+        sheet,
+        statutory_row,
+        VALUE_COLUMN,
+        "=" + drivers.statutory_threshold(cells, scenario.readings.several_locations),
+        PERCENT_FORMAT,
+    )
+    put(sheet, eligible_row, 1, f"Retained jobs eligible for credits, 71(c)(1) ({NOT_RECOMPUTED})").bold = True
+    put(sheet, eligible_row, VALUE_COLUMN, bool(result.computation.retained_jobs_eligible.reshape(-1)[0]))
+    retained_eligible = f"${value}${eligible_row}"
     # The benefit windows (below the table, so that the header row alone is frozen).
-    window_end = _benefit_windows(sheet, model.phases, block + 6)
+    window_end = _benefit_windows(sheet, model.phases, refs, cells, statutory, block + 8)
     # Year 0, the approval year (emerge-model.md 2.1), has a row only when the scenario gives an
     # amount in it: discounted at t = 0 under both timings, inside the initial phase's window.
     year_zero = bool(model.years) and model.years[0] == 0
+    counted = retained_eligible if scenario.readings.retained_benefits == "credit_eligible_only" else None
+    awards = [scenario.award] + [phase.award for phase in scenario.phases]
+    row_model = _RowModel(result, model, refs, formulas, awards, counted, retained_eligible)
     for i in range(len(model.years)):
-        _year_row(sheet, model, columns, i, first + i, window_end, cells.suffix, year_zero)
+        _year_row(sheet, row_model, columns, i, first + i, window_end, cells.suffix, year_zero)
     _totals(sheet, columns, total_row, first, last)
-    _results(sheet, result, cells, columns, rows, total_row)
+    _results(sheet, result, cells, columns, rows, total_row, statutory)
     cells.years = (first, last)
     letter = column_letter
     cells.phase_columns = tuple(
@@ -95,7 +134,31 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     sheet.freeze_panes = "B2"
 
 
-def _year_table_columns(phases: list[SheetPhase]) -> _Columns:
+@dataclass
+class _RowModel:
+    """What each row's formulas read: the result, the sheet's model, each phase's names and
+    which of its streams are formulas, the awards and the 71(c) cells."""
+
+    result: Result
+    model: SheetModel
+    refs: list[PhaseRefs]
+    formulas: list[list[bool]]
+    awards: list
+    counted: str | None  # the cell deciding whether retained jobs count, or None: all count
+    retained_eligible: str
+
+
+_PROBE = dict.fromkeys(("jobs", "wages", "salary", "capital", "construction_wages"), "A")
+
+
+def _has_formula(result: Result, ref: PhaseRefs, stream: SheetStream) -> bool:
+    """Whether the stream is a formula of the inputs (a driver with a formula, or a stream by year)."""
+    if stream.source == "explicit":
+        return True
+    return drivers.driver_stream(result, ref, stream.name, 2, _PROBE) is not None
+
+
+def _year_table_columns(phases: list[SheetPhase], formulas: list[list[bool]]) -> _Columns:
     """The columns of the year table: the year, the context, each phase's streams, net benefits,
     weight (and credits when phased), then the counted net benefits, the discount factor, the
     present values and their cumulative sums."""
@@ -104,20 +167,25 @@ def _year_table_columns(phases: list[SheetPhase]) -> _Columns:
     column = columns.add
     columns.year = column("Project year", NUMBER_FORMAT)
     columns.context = [(name, column(header, fmt)) for name, header, fmt in CONTEXT_COLUMNS]
-    for phase in phases:
+    for phase, phase_formulas in zip(phases, formulas, strict=True):
         prefix = f"Phase {phase.number}: " if phased else ""
+        columns.model.append({role: column(f"{prefix}{header}", fmt) for role, (header, fmt) in MODEL_COLUMNS.items()})
         stream_columns = []
-        for stream in phase.streams:
+        for stream, formula in zip(phase.streams, phase_formulas, strict=True):
             note = " (abated: not counted, 71(a)(5)(e))" if stream.abated else ""
+            if not formula:
+                note += f" ({NOT_RECOMPUTED})"
             stream_columns.append(column(f"{prefix}{stream.label}{note} [USD]", MONEY_FORMAT))
         net = column(f"{prefix}Net benefits of the counted streams [USD]", MONEY_FORMAT)
         weight = column(f"{prefix}Weight (share of the year in the benefit window)", WEIGHT_FORMAT)
-        credits = column(f"{prefix}Requested credits [USD]", MONEY_FORMAT) if phased else None
+        credits = column(f"{prefix}Requested credits{_credits_note(phase)} [USD]", MONEY_FORMAT) if phased else None
         columns.phases.append((stream_columns, net, weight, credits))
     columns.counted = column("Counted net benefits [USD]", MONEY_FORMAT)
     columns.factor = column("Discount factor", FACTOR_FORMAT)
     columns.pv = column("PV of counted net benefits [USD]", MONEY_FORMAT)
-    all_credits = "Requested credits (all phases) [USD]" if phased else "Requested credits [USD]"
+    all_credits = (
+        "Requested credits (all phases) [USD]" if phased else f"Requested credits{_credits_note(phases[0])} [USD]"
+    )
     columns.credits_total = column(all_credits, MONEY_FORMAT)
     columns.pv_credits = column("PV of requested credits [USD]", MONEY_FORMAT)
     columns.cumulative = column("Cumulative PV of counted net benefits [USD]", MONEY_FORMAT)
@@ -125,18 +193,25 @@ def _year_table_columns(phases: list[SheetPhase]) -> _Columns:
     return columns
 
 
-def _benefit_windows(sheet, phases: list[SheetPhase], window_row: int) -> dict[int, tuple[str, str]]:
-    """The table of the phases' benefit windows from ``window_row``; per phase index, the absolute
-    cells of its start and of the end of its window."""
+def _credits_note(phase: SheetPhase) -> str:
+    return f" ({NOT_RECOMPUTED}: the section 75 calculator)" if phase.section_75 else ""
+
+
+def _benefit_windows(
+    sheet, phases: list[SheetPhase], refs: list[PhaseRefs], cells: ScenarioCells, statutory: str, window_row: int
+) -> dict[int, tuple[str, str]]:
+    """The table of the phases' benefit windows from ``window_row``, formulas of the input cells;
+    per phase index, the absolute cells of its start and of the end of its window."""
     header_row(sheet, WINDOW_HEADERS, row=window_row)
     window_end = {}
-    for k, phase in enumerate(phases):
+    extension = drivers.counted_extension(cells, statutory)
+    for k, (phase, ref) in enumerate(zip(phases, refs, strict=True)):
         row = window_row + 1 + k
         put(sheet, row, 1, phase.number)
-        put(sheet, row, 2, phase.start_year)
-        put(sheet, row, 3, phase.first_credit_year)
-        put(sheet, row, 4, phase.commitment_period_years)
-        put(sheet, row, 5, phase.counted_extension_years)
+        put_formula(sheet, row, 2, f"={ref.name('start_year')}" if k else "=0")
+        put_formula(sheet, row, 3, f"={ref.name('award.first_credit_year')}")
+        put_formula(sheet, row, 4, "=" + drivers.commitment_period(ref, statutory))
+        put_formula(sheet, row, 5, f"={extension}")
         put_formula(sheet, row, 6, f"=B{row}+C{row}-1+D{row}+E{row}")
         window_end[k] = (f"$B${row}", f"$F${row}")
     return window_end
@@ -144,7 +219,7 @@ def _benefit_windows(sheet, phases: list[SheetPhase], window_row: int) -> dict[i
 
 def _year_row(
     sheet,
-    model: SheetModel,
+    rm: _RowModel,
     columns: _Columns,
     i: int,
     r: int,
@@ -152,25 +227,57 @@ def _year_row(
     suffix: str,
     year_zero: bool,
 ) -> None:
-    """Row ``r`` of the year table, the ``i``-th year: amounts as values, the model as formulas."""
+    """Row ``r`` of the year table, the ``i``-th year: the model as formulas of the input cells."""
     letter = column_letter
+    model, result = rm.model, rm.result
     phases = model.phases
     layout = columns.phases
+    revenue = result.scenario.revenue
     put(sheet, r, columns.year, model.years[i])
-    for name, c in columns.context:
-        put(sheet, r, c, float(model.context[name][i]), columns.formats[c - 1])
-    for (stream_columns, net, weight, credit_column), phase in zip(layout, phases, strict=True):
+    for k, ((stream_columns, net, weight, credit_column), phase) in enumerate(zip(layout, phases, strict=True)):
+        ref, at_columns = rm.refs[k], columns.model[k]
+        at = {role: letter(c) for role, c in at_columns.items()}
+        put_formula(sheet, r, at_columns["new_jobs"], "=" + drivers.new_jobs(ref, r), JOBS_FORMAT)
+        put_formula(sheet, r, at_columns["retained_jobs"], "=" + drivers.retained_jobs(ref, r, rm.counted), JOBS_FORMAT)
+        put_formula(sheet, r, at_columns["jobs"], f"={at['new_jobs']}{r}+{at['retained_jobs']}{r}", JOBS_FORMAT)
+        put_formula(sheet, r, at_columns["salary"], "=" + drivers.median_salary(ref, r), MONEY_FORMAT)
+        wages = drivers.wages(result, ref, f"{at['jobs']}{r}", f"{at['salary']}{r}")
+        put_formula(sheet, r, at_columns["wages"], "=" + wages, MONEY_FORMAT)
+        put_formula(sheet, r, at_columns["capital"], "=" + ref.by_year("capital_investment", r), MONEY_FORMAT)
+        share = ref.top("revenue.construction_labor_share") if revenue else "0"
+        put_formula(sheet, r, at_columns["construction_wages"], f"={at['capital']}{r}*{share}", MONEY_FORMAT)
         counted_columns = []
-        for c, stream in zip(stream_columns, phase.streams, strict=True):
-            put(sheet, r, c, float(stream.amounts[i]), MONEY_FORMAT)
+        direct: dict[tuple[str, str], str] = {}
+        for c, stream, formula in zip(stream_columns, phase.streams, rm.formulas[k], strict=True):
+            if not formula:
+                put(sheet, r, c, float(stream.amounts[i]), MONEY_FORMAT)
+            elif stream.source == "explicit":
+                cost = bool(stream.amounts.size) and _is_cost(result, ref, stream)
+                put_formula(
+                    sheet, r, c, "=" + drivers.explicit_stream(ref, stream.explicit_index, r, cost), MONEY_FORMAT
+                )
+            elif stream.effect == "direct":
+                put_formula(sheet, r, c, "=" + drivers.driver_stream(result, ref, stream.name, r, at), MONEY_FORMAT)
+                direct[(stream.source, stream.name)] = f"{letter(c)}{r}"
+            else:
+                text = drivers.indirect(ref, stream.source, direct[(stream.source, stream.name)])
+                put_formula(sheet, r, c, "=" + text, MONEY_FORMAT)
             if not stream.abated:
                 counted_columns.append(c)
         put_formula(sheet, r, net, "=" + sum_of_columns(counted_columns, r), MONEY_FORMAT)
         start, end = window_end[phase.number - 1]
         after = ">=" if year_zero and phase.number == 1 else ">"  # year 0 is in the initial phase's window
         put_formula(sheet, r, weight, f"=IF(A{r}{after}{start},MAX(0,MIN(1,{end}-(A{r}-1))),0)", WEIGHT_FORMAT)
-        if credit_column is not None:
-            put(sheet, r, credit_column, float(phase.credits[i]), MONEY_FORMAT)
+        target = credit_column if credit_column is not None else columns.credits_total
+        credit = drivers.credits(result, ref, rm.awards[k], r, rm.retained_eligible)
+        if credit is None:
+            put(sheet, r, target, float(phase.credits[i]), MONEY_FORMAT)
+        else:
+            put_formula(sheet, r, target, "=" + credit, MONEY_FORMAT)
+    for name, c in columns.context:
+        role = {"full_time_jobs": "jobs", "wages": "wages", "capital_investment": "capital"}[name]
+        total = "+".join(f"{letter(m[role])}{r}" for m in columns.model)
+        put_formula(sheet, r, c, f"={total}", columns.formats[c - 1])
     counted, factor, pv = columns.counted, columns.factor, columns.pv
     credits_total, pv_credits = columns.credits_total, columns.pv_credits
     terms = "+".join(f"{letter(net)}{r}*{letter(weight)}{r}" for _, net, weight, _ in layout)
@@ -188,13 +295,16 @@ def _year_row(
     put_formula(sheet, r, pv, f"={letter(counted)}{r}*{letter(factor)}{r}", MONEY_FORMAT)
     if len(phases) > 1:
         put_formula(sheet, r, credits_total, "=" + "+".join(f"{letter(c)}{r}" for *_, c in layout), MONEY_FORMAT)
-    else:
-        put(sheet, r, credits_total, float(phases[0].credits[i]), MONEY_FORMAT)
     put_formula(sheet, r, pv_credits, f"={letter(credits_total)}{r}*{letter(factor)}{r}", MONEY_FORMAT)
     previous = f"{letter(columns.cumulative)}{r - 1}+" if i else ""
     put_formula(sheet, r, columns.cumulative, f"={previous}{letter(pv)}{r}", MONEY_FORMAT)
     previous = f"{letter(columns.cumulative_credits)}{r - 1}+" if i else ""
     put_formula(sheet, r, columns.cumulative_credits, f"={previous}{letter(pv_credits)}{r}", MONEY_FORMAT)
+
+
+def _is_cost(result: Result, ref: PhaseRefs, stream: SheetStream) -> bool:
+    phase = result.scenario if not ref.prefix else result.scenario.phases[int(ref.prefix.split(".")[1])]
+    return phase.streams[stream.explicit_index].kind == "cost"
 
 
 def _totals(sheet, columns: _Columns, total_row: int, first: int, last: int) -> None:
@@ -209,7 +319,9 @@ def _totals(sheet, columns: _Columns, total_row: int, first: int, last: int) -> 
         put_formula(sheet, total_row, c, f"=SUM({letter(c)}{first}:{letter(c)}{last})", MONEY_FORMAT).bold = True
 
 
-def _results(sheet, result: Result, cells: ScenarioCells, columns: _Columns, rows, total_row: int) -> None:
+def _results(
+    sheet, result: Result, cells: ScenarioCells, columns: _Columns, rows, total_row: int, statutory: str
+) -> None:
     """The results under the table (PV of benefits and credits, ratio, threshold; "passes" is filled
     in by the Phase tests sheet, which holds the cumulative tests), and their cells in ``cells``."""
     letter = column_letter
@@ -227,4 +339,4 @@ def _results(sheet, result: Result, cells: ScenarioCells, columns: _Columns, row
         f"={value}{rows['pv_benefits'][0]}/{value}{rows['pv_credits'][0]}",
         PERCENT_FORMAT,
     )
-    put(sheet, rows["threshold"][0], VALUE_COLUMN, float(result.threshold), PERCENT_FORMAT)
+    put_formula(sheet, rows["threshold"][0], VALUE_COLUMN, "=" + drivers.threshold(cells, statutory), PERCENT_FORMAT)

@@ -152,7 +152,7 @@ def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
 
 
 @pytest.mark.slow
-def test_amounts_are_values_and_the_model_is_formulas(results, workbooks):
+def test_the_amounts_are_formulas_of_the_named_inputs(results, workbooks):
     result = results["party_city"]
     workbook = openpyxl.load_workbook(workbooks["party_city"])
     assert workbook.sheetnames == [
@@ -167,8 +167,11 @@ def test_amounts_are_values_and_the_model_is_formulas(results, workbooks):
     ]
     sheet = workbook["Cash flows"]
     columns = _columns(sheet)
-    assert isinstance(sheet[f"{columns['published net benefit [USD]']}2"].value, int | float)  # an explicit stream
-    assert isinstance(sheet[f"{columns['Requested credits [USD]']}2"].value, int | float)
+    stream = sheet[f"{columns['published net benefit [USD]']}2"].value  # an explicit stream, by year
+    assert stream.startswith("=") and "INDEX(streams_0_by_year," in stream
+    assert "award_annual_credit" in sheet[f"{columns['Requested credits [USD]']}2"].value
+    assert "jobs_new" in sheet[f"{columns['New full-time jobs']}2"].value
+    assert "jobs_median_salary" in sheet[f"{columns['Median salary [USD]']}2"].value
     factor = sheet[f"{columns['Discount factor']}3"].value
     assert factor.startswith("=") and "discount_rate" in factor and "timing" in factor
     for header in ("Counted net benefits [USD]", "PV of counted net benefits [USD]", "PV of requested credits [USD]"):

@@ -1,0 +1,222 @@
+"""The model of a cash-flow sheet as formulas of the named input cells: jobs, wages, construction,
+the streams of the revenue drivers, the streams given by year, the credits, the benefit windows
+and the threshold (:mod:`netbenefit.workbook`).
+
+Each function returns the text of one formula (without ``=``) for one row, from the names of the
+Inputs sheet (:class:`~netbenefit.workbook.cells.ScenarioCells`) and the letters of the row's
+columns. The arithmetic is that of :mod:`netbenefit.cashflows` (phases.py, streams.py, steps.py),
+step by step; a figure no formula here computes (the Gross Income Tax on the brackets, the
+section 75 calculator, the Corporation Business Tax of an allocated income, the job minimum of
+71(c)) stays the value netbenefit computed, and its header or label says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..parameters import parameter
+from ..taxes import schedule
+from .cells import ScenarioCells
+
+if TYPE_CHECKING:
+    from ...result import Result
+
+#: Said of a figure that is netbenefit's value, not a formula of the input cells.
+NOT_RECOMPUTED = "as evaluated by netbenefit, not recomputed"
+
+
+def _number(value: float) -> str:
+    return repr(float(value))
+
+
+@dataclass
+class PhaseRefs:
+    """How the formulas of one phase read its inputs: the names of its keys, its phase year."""
+
+    cells: ScenarioCells
+    prefix: str  # "" or "phases.i."
+
+    def name(self, key: str, default: str = "0") -> str:
+        """The name of the phase's input ``key`` (``jobs.new`` -> ``phases_0_jobs_new``)."""
+        return self.cells.names.get(self.prefix + key, default)
+
+    def top(self, key: str, default: str = "0") -> str:
+        """The name of a scenario-wide input (``revenue...``, ``inflation``)."""
+        return self.cells.names.get(key, default)
+
+    def phase_year(self, r: int) -> str:
+        """The phase year of row ``r`` (project year less the phase's start)."""
+        if not self.prefix:
+            return f"A{r}"
+        return f"(A{r}-{self.name('start_year')})"
+
+    def by_year(self, list_key: str, r: int) -> str:
+        """The value of a list by year in row ``r``'s phase year (0 before the phase)."""
+        row, year = self.cells.by_year[self.prefix + list_key], self.phase_year(r)
+        return f"IF({year}>=0,INDEX({row},{year}+1),0)"
+
+
+def flag(name: str) -> str:
+    """A boolean input cell as a condition: an empty cell (a fact not given) is false."""
+    return f"({name}=TRUE)"
+
+
+# -- jobs and wages (phases.py: full_time_jobs, wages_of) ------------------------------------------
+
+
+def new_jobs(p: PhaseRefs, r: int) -> str:
+    """jobs.new x the ramp's share of the phase year (the last held), from phase year 1."""
+    ramp, year = p.cells.by_year[p.prefix + "jobs.ramp"], p.phase_year(r)
+    return f"IF({year}>=1,{p.name('jobs.new')}*INDEX({ramp},MIN({year},COLUMNS({ramp}))),0)"
+
+
+def retained_jobs(p: PhaseRefs, r: int, counted: str | None) -> str:
+    """jobs.retained from phase year 1; ``counted``: the cell saying whether 71(c) counts them
+    (readings.retained_benefits: credit_eligible_only), None where every retained job counts."""
+    factor = f"*IF({counted},1,0)" if counted else ""
+    return f"IF({p.phase_year(r)}>=1,{p.name('jobs.retained')}{factor},0)"
+
+
+def median_salary(p: PhaseRefs, r: int) -> str:
+    """jobs.median_salary grown by jobs.salary_growth from phase year 1."""
+    growth = f"POWER(1+{p.name('jobs.salary_growth')},MAX({p.phase_year(r)},1)-1)"
+    return f"{p.name('jobs.median_salary')}*{growth}"
+
+
+def wages(result: Result, p: PhaseRefs, jobs: str, salary: str) -> str:
+    """Jobs x the median salary, or x the mean of the lognormal wages (brackets, readings.payroll: mean)."""
+    income_tax = result.scenario.revenue.income_tax if result.scenario.revenue else None
+    if getattr(income_tax, "method", None) == "brackets" and result.scenario.readings.payroll == "mean":
+        sigma = p.top("revenue.income_tax.wage_dispersion")
+        return f"{jobs}*({salary}*EXP(0.5*{sigma}*{sigma}))"
+    return f"{jobs}*{salary}"
+
+
+# -- the streams of the revenue drivers (streams.py: driver_components) ----------------------------
+
+
+def progressive_tax(salary: str) -> str:
+    """The single-filer schedule of N.J.S.A. 54A:2-1 at ``salary`` (the v1 ``income_tax: progressive``):
+    the sum of the ramps ``(rate_k - rate_k-1) x MAX(salary - lower_k, 0)``."""
+    lower, rates = schedule("single")
+    terms, previous = [], 0.0
+    for threshold, rate in zip(lower, rates, strict=True):
+        terms.append(f"{_number(rate - previous)}*MAX({salary}-{_number(threshold)},0)")
+        previous = rate
+    return "(" + "+".join(terms) + ")"
+
+
+def income_tax(result: Result, p: PhaseRefs, jobs: str, wages_cell: str, salary: str) -> str | None:
+    """The Gross Income Tax of the operations, direct; None where it is the brackets on the
+    lognormal wages (not a formula here: netbenefit's value)."""
+    income_tax_input = result.scenario.revenue.income_tax
+    withholding = p.name("jobs.nj_withholding_share")
+    if income_tax_input == "progressive":
+        return f"{jobs}*{progressive_tax(salary)}*{withholding}"
+    if income_tax_input is not None and income_tax_input.method == "brackets":
+        return None
+    if income_tax_input is not None:
+        return f"{wages_cell}*({p.top('revenue.income_tax.rate')}*{withholding})"
+    return f"{wages_cell}*({p.top('revenue.income_tax_effective_rate')}*{withholding})"
+
+
+def driver_stream(result: Result, p: PhaseRefs, name: str, r: int, at: dict[str, str]) -> str | None:
+    """A direct stream of the revenue drivers in row ``r`` (``at``: letters of the row's jobs,
+    wages, salary, capital and construction-wage columns); None where no formula computes it."""
+    sales_rate = p.top("revenue.sales_and_use_tax_rate")
+    spending = p.top("revenue.taxable_spending_share")
+    jobs, wage, salary = f"{at['jobs']}{r}", f"{at['wages']}{r}", f"{at['salary']}{r}"
+    capital, construction = f"{at['capital']}{r}", f"{at['construction_wages']}{r}"
+    if name == "income_tax":
+        return income_tax(result, p, jobs, wage, salary)
+    if name == "spending_sales_tax":
+        return f"{wage}*({spending}*{sales_rate})"
+    if name == "construction_income_tax":
+        return f"{construction}*{p.top('revenue.construction_income_tax_rate')}"
+    if name == "construction_spending_sales_tax":
+        return f"{construction}*{spending}*{sales_rate}"
+    if name == "construction_sales_tax":
+        return f"{capital}*{p.top('revenue.construction_taxable_share')}*{sales_rate}"
+    if name == "corporation_business_tax":
+        if result.scenario.revenue.allocated_taxable_net_income is not None:
+            return None  # the CBT schedule by tax year: netbenefit's value
+        growth = f"POWER(1+{p.top('inflation')},A{r}-1)"
+        return f"IF({jobs}>0,{p.top('revenue.corporate_business_tax')}*{growth},0)"
+    return None
+
+
+def indirect(p: PhaseRefs, source: str, direct_cell: str) -> str:
+    """The indirect and induced part: (the multiplier - 1) x the direct amount."""
+    multiplier = "construction_earnings_multiplier" if source == "construction" else "earnings_multiplier"
+    return f"{direct_cell}*({p.top('revenue.' + multiplier)}-1)"
+
+
+def explicit_stream(p: PhaseRefs, j: int, r: int, cost: bool) -> str:
+    """A stream given by year (streams.j.by_year), grown with inflation from year 1 where marked."""
+    grows = flag(p.name(f"streams.{j}.grows_with_inflation", "FALSE"))
+    growth = f"IF({grows},POWER(1+{p.top('inflation')},A{r}-1),1)"
+    return f"{'-' if cost else ''}{p.by_year(f'streams.{j}.by_year', r)}*{growth}"
+
+
+# -- credits and windows (phases.py: tax_credits, benefit_window; steps.py) ------------------------
+
+
+def credits(result: Result, p: PhaseRefs, award, r: int, retained_eligible: str) -> str | None:
+    """The annual credit in each year of the eligibility period; None for the section 75 calculator."""
+    first, years = p.name("award.first_credit_year"), p.name("award.eligibility_period_years")
+    year = p.phase_year(r)
+    if award.annual_credit is not None:
+        annual = p.name("award.annual_credit")
+    elif award.section_75 is None:
+        retained = f"IF({retained_eligible},{p.name('award.per_retained_job')}*{p.name('jobs.retained')},0)"
+        annual = f"({p.name('award.per_new_job')}*{p.name('jobs.new')}+{retained})"
+    else:
+        return None
+    return f"IF(AND({year}>={first},{year}<{first}+{years}),{annual},0)"
+
+
+def statutory_threshold(cells: ScenarioCells, several_locations: str) -> str:
+    """71(a)(5): 200% for a government-restricted municipality or a mega project, (b); 300% in a
+    distressed municipality or an enhanced area, (a); else 400%; the lowest where several apply
+    (readings.several_locations: highest takes the 300% over the 200%)."""
+
+    def fact(key: str) -> str:
+        return flag(cells.names.get(f"location.{key}", "FALSE"))
+
+    restricted = f"OR({fact('government_restricted_municipality')},{fact('mega_project')})"
+    distressed = f"OR({fact('distressed_municipality')},{fact('enhanced_area')})"
+    if several_locations == "highest":
+        restricted = f"AND({restricted},NOT({distressed}))"
+    low = _number(parameter("net_benefit_threshold_restricted_or_mega"))
+    middle = _number(parameter("net_benefit_threshold_distressed_or_enhanced"))
+    default = _number(parameter("net_benefit_threshold_default"))
+    return f"IF({restricted},{low},IF({distressed},{middle},{default}))"
+
+
+def is_default_test(statutory: str) -> str:
+    """Whether the statutory test is the 400 percent one of 71(a)(5) (its threshold differs from the others')."""
+    return f"({statutory}={_number(parameter('net_benefit_threshold_default'))})"
+
+
+def threshold(cells: ScenarioCells, statutory: str) -> str:
+    """The scenario's threshold_override, 71(a)(5)(f), where given; else the statutory threshold."""
+    override = cells.names.get("threshold_override")
+    if override is None:
+        return statutory
+    return f"IF(ISNUMBER({override}),{override},{statutory})"
+
+
+def commitment_period(p: PhaseRefs, statutory: str) -> str:
+    """The period given where it counts (set by the authority, or the 400 percent test), else
+    1.5 x the eligibility period (commitment_window.window_period)."""
+    given = p.name("commitment.period_years")
+    multiple = _number(parameter("commitment_period_multiple_of_eligibility_period"))
+    defined = f"{multiple}*{p.name('award.eligibility_period_years')}"
+    authority = flag(p.name("commitment.period_set_by_authority", "FALSE"))
+    return f"IF(ISNUMBER({given}),IF(OR({authority},{is_default_test(statutory)}),{given},{defined}),{defined})"
+
+
+def counted_extension(cells: ScenarioCells, statutory: str) -> str:
+    """The extended commitment counted, 71(a)(5)(d): only under the 400 percent test."""
+    return f"IF({is_default_test(statutory)},{cells.names.get('commitment.extended_years', '0')},0)"
