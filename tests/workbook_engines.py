@@ -98,3 +98,21 @@ def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str,
             workbook = openpyxl.load_workbook(out / Path(path).name, data_only=True)
             values.append({name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()})
         return values
+
+
+def set_inputs(path: Path, changes: dict, out: Path) -> Path:
+    """Save a copy of the workbook at ``out`` with input cells changed, as a reviewer editing it
+    would: ``{name: value}`` for a named cell, ``{(name, k): value}`` for the k-th cell (from 0)
+    of a named row (a list by year)."""
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    workbook = openpyxl.load_workbook(path)
+    for target, value in changes.items():
+        name, offset = target if isinstance(target, tuple) else (target, 0)
+        ((sheet, reference),) = list(workbook.defined_names[name].destinations)
+        first = reference.replace("$", "").split(":")[0]
+        letters = "".join(c for c in first if c.isalpha())
+        row = first[len(letters) :]
+        workbook[sheet][f"{get_column_letter(column_index_from_string(letters) + offset)}{row}"] = value
+    workbook.save(out)
+    return out

@@ -78,12 +78,13 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     model = cashflow_model(result)
     scenario = result.scenario
     refs = [PhaseRefs(cells, "" if k == 0 else f"phases.{k - 1}.") for k in range(len(model.phases))]
+    probe = dict.fromkeys((*MODEL_COLUMNS, *drivers.bracket_columns(result)), "A")
     formulas = [
-        [_has_formula(result, ref, stream) for stream in phase.streams]
+        [_has_formula(result, ref, stream, probe) for stream in phase.streams]
         for ref, phase in zip(refs, model.phases, strict=True)
     ]
     first, last = 2, 1 + len(model.years)
-    columns = _year_table_columns(model.phases, formulas)
+    columns = _year_table_columns(model.phases, formulas, drivers.bracket_columns(result))
     header_row(sheet, columns.headers)
     total_row = last + 1
     block = total_row + 2
@@ -117,7 +118,9 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     year_zero = bool(model.years) and model.years[0] == 0
     counted = retained_eligible if scenario.readings.retained_benefits == "credit_eligible_only" else None
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
-    row_model = _RowModel(result, model, refs, formulas, awards, counted, retained_eligible)
+    row_model = _RowModel(
+        result, model, refs, formulas, awards, counted, retained_eligible, drivers.bracket_columns(result)
+    )
     for i in range(len(model.years)):
         _year_row(sheet, row_model, columns, i, first + i, window_end, cells.suffix, year_zero)
     _totals(sheet, columns, total_row, first, last)
@@ -146,19 +149,17 @@ class _RowModel:
     awards: list
     counted: str | None  # the cell deciding whether retained jobs count, or None: all count
     retained_eligible: str
+    brackets: list[str]  # the helper columns of the Gross Income Tax on the brackets
 
 
-_PROBE = dict.fromkeys(("jobs", "wages", "salary", "capital", "construction_wages"), "A")
-
-
-def _has_formula(result: Result, ref: PhaseRefs, stream: SheetStream) -> bool:
+def _has_formula(result: Result, ref: PhaseRefs, stream: SheetStream, probe: dict[str, str]) -> bool:
     """Whether the stream is a formula of the inputs (a driver with a formula, or a stream by year)."""
     if stream.source == "explicit":
         return True
-    return drivers.driver_stream(result, ref, stream.name, 2, _PROBE) is not None
+    return drivers.driver_stream(result, ref, stream.name, 2, probe) is not None
 
 
-def _year_table_columns(phases: list[SheetPhase], formulas: list[list[bool]]) -> _Columns:
+def _year_table_columns(phases: list[SheetPhase], formulas: list[list[bool]], brackets: list[str]) -> _Columns:
     """The columns of the year table: the year, the context, each phase's streams, net benefits,
     weight (and credits when phased), then the counted net benefits, the discount factor, the
     present values and their cumulative sums."""
@@ -169,7 +170,11 @@ def _year_table_columns(phases: list[SheetPhase], formulas: list[list[bool]]) ->
     columns.context = [(name, column(header, fmt)) for name, header, fmt in CONTEXT_COLUMNS]
     for phase, phase_formulas in zip(phases, formulas, strict=True):
         prefix = f"Phase {phase.number}: " if phased else ""
-        columns.model.append({role: column(f"{prefix}{header}", fmt) for role, (header, fmt) in MODEL_COLUMNS.items()})
+        model_columns = {role: column(f"{prefix}{header}", fmt) for role, (header, fmt) in MODEL_COLUMNS.items()}
+        for role in brackets:  # the Gross Income Tax on the brackets, in closed form
+            header, fmt = drivers.BRACKET_HEADERS[role]
+            model_columns[role] = column(f"{prefix}{header}", MONEY_FORMAT if fmt == "money" else FACTOR_FORMAT)
+        columns.model.append(model_columns)
         stream_columns = []
         for stream, formula in zip(phase.streams, phase_formulas, strict=True):
             note = " (abated: not counted, 71(a)(5)(e))" if stream.abated else ""
@@ -246,6 +251,8 @@ def _year_row(
         put_formula(sheet, r, at_columns["capital"], "=" + ref.by_year("capital_investment", r), MONEY_FORMAT)
         share = ref.top("revenue.construction_labor_share") if revenue else "0"
         put_formula(sheet, r, at_columns["construction_wages"], f"={at['capital']}{r}*{share}", MONEY_FORMAT)
+        for role in rm.brackets:
+            put_formula(sheet, r, at_columns[role], "=" + drivers.bracket_helper(result, ref, role, r, at))
         counted_columns = []
         direct: dict[tuple[str, str], str] = {}
         for c, stream, formula in zip(stream_columns, phase.streams, rm.formulas[k], strict=True):

@@ -115,7 +115,7 @@ def income_tax(result: Result, p: PhaseRefs, jobs: str, wages_cell: str, salary:
     if income_tax_input == "progressive":
         return f"{jobs}*{progressive_tax(salary)}*{withholding}"
     if income_tax_input is not None and income_tax_input.method == "brackets":
-        return None
+        return None  # the helper columns' formula (bracket_income_tax)
     if income_tax_input is not None:
         return f"{wages_cell}*({p.top('revenue.income_tax.rate')}*{withholding})"
     return f"{wages_cell}*({p.top('revenue.income_tax_effective_rate')}*{withholding})"
@@ -129,6 +129,8 @@ def driver_stream(result: Result, p: PhaseRefs, name: str, r: int, at: dict[str,
     jobs, wage, salary = f"{at['jobs']}{r}", f"{at['wages']}{r}", f"{at['salary']}{r}"
     capital, construction = f"{at['capital']}{r}", f"{at['construction_wages']}{r}"
     if name == "income_tax":
+        if "index" in at:  # the brackets, from the helper columns
+            return bracket_income_tax(result, p, r, at)
         return income_tax(result, p, jobs, wage, salary)
     if name == "spending_sales_tax":
         return f"{wage}*({spending}*{sales_rate})"
@@ -220,3 +222,110 @@ def commitment_period(p: PhaseRefs, statutory: str) -> str:
 def counted_extension(cells: ScenarioCells, statutory: str) -> str:
     """The extended commitment counted, 71(a)(5)(d): only under the 400 percent test."""
     return f"IF({is_default_test(statutory)},{cells.names.get('commitment.extended_years', '0')},0)"
+
+
+# -- the Gross Income Tax on the brackets, in closed form (taxes.py: expected_gross_income_tax) ----
+
+
+def bracket_columns(result: Result) -> list[str]:
+    """The helper columns of each phase for the Gross Income Tax on the brackets (none for another
+    method): the index of the brackets, the median over it, the mean of that wage, then per filing
+    status the expected tax of a return and, where netted, the expected federal earned income credit."""
+    income_tax = result.scenario.revenue.income_tax if result.scenario.revenue else None
+    if getattr(income_tax, "method", None) != "brackets":
+        return []
+    from ..methods import earned_income_credit_netted
+    from ..taxes import FILING_STATUSES
+
+    statuses = ["single"] if income_tax.filing_status is None else list(FILING_STATUSES)
+    roles = ["index", "scaled_median", "scaled_mean"] + [f"tax_{status}" for status in statuses]
+    if earned_income_credit_netted(result.scenario):
+        roles += [f"credit_{status}" for status in statuses]
+    return roles
+
+
+BRACKET_HEADERS = {
+    "index": ("Bracket index (inflation growth where revenue.index_brackets)", "0.000000"),
+    "scaled_median": ("Median salary over the bracket index [USD]", "money"),
+    "scaled_mean": ("Mean of the lognormal wage over the bracket index [USD]", "money"),
+    "tax_single": ("Expected Gross Income Tax of a single filer, before the index [USD]", "money"),
+    "tax_married_joint": ("Expected Gross Income Tax of a joint return, before the index [USD]", "money"),
+    "credit_single": ("Expected federal earned income credit, single filer, before the index [USD]", "money"),
+    "credit_married_joint": ("Expected federal earned income credit, joint return, before the index [USD]", "money"),
+}
+
+
+def _ramp(median: str, mean: str, sigma: str, strike: str) -> str:
+    """E[max(W - K, 0)] for W lognormal (median, sigma): ``m e^(s^2/2) N(d1) - K N(d2)``,
+    ``d2 = ln(m / K) / s``, ``d1 = d2 + s``; ``m e^(s^2/2) - K`` where K <= 0; ``max(m - K, 0)`` for s = 0."""
+    d2 = f"LN({median}/{strike})/{sigma}"
+    call = f"{mean}*NORMSDIST({d2}+{sigma})-{strike}*NORMSDIST({d2})"
+    return f"IF({sigma}>0,IF({strike}>0,IF({median}>0,{call},0),{mean}-{strike}),MAX({median}-{strike},0))"
+
+
+def _expected_schedule(median: str, mean: str, sigma: str, lower, rates, deduction: str | None) -> str:
+    """The sum of the schedule's ramps at the strikes ``deduction + lower_k``."""
+    terms, previous = [], 0.0
+    for threshold, rate in zip(lower, rates, strict=True):
+        strike = _number(threshold) if deduction is None else f"({deduction}+{_number(threshold)})"
+        terms.append(f"{_number(rate - previous)}*{_ramp(median, mean, sigma, strike)}")
+        previous = rate
+    return "+".join(terms)
+
+
+def bracket_helper(result: Result, p: PhaseRefs, role: str, r: int, at: dict[str, str]) -> str:
+    """The formula of a helper column of :func:`bracket_columns` in row ``r``."""
+    from ..taxes import QUALIFYING_CHILDREN, federal_earned_income_credit_schedule, personal_exemption
+
+    key = "revenue.income_tax."
+    sigma = p.top(key + "wage_dispersion")
+    if role == "index":
+        return f"IF({flag(p.top('revenue.index_brackets', 'FALSE'))},POWER(1+{p.top('inflation')},A{r}-1),1)"
+    if role == "scaled_median":
+        return f"{at['salary']}{r}/{at['index']}{r}"
+    if role == "scaled_mean":
+        return f"{at['scaled_median']}{r}*EXP(0.5*{sigma}*{sigma})"
+    median, mean = f"{at['scaled_median']}{r}", f"{at['scaled_mean']}{r}"
+    kind, status = role.split("_", 1)
+    if kind == "tax":  # less the personal exemptions and the other deductions over the index
+        dependents = (
+            f"{p.top(key + 'dependents_per_return')}*{_number(parameter('gross_income_tax_dependent_exemption'))}"
+        )
+        property_tax = (
+            f"MIN({p.top(key + 'property_tax_deduction')},{_number(parameter('property_tax_deduction_maximum'))})"
+        )
+        deduction = f"({_number(personal_exemption(status))}+({dependents}+{property_tax})/{at['index']}{r})"
+        return _expected_schedule(median, mean, sigma, *schedule(status), deduction)
+    income_tax = result.scenario.revenue.income_tax
+    terms = []
+    for row in QUALIFYING_CHILDREN:
+        if income_tax.qualifying_children is None:
+            if row != "none":
+                continue
+            share = "1"
+        else:
+            share = p.top(f"{key}qualifying_children.{row}")
+        lower, rates = federal_earned_income_credit_schedule(status, row)
+        terms.append(f"{share}*({_expected_schedule(median, mean, sigma, lower, rates, None)})")
+    return "+".join(terms)
+
+
+def bracket_income_tax(result: Result, p: PhaseRefs, r: int, at: dict[str, str]) -> str:
+    """jobs x index x (sum over statuses of share x expected tax, less the NJ share of the federal
+    earned income credit where netted) x the withholding share."""
+    income_tax = result.scenario.revenue.income_tax
+    roles = bracket_columns(result)
+    statuses = [role[4:] for role in roles if role.startswith("tax_")]
+
+    def share(status: str) -> str:
+        if income_tax.filing_status is None:
+            return "1"
+        return p.top(f"revenue.income_tax.filing_status.{status}")
+
+    tax = "+".join(f"{share(s)}*{at['tax_' + s]}{r}" for s in statuses)
+    index = f"{at['index']}{r}"
+    per_job = f"{index}*({tax})"
+    if any(role.startswith("credit_") for role in roles):
+        credit = "+".join(f"{share(s)}*{at['credit_' + s]}{r}" for s in statuses)
+        per_job = f"{per_job}-{_number(parameter('nj_earned_income_tax_credit_share'))}*{index}*({credit})"
+    return f"{at['jobs']}{r}*({per_job})*{p.name('jobs.nj_withholding_share')}"
