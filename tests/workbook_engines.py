@@ -93,8 +93,8 @@ def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str,
             env=environment,
         )
         values = []
-        for path in paths:
-            targets = {name: name_target(path, name) for name in names}
+        for path in paths:  # a name, or a cell as 'Sheet!B6'
+            targets = {name: name.split("!") if "!" in name else name_target(path, name) for name in names}
             workbook = openpyxl.load_workbook(out / Path(path).name, data_only=True)
             values.append({name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()})
         return values

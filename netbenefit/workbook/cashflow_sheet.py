@@ -9,8 +9,18 @@ from typing import TYPE_CHECKING
 
 from . import drivers
 from .book import Book
-from .cells import ScenarioCells, column_letter, fit_widths, header_row, put, put_formula, sum_of_columns
+from .cells import (
+    ScenarioCells,
+    column_letter,
+    fit_widths,
+    header_row,
+    put,
+    put_formula,
+    quote_sheetname,
+    sum_of_columns,
+)
 from .drivers import NOT_RECOMPUTED, PhaseRefs
+from .eligibility_cells import SECTION_75_HEADERS, job_minimum_rows, section_75_per_job
 from .layout import FACTOR_FORMAT, JOBS_FORMAT, MONEY_FORMAT, NUMBER_FORMAT, PERCENT_FORMAT, WEIGHT_FORMAT
 from .model import SheetModel, SheetPhase, SheetStream, cashflow_model
 
@@ -108,18 +118,18 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         "=" + drivers.statutory_threshold(cells, scenario.readings.several_locations),
         PERCENT_FORMAT,
     )
-    put(sheet, eligible_row, 1, f"Retained jobs eligible for credits, 71(c)(1) ({NOT_RECOMPUTED})").bold = True
-    put(sheet, eligible_row, VALUE_COLUMN, bool(result.computation.retained_jobs_eligible.reshape(-1)[0]))
-    retained_eligible = f"${value}${eligible_row}"
+    next_row, met, retained_eligible = job_minimum_rows(sheet, result, refs[0], eligible_row, VALUE_COLUMN)
+    cells.checks["71(a)(2)"] = f"{quote_sheetname(cells.sheet)}!{met}"
     # The benefit windows (below the table, so that the header row alone is frozen).
-    window_end = _benefit_windows(sheet, model.phases, refs, cells, statutory, block + 8)
+    awards = [scenario.award] + [phase.award for phase in scenario.phases]
+    per_job: dict[int, tuple[str, str]] = {}  # the section 75 credit per new and retained job, by phase
+    window_end = _benefit_windows(sheet, model.phases, refs, cells, statutory, next_row + 1, awards, per_job)
     # Year 0, the approval year (emerge-model.md 2.1), has a row only when the scenario gives an
     # amount in it: discounted at t = 0 under both timings, inside the initial phase's window.
     year_zero = bool(model.years) and model.years[0] == 0
     counted = retained_eligible if scenario.readings.retained_benefits == "credit_eligible_only" else None
-    awards = [scenario.award] + [phase.award for phase in scenario.phases]
     row_model = _RowModel(
-        result, model, refs, formulas, awards, counted, retained_eligible, drivers.bracket_columns(result)
+        result, model, refs, formulas, awards, counted, retained_eligible, drivers.bracket_columns(result), per_job
     )
     for i in range(len(model.years)):
         _year_row(sheet, row_model, columns, i, first + i, window_end, cells.suffix, year_zero)
@@ -150,6 +160,7 @@ class _RowModel:
     counted: str | None  # the cell deciding whether retained jobs count, or None: all count
     retained_eligible: str
     brackets: list[str]  # the helper columns of the Gross Income Tax on the brackets
+    per_job: dict[int, tuple[str, str]]  # the section 75 credit per new and retained job, by phase
 
 
 def _has_formula(result: Result, ref: PhaseRefs, stream: SheetStream, probe: dict[str, str]) -> bool:
@@ -183,14 +194,12 @@ def _year_table_columns(phases: list[SheetPhase], formulas: list[list[bool]], br
             stream_columns.append(column(f"{prefix}{stream.label}{note} [USD]", MONEY_FORMAT))
         net = column(f"{prefix}Net benefits of the counted streams [USD]", MONEY_FORMAT)
         weight = column(f"{prefix}Weight (share of the year in the benefit window)", WEIGHT_FORMAT)
-        credits = column(f"{prefix}Requested credits{_credits_note(phase)} [USD]", MONEY_FORMAT) if phased else None
+        credits = column(f"{prefix}Requested credits [USD]", MONEY_FORMAT) if phased else None
         columns.phases.append((stream_columns, net, weight, credits))
     columns.counted = column("Counted net benefits [USD]", MONEY_FORMAT)
     columns.factor = column("Discount factor", FACTOR_FORMAT)
     columns.pv = column("PV of counted net benefits [USD]", MONEY_FORMAT)
-    all_credits = (
-        "Requested credits (all phases) [USD]" if phased else f"Requested credits{_credits_note(phases[0])} [USD]"
-    )
+    all_credits = "Requested credits (all phases) [USD]" if phased else "Requested credits [USD]"
     columns.credits_total = column(all_credits, MONEY_FORMAT)
     columns.pv_credits = column("PV of requested credits [USD]", MONEY_FORMAT)
     columns.cumulative = column("Cumulative PV of counted net benefits [USD]", MONEY_FORMAT)
@@ -198,16 +207,20 @@ def _year_table_columns(phases: list[SheetPhase], formulas: list[list[bool]], br
     return columns
 
 
-def _credits_note(phase: SheetPhase) -> str:
-    return f" ({NOT_RECOMPUTED}: the section 75 calculator)" if phase.section_75 else ""
-
-
 def _benefit_windows(
-    sheet, phases: list[SheetPhase], refs: list[PhaseRefs], cells: ScenarioCells, statutory: str, window_row: int
+    sheet,
+    phases: list[SheetPhase],
+    refs: list[PhaseRefs],
+    cells: ScenarioCells,
+    statutory: str,
+    window_row: int,
+    awards: list,
+    per_job: dict[int, tuple[str, str]],
 ) -> dict[int, tuple[str, str]]:
     """The table of the phases' benefit windows from ``window_row``, formulas of the input cells;
     per phase index, the absolute cells of its start and of the end of its window."""
-    header_row(sheet, WINDOW_HEADERS, row=window_row)
+    section_75 = any(phase.section_75 for phase in phases)
+    header_row(sheet, WINDOW_HEADERS + (SECTION_75_HEADERS if section_75 else ()), row=window_row)
     window_end = {}
     extension = drivers.counted_extension(cells, statutory)
     for k, (phase, ref) in enumerate(zip(phases, refs, strict=True)):
@@ -219,6 +232,11 @@ def _benefit_windows(
         put_formula(sheet, row, 5, f"={extension}")
         put_formula(sheet, row, 6, f"=B{row}+C{row}-1+D{row}+E{row}")
         window_end[k] = (f"$B${row}", f"$F${row}")
+        if phase.section_75:
+            new_job, retained_share = section_75_per_job(ref, awards[k])
+            put_formula(sheet, row, 7, "=" + new_job, MONEY_FORMAT)
+            put_formula(sheet, row, 8, f"=G{row}*{retained_share}", MONEY_FORMAT)
+            per_job[k] = (f"$G${row}", f"$H${row}")
     return window_end
 
 
@@ -276,7 +294,7 @@ def _year_row(
         after = ">=" if year_zero and phase.number == 1 else ">"  # year 0 is in the initial phase's window
         put_formula(sheet, r, weight, f"=IF(A{r}{after}{start},MAX(0,MIN(1,{end}-(A{r}-1))),0)", WEIGHT_FORMAT)
         target = credit_column if credit_column is not None else columns.credits_total
-        credit = drivers.credits(result, ref, rm.awards[k], r, rm.retained_eligible)
+        credit = drivers.credits(result, ref, rm.awards[k], r, rm.retained_eligible, rm.per_job.get(k))
         if credit is None:
             put(sheet, r, target, float(phase.credits[i]), MONEY_FORMAT)
         else:

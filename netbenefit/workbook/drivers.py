@@ -164,17 +164,18 @@ def explicit_stream(p: PhaseRefs, j: int, r: int, cost: bool) -> str:
 # -- credits and windows (phases.py: tax_credits, benefit_window; steps.py) ------------------------
 
 
-def credits(result: Result, p: PhaseRefs, award, r: int, retained_eligible: str) -> str | None:
-    """The annual credit in each year of the eligibility period; None for the section 75 calculator."""
+def credits(result: Result, p: PhaseRefs, award, r: int, retained_eligible: str, per_job=None) -> str | None:
+    """The annual credit in each year of the eligibility period: the annual credit given, or the
+    credit per new and retained job (given, or ``per_job``: the cells of the section 75 calculator)
+    times the jobs, the retained part where 71(c) makes them eligible."""
     first, years = p.name("award.first_credit_year"), p.name("award.eligibility_period_years")
     year = p.phase_year(r)
     if award.annual_credit is not None:
         annual = p.name("award.annual_credit")
-    elif award.section_75 is None:
-        retained = f"IF({retained_eligible},{p.name('award.per_retained_job')}*{p.name('jobs.retained')},0)"
-        annual = f"({p.name('award.per_new_job')}*{p.name('jobs.new')}+{retained})"
     else:
-        return None
+        per_new, per_retained = per_job or (p.name("award.per_new_job"), p.name("award.per_retained_job"))
+        retained = f"IF({retained_eligible},{per_retained}*{p.name('jobs.retained')},0)"
+        annual = f"({per_new}*{p.name('jobs.new')}+{retained})"
     return f"IF(AND({year}>={first},{year}<{first}+{years}),{annual},0)"
 
 

@@ -166,9 +166,14 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
     offset = 1 if names is not None else 0
     sheet.set_width(columns.index("Message") + 1 + offset, MAX_COLUMN_WIDTH)
     suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
-    for row, (check, suffix) in enumerate(zip((row[0] for row in rows), suffixes, strict=True), start=2):
+    formulas = [cell.checks for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
+    for row, (check, suffix, formula) in enumerate(
+        zip((row[0] for row in rows), suffixes, formulas, strict=True), start=2
+    ):
         if check == NET_BENEFIT_CHECK:
             put_formula(sheet, row, 2 + offset, f"=passes{suffix}")
+        elif check in formula:  # a check whose rule is a formula of the input cells
+            put_formula(sheet, row, 2 + offset, f"={formula[check]}")
     _fixed_rate_note(sheet, results, len(rows) + 3, "The messages")
 
 

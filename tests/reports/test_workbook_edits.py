@@ -20,6 +20,8 @@ STEMS = sorted(path.stem for path in SCENARIOS.glob("*.yaml"))
 #: How far a recomputed figure may be from evaluate's, relative.
 RELATIVE_TOLERANCE = 1e-9
 #: The location flags an edit toggles (each decides the threshold, 71(a)(5)).
+#: The checks whose rule is a formula of the input cells (the Checks sheet's Passed cell).
+FORMULA_CHECKS = ("71(a)(2)", "71(a)(5)")
 LOCATION_FLAGS = ("distressed_municipality", "enhanced_area", "government_restricted_municipality", "mega_project")
 
 pytestmark = [
@@ -34,7 +36,8 @@ pytestmark = [
 def edits_of(scenario, rng: random.Random) -> list[tuple[str, str, object]]:
     """(kind, dotted key, new value) of one random edit of each kind of input."""
     edits = [("jobs", "jobs.new", max(1, round(scenario.jobs.new * rng.uniform(0.6, 1.4)) or rng.randint(30, 300)))]
-    edits.append(("salary", "jobs.median_salary", round(scenario.jobs.median_salary * rng.uniform(0.7, 1.3), 2)))
+    salary = scenario.jobs.median_salary or 60_000.0  # (a scenario without revenue drivers may give none)
+    edits.append(("salary", "jobs.median_salary", round(salary * rng.uniform(0.7, 1.3), 2)))
     shares = ["jobs.nj_withholding_share"] + (["revenue.taxable_spending_share"] if scenario.revenue else [])
     edits.append(("share", rng.choice(shares), round(rng.uniform(0.2, 1.0), 4)))
     award = scenario.award
@@ -70,7 +73,9 @@ def test_edits_of_every_kind_of_input_recompute_to_evaluate(stem, tmp_path):
     for k, (kind, key, value) in enumerate(edits):
         paths.append(set_inputs(path, {workbook_target(key): value}, tmp_path / f"{stem}_{k}.xlsx"))
         expected.append((kind, key, value, netbenefit.evaluate(result.scenario.replace({key: value}))))
-    shown = libreoffice_values_of(paths, ["ratio", "pv_benefits", "pv_credits", "passes"])
+    checks = [check.id for check in result.table_rows("checks")]
+    rows = {f"Checks!B{row}": check for row, check in enumerate(checks, start=2) if check in FORMULA_CHECKS}
+    shown = libreoffice_values_of(paths, ["ratio", "pv_benefits", "pv_credits", "passes", *rows])
     problems = []
     for values, (kind, key, value, variant) in zip(shown, expected, strict=True):
         for name in ("ratio", "pv_benefits", "pv_credits"):
@@ -79,4 +84,12 @@ def test_edits_of_every_kind_of_input_recompute_to_evaluate(stem, tmp_path):
                 problems.append(f"{kind} {key}={value!r}: {name} {got!r}, evaluate {want!r}")
         if bool(values["passes"]) is not bool(variant.passes):
             problems.append(f"{kind} {key}={value!r}: passes {values['passes']!r}, evaluate {variant.passes}")
+        for cell, check in rows.items():
+            if bool(values[cell]) is not bool(variant.check(check)):
+                problems.append(
+                    f"{kind} {key}={value!r}: check {check} {values[cell]!r}, evaluate {variant.check(check)}"
+                )
     assert not problems, "\n".join(problems)
+    # the edits moved netbenefit's answer (so that a workbook ignoring them would fail above)
+    moved = [key for _, key, _, variant in expected if abs(variant.ratio - result.ratio) > 1e-6 * abs(result.ratio)]
+    assert len(moved) >= 2, moved
