@@ -64,6 +64,21 @@ class Book:
     def __init__(self) -> None:
         self.sheets: dict[str, Sheet] = {}
         self.names: dict[str, str] = {}  # name -> absolute reference, e.g. 'Inputs'!$D$5
+        self.plain_formulas: set[str] = set()  # formulas of FORMULA_FUNCTIONS only (scan_formulas)
+
+    def scan_formulas(self) -> set[str]:
+        """The words every formula reads (names, references' letters, texts' words), in one pass;
+        the formulas made of :data:`FORMULA_FUNCTIONS` only are kept in :attr:`plain_formulas`, so
+        that writing them skips the check of :func:`worksheet_class`."""
+        words: set[str] = set()
+        for sheet in self.sheets.values():
+            for cell in sheet.cells.values():
+                if cell.formula:
+                    found = _WORD.findall(cell.value)
+                    words.update(word for word, call in found if not call)
+                    if {word for word, call in found if call} <= FORMULA_FUNCTIONS and not cell.value.startswith("{"):
+                        self.plain_formulas.add(cell.value)
+        return words
 
     def create_sheet(self, title: str) -> Sheet:
         self.sheets[title] = sheet = Sheet(title)
@@ -105,6 +120,7 @@ class Book:
         written_by = worksheet_class()
         for sheet in self.sheets.values():
             worksheet = book.add_worksheet(sheet.title, worksheet_class=written_by)
+            worksheet.plain_formulas = self.plain_formulas
             for (row, column), cell in sheet.cells.items():
                 r, c, value, cell_format = row - 1, column - 1, cell.value, look(cell)
                 if cell.formula:
@@ -133,7 +149,12 @@ class Book:
 
 #: The functions the workbook's formulas use: none is one that XlsxWriter renames for Excel
 #: (``_xlfn.`` prefixes of functions newer than Excel 2007).
-FORMULA_FUNCTIONS = frozenset({"ABS", "AND", "IF", "MAX", "MIN", "NA", "OR", "POWER", "SUM", "SUMPRODUCT"})
+FORMULA_FUNCTIONS = frozenset(
+    {
+        *("ABS", "AND", "COLUMNS", "EXP", "IF", "INDEX", "ISNUMBER", "LN", "MAX", "MIN", "NA", "NORMSDIST", "NOT"),
+        *("OR", "POWER", "SUM", "SUMPRODUCT", "TEXT"),
+    }
+)
 
 
 @functools.cache
@@ -151,8 +172,12 @@ def worksheet_class():
     from xlsxwriter.worksheet import Worksheet
 
     class _Worksheet(Worksheet):
+        plain_formulas: set[str] = set()  # checked already (Book.scan_formulas)
+
         def _prepare_formula(self, formula, *args, **kwargs):
-            if set(_FUNCTION_CALL.findall(formula)) <= FORMULA_FUNCTIONS and not formula.startswith("{"):
+            if formula in self.plain_formulas or (
+                set(_FUNCTION_CALL.findall(formula)) <= FORMULA_FUNCTIONS and not formula.startswith("{")
+            ):
                 return formula[1:] if formula.startswith("=") else formula
             return super()._prepare_formula(formula, *args, **kwargs)
 
@@ -160,3 +185,5 @@ def worksheet_class():
 
 
 _FUNCTION_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\(")
+#: A word of a formula and whether a parenthesis follows it (a function's call).
+_WORD = re.compile(r"([A-Za-z_\\][A-Za-z0-9_.\\]*)(\()?")

@@ -119,6 +119,11 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         PERCENT_FORMAT,
     )
     next_row, met, retained_eligible = job_minimum_rows(sheet, result, refs[0], eligible_row, VALUE_COLUMN)
+    sigma = f"${value}${next_row}"
+    if drivers.bracket_columns(result):  # one short reference for the many ramps of the brackets
+        put(sheet, next_row, 1, "Wage dispersion: standard deviation of the log wages (the brackets' law)").bold = True
+        put_formula(sheet, next_row, VALUE_COLUMN, f"={cells.name('revenue.income_tax.wage_dispersion')}")
+        next_row += 1
     cells.checks["71(a)(2)"] = f"{quote_sheetname(cells.sheet)}!{met}"
     # The benefit windows (below the table, so that the header row alone is frozen).
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
@@ -129,7 +134,16 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     year_zero = bool(model.years) and model.years[0] == 0
     counted = retained_eligible if scenario.readings.retained_benefits == "credit_eligible_only" else None
     row_model = _RowModel(
-        result, model, refs, formulas, awards, counted, retained_eligible, drivers.bracket_columns(result), per_job
+        result,
+        model,
+        refs,
+        formulas,
+        awards,
+        counted,
+        retained_eligible,
+        drivers.bracket_columns(result),
+        per_job,
+        sigma,
     )
     for i in range(len(model.years)):
         _year_row(sheet, row_model, columns, i, first + i, window_end, cells.suffix, year_zero)
@@ -161,6 +175,7 @@ class _RowModel:
     retained_eligible: str
     brackets: list[str]  # the helper columns of the Gross Income Tax on the brackets
     per_job: dict[int, tuple[str, str]]  # the section 75 credit per new and retained job, by phase
+    sigma: str  # the cell of the wage dispersion (brackets)
 
 
 def _has_formula(result: Result, ref: PhaseRefs, stream: SheetStream, probe: dict[str, str]) -> bool:
@@ -270,7 +285,8 @@ def _year_row(
         share = ref.top("revenue.construction_labor_share") if revenue else "0"
         put_formula(sheet, r, at_columns["construction_wages"], f"={at['capital']}{r}*{share}", MONEY_FORMAT)
         for role in rm.brackets:
-            put_formula(sheet, r, at_columns[role], "=" + drivers.bracket_helper(result, ref, role, r, at))
+            formula = drivers.bracket_helper(result, ref, role, r, at, rm.sigma)
+            put_formula(sheet, r, at_columns[role], "=" + formula)
         counted_columns = []
         direct: dict[tuple[str, str], str] = {}
         for c, stream, formula in zip(stream_columns, phase.streams, rm.formulas[k], strict=True):

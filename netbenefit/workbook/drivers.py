@@ -231,7 +231,8 @@ def counted_extension(cells: ScenarioCells, statutory: str) -> str:
 def bracket_columns(result: Result) -> list[str]:
     """The helper columns of each phase for the Gross Income Tax on the brackets (none for another
     method): the index of the brackets, the median over it, the mean of that wage, then per filing
-    status the expected tax of a return and, where netted, the expected federal earned income credit."""
+    status the deductions of a return and its expected tax, and, where netted, the expected federal
+    earned income credit."""
     income_tax = result.scenario.revenue.income_tax if result.scenario.revenue else None
     if getattr(income_tax, "method", None) != "brackets":
         return []
@@ -239,7 +240,8 @@ def bracket_columns(result: Result) -> list[str]:
     from ..taxes import FILING_STATUSES
 
     statuses = ["single"] if income_tax.filing_status is None else list(FILING_STATUSES)
-    roles = ["index", "scaled_median", "scaled_mean"] + [f"tax_{status}" for status in statuses]
+    roles = ["index", "scaled_median", "scaled_mean"]
+    roles += [f"{kind}_{status}" for status in statuses for kind in ("deduction", "tax")]
     if earned_income_credit_netted(result.scenario):
         roles += [f"credit_{status}" for status in statuses]
     return roles
@@ -249,37 +251,46 @@ BRACKET_HEADERS = {
     "index": ("Bracket index (inflation growth where revenue.index_brackets)", "0.000000"),
     "scaled_median": ("Median salary over the bracket index [USD]", "money"),
     "scaled_mean": ("Mean of the lognormal wage over the bracket index [USD]", "money"),
+    "deduction_single": ("Exemptions and deductions of a single filer, over the index [USD]", "money"),
     "tax_single": ("Expected Gross Income Tax of a single filer, before the index [USD]", "money"),
+    "deduction_married_joint": ("Exemptions and deductions of a joint return, over the index [USD]", "money"),
     "tax_married_joint": ("Expected Gross Income Tax of a joint return, before the index [USD]", "money"),
     "credit_single": ("Expected federal earned income credit, single filer, before the index [USD]", "money"),
     "credit_married_joint": ("Expected federal earned income credit, joint return, before the index [USD]", "money"),
 }
 
 
-def _ramp(median: str, mean: str, sigma: str, strike: str) -> str:
+def _ramp(median: str, mean: str, sigma: str, strike: str, positive: bool) -> str:
     """E[max(W - K, 0)] for W lognormal (median, sigma): ``m e^(s^2/2) N(d1) - K N(d2)``,
-    ``d2 = ln(m / K) / s``, ``d1 = d2 + s``; ``m e^(s^2/2) - K`` where K <= 0; ``max(m - K, 0)`` for s = 0."""
+    ``d2 = ln(m / K) / s``, ``d1 = d2 + s``; ``max(m - K, 0)`` for s = 0. ``positive``: the strike
+    K is above 0 for every valid input, else it is 0 (the ramp is then the wage itself)."""
+    if not positive:
+        return f"IF({sigma}>0,{mean},{median})-{strike}"
     d2 = f"LN({median}/{strike})/{sigma}"
     call = f"{mean}*NORMSDIST({d2}+{sigma})-{strike}*NORMSDIST({d2})"
-    return f"IF({sigma}>0,IF({strike}>0,IF({median}>0,{call},0),{mean}-{strike}),MAX({median}-{strike},0))"
+    return f"IF({sigma}>0,IF({median}>0,{call},0),MAX({median}-{strike},0))"
 
 
 def _expected_schedule(median: str, mean: str, sigma: str, lower, rates, deduction: str | None) -> str:
-    """The sum of the schedule's ramps at the strikes ``deduction + lower_k``."""
+    """The sum of the schedule's ramps at the strikes ``deduction + lower_k`` (a deduction cell is
+    at least the personal exemption, above 0)."""
     terms, previous = [], 0.0
     for threshold, rate in zip(lower, rates, strict=True):
-        strike = _number(threshold) if deduction is None else f"({deduction}+{_number(threshold)})"
-        terms.append(f"{_number(rate - previous)}*{_ramp(median, mean, sigma, strike)}")
+        if deduction is None:
+            strike, positive = _number(threshold), threshold > 0
+        else:
+            strike, positive = (f"({deduction}+{_number(threshold)})" if threshold else deduction), True
+        terms.append(f"{_number(rate - previous)}*{_ramp(median, mean, sigma, strike, positive)}")
         previous = rate
     return "+".join(terms)
 
 
-def bracket_helper(result: Result, p: PhaseRefs, role: str, r: int, at: dict[str, str]) -> str:
-    """The formula of a helper column of :func:`bracket_columns` in row ``r``."""
+def bracket_helper(result: Result, p: PhaseRefs, role: str, r: int, at: dict[str, str], sigma: str) -> str:
+    """The formula of a helper column of :func:`bracket_columns` in row ``r`` (``sigma``: the cell
+    of the wage dispersion)."""
     from ..taxes import QUALIFYING_CHILDREN, federal_earned_income_credit_schedule, personal_exemption
 
     key = "revenue.income_tax."
-    sigma = p.top(key + "wage_dispersion")
     if role == "index":
         return f"IF({flag(p.top('revenue.index_brackets', 'FALSE'))},POWER(1+{p.top('inflation')},A{r}-1),1)"
     if role == "scaled_median":
@@ -288,15 +299,16 @@ def bracket_helper(result: Result, p: PhaseRefs, role: str, r: int, at: dict[str
         return f"{at['scaled_median']}{r}*EXP(0.5*{sigma}*{sigma})"
     median, mean = f"{at['scaled_median']}{r}", f"{at['scaled_mean']}{r}"
     kind, status = role.split("_", 1)
-    if kind == "tax":  # less the personal exemptions and the other deductions over the index
+    if kind == "deduction":  # the personal exemptions, and the other deductions over the index
         dependents = (
             f"{p.top(key + 'dependents_per_return')}*{_number(parameter('gross_income_tax_dependent_exemption'))}"
         )
         property_tax = (
             f"MIN({p.top(key + 'property_tax_deduction')},{_number(parameter('property_tax_deduction_maximum'))})"
         )
-        deduction = f"({_number(personal_exemption(status))}+({dependents}+{property_tax})/{at['index']}{r})"
-        return _expected_schedule(median, mean, sigma, *schedule(status), deduction)
+        return f"{_number(personal_exemption(status))}+({dependents}+{property_tax})/{at['index']}{r}"
+    if kind == "tax":
+        return _expected_schedule(median, mean, sigma, *schedule(status), f"{at['deduction_' + status]}{r}")
     income_tax = result.scenario.revenue.income_tax
     terms = []
     for row in QUALIFYING_CHILDREN:

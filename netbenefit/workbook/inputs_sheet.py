@@ -45,8 +45,6 @@ if TYPE_CHECKING:
 BY_YEAR_ITEM = re.compile(r"^((?:phases\.\d+\.)?(?:capital_investment|jobs\.ramp|streams\.\d+\.by_year))\.(\d+)$")
 #: The first column of the years on the Inputs by year sheet (year 0).
 FIRST_YEAR_COLUMN = 4
-#: A workbook name is a word of letters, digits, underscores and dots (and backslashes).
-_NAME = re.compile(r"[A-Za-z_\\][A-Za-z0-9_.\\]*")
 
 
 def list_name(list_key: str) -> str:
@@ -190,11 +188,7 @@ def _validate(sheet: Sheet, key: str, coordinates: Sequence[str]) -> None:
 def mark_live_inputs(workbook: Book, cells: Sequence[ScenarioCells]) -> None:
     """Fill the input cells that a formula reads and say so in the Note column of the Inputs sheet;
     an input no formula reads says that it is the record of what netbenefit evaluated."""
-    used: set[str] = set()
-    for sheet in workbook.sheets.values():
-        for cell in sheet.cells.values():
-            if cell.formula:
-                used.update(_NAME.findall(cell.value))
+    used = workbook.scan_formulas()
     sheet = workbook[INPUTS_SHEET]
     note_column = max(column for (row, column) in sheet.cells if row == 1)
     reference = re.compile(r"\$([A-Z]+)\$(\d+)$")
