@@ -20,7 +20,7 @@ from .cells import (
     sum_of_columns,
 )
 from .drivers import NOT_RECOMPUTED, PhaseRefs
-from .eligibility_cells import SECTION_75_HEADERS, job_minimum_rows, section_75_per_job
+from .eligibility_cells import SECTION_75_HEADERS, capital_rows, job_minimum_rows, section_75_per_job, withholding_rows
 from .layout import FACTOR_FORMAT, JOBS_FORMAT, MONEY_FORMAT, NUMBER_FORMAT, PERCENT_FORMAT, WEIGHT_FORMAT
 from .model import SheetModel, SheetPhase, SheetStream, cashflow_model
 
@@ -119,6 +119,7 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         PERCENT_FORMAT,
     )
     next_row, met, retained_eligible = job_minimum_rows(sheet, result, refs[0], eligible_row, VALUE_COLUMN)
+    jobs_created_cell = f"${value}${eligible_row}"  # the first row of the job minimum's
     sigma = f"${value}${next_row}"
     if drivers.bracket_columns(result):  # one short reference for the many ramps of the brackets
         put(sheet, next_row, 1, "Wage dispersion: standard deviation of the log wages (the brackets' law)").bold = True
@@ -128,6 +129,17 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     # The benefit windows (below the table, so that the header row alone is frozen).
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
     per_job: dict[int, tuple[str, str]] = {}  # the section 75 credit per new and retained job, by phase
+    next_row, capital_met, minimum, investment = capital_rows(sheet, result, refs[0], next_row, VALUE_COLUMN)
+    next_row, withholding_met, share = withholding_rows(sheet, result, refs, next_row, VALUE_COLUMN, sigma)
+    where = quote_sheetname(cells.sheet)
+    cells.checks["71(a)(1)"] = f"{where}!{capital_met}"
+    cells.checks["71(d)"] = f"{where}!{withholding_met}"
+    cells.facts = {
+        "jobs_created": f"{where}!{jobs_created_cell}",
+        "capital_minimum": f"{where}!{minimum}",
+        "capital_investment": f"{where}!{investment}",
+        "withholding_share": f"{where}!{share}",
+    }
     window_end = _benefit_windows(sheet, model.phases, refs, cells, statutory, next_row + 1, awards, per_job)
     # Year 0, the approval year (emerge-model.md 2.1), has a row only when the scenario gives an
     # amount in it: discounted at t = 0 under both timings, inside the initial phase's window.

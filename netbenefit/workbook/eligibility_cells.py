@@ -164,3 +164,114 @@ def section_75_per_job(ref: PhaseRefs, award) -> tuple[str, str]:
 
 SECTION_75_HEADERS = ("Credit per new job, section 75 [USD/job/year]", "Credit per retained job [USD/job/year]")
 MONEY = MONEY_FORMAT
+
+
+# -- the checks 71(a)(1) and 71(d) -----------------------------------------------------------------
+
+
+def _row(sheet, r: int, column: int, label: str, formula: str, number_format: str | None = None) -> str:
+    put(sheet, r, 1, label).bold = True
+    put_formula(sheet, r, column, "=" + formula, number_format)
+    return f"${column_letter(column)}${r}"
+
+
+def capital_rows(sheet, result: Result, ref: PhaseRefs, row: int, column: int) -> tuple[int, str, str, str]:
+    """71(b)(1) and 71(a)(1): the minimum capital investment (each portion's area x the rate of
+    its use and work; waived for a small business that shows its intent to remain), the initial
+    phase's capital investment, the shortfall, and whether 71(a)(1) is met (a shortfall donated to
+    the infrastructure fund, 71(b)(2), meets it). Returns (next row, met, minimum, investment)."""
+    from ..rules.eligibility import capital_investment_rate
+
+    name = ref.cells.names.get
+    terms = []
+    for i, portion in enumerate(result.scenario.facility.portions):
+        rate, _ = capital_investment_rate(portion.use, portion.work)  # by the use and work given
+        terms.append(f"{float(rate)!r}*{name(f'facility.portions.{i}.gross_leasable_area_sqft', '0')}")
+    small, intent = name("business.small_business", "FALSE"), name("business.intent_to_remain_demonstrated", "FALSE")
+    waived = f"AND({flag(small)},{flag(intent)})"
+    minimum = _row(
+        sheet,
+        row,
+        column,
+        "Minimum capital investment, 71(b)(1): area x the rate of each portion's use and work (as evaluated)",
+        f"IF({waived},0,{'+'.join(terms) or '0'})",
+        MONEY_FORMAT,
+    )
+    investment = _row(
+        sheet,
+        row + 1,
+        column,
+        "Capital investment of the initial phase [USD]",
+        f"SUM({ref.cells.by_year['capital_investment']})",
+        MONEY_FORMAT,
+    )
+    shortfall = _row(sheet, row + 2, column, "Shortfall [USD]", f"MAX(0,{minimum}-{investment})", MONEY_FORMAT)
+    donated = result.scenario.readings.capital_shortfall == "donation"
+    met = _row(
+        sheet,
+        row + 3,
+        column,
+        "71(a)(1) met" + (" (a shortfall is donated to the infrastructure fund, 71(b)(2))" if donated else ""),
+        "TRUE" if donated else f"NOT({shortfall}>0)",
+    )
+    return row + 4, met, minimum, investment
+
+
+def withholding_rows(
+    sheet, result: Result, refs: list[PhaseRefs], row: int, column: int, sigma: str
+) -> tuple[int, str, str]:
+    """71(d): every premises accommodates more than half of the jobs, and the NJ withholding share
+    of all phases, weighted by their withholdings (netbenefit.withholdings), is at least 80%.
+    Returns (next row, met, the weighted share)."""
+    from ..taxes import FILING_STATUSES, personal_exemption
+    from ..withholdings import withholding_basis
+    from .drivers import _expected_schedule, progressive_tax, schedule
+
+    scenario = result.scenario
+    basis = withholding_basis(scenario)
+    shares, weights = [], []
+    for ref in refs:
+        shares.append(ref.name("jobs.nj_withholding_share"))
+        jobs = f"({ref.name('jobs.new')}+{ref.name('jobs.retained')})"
+        salary = ref.name("jobs.median_salary")
+        if basis == "jobs":
+            weights.append(jobs)
+        elif basis == "wages":
+            weights.append(f"{jobs}*{salary}")
+        elif scenario.revenue.income_tax == "progressive":
+            weights.append(f"{jobs}*{progressive_tax(salary)}")
+        else:  # the brackets' expected tax at the median, personal exemptions only
+            income_tax = scenario.revenue.income_tax
+            statuses = ["single"] if income_tax.filing_status is None else list(FILING_STATUSES)
+            mean = f"{salary}*EXP(0.5*{sigma}*{sigma})"
+            tax = "+".join(
+                ("1" if income_tax.filing_status is None else ref.top(f"revenue.income_tax.filing_status.{status}"))
+                + f"*({_expected_schedule(salary, mean, sigma, *schedule(status), repr(personal_exemption(status)))})"
+                for status in statuses
+            )
+            weights.append(f"{jobs}*({tax})")
+    if len(refs) == 1:
+        weighted = shares[0]
+    else:
+        total = "+".join(weights)
+        products = "+".join(f"{s}*{w}" for s, w in zip(shares, weights, strict=True))
+        weighted = f"IF(({total})>0,({products})/({total}),{shares[0]})"
+    share = _row(
+        sheet, row, column, "NJ withholding share of all phases, weighted by withholdings, 71(d)", weighted, "0.00%"
+    )
+    accommodation = [refs[0].name("facility.accommodates_share")] + [
+        ref.name("facility.accommodates_share")
+        for ref, phase in zip(refs[1:], scenario.phases, strict=True)
+        if phase.facility
+    ]
+    minimum = float(parameter("accommodation_share_minimum"))
+    withholding = float(parameter("gross_income_tax_withholding_share_minimum"))
+    condition = ",".join(f"{a}>{minimum!r}" for a in accommodation)
+    met = _row(
+        sheet,
+        row + 1,
+        column,
+        "71(d) met: every premises holds more than half of the jobs, and at least 80% of the withholdings are NJ's",
+        f"AND({condition},{share}>={withholding!r})",
+    )
+    return row + 2, met, share

@@ -98,6 +98,7 @@ def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCell
         "pv_credits": "pv_credits",
         "discount_rate": "discount_rate",
         "passes": "passes",
+        "threshold": "threshold",
     }
     for row_number, (row, cell) in enumerate(zip(rows, cells, strict=True), start=2):
         for k, (column, value) in enumerate(zip(columns, row, strict=True), start=1):
@@ -106,9 +107,10 @@ def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCell
                 put_formula(sheet, row_number, k, f"={live[column]}{cell.suffix}", number_format)
             elif column == "max_credit_pv":
                 put_formula(sheet, row_number, k, f"=pv_benefits{cell.suffix}/threshold{cell.suffix}", number_format)
-            elif column == "eligible":  # every check: 71(a)(5) follows the discount rate, the others are values
+            elif column == "eligible":  # every check: the formula checks follow the input cells, the others are values
                 others = _other_checks_pass(results[row_number - 2])
-                put_formula(sheet, row_number, k, f"=AND(passes{cell.suffix},{'TRUE' if others else 'FALSE'})")
+                terms = [f"passes{cell.suffix}", *(cell.checks[c] for c in FORMULA_CHECKS if c in cell.checks)]
+                put_formula(sheet, row_number, k, f"=AND({','.join(terms)},{'TRUE' if others else 'FALSE'})")
             else:
                 put(sheet, row_number, k, value, number_format)
     fit_widths(sheet)
@@ -137,23 +139,56 @@ def _scenario_labels(results, labels, attribute):
 
 
 def _other_checks_pass(result: Result) -> bool:
-    """Whether every check but the net benefit test, 71(a)(5), passed."""
-    return all(bool(check.passed) for check in result.table_rows("checks") if check.id != NET_BENEFIT_CHECK)
+    """Whether every check but those of :data:`FORMULA_CHECKS` passed."""
+    return all(bool(check.passed) for check in result.table_rows("checks") if check.id not in FORMULA_CHECKS)
+
+
+#: The checks whose rule is a formula of the input cells (their Passed and Message cells follow them).
+FORMULA_CHECKS = ("71(a)(1)", "71(a)(2)", NET_BENEFIT_CHECK, "71(d)")
+#: Said of a check's message that is netbenefit's, not a formula of the input cells.
+_AS_EVALUATED = " (As evaluated by netbenefit, not recomputed: it does not follow the input cells.)"
+
+
+def check_sentence(check: str, cell: ScenarioCells) -> str:
+    """The message of a check as a ``TEXT`` formula of the live cells (FORMULA_CHECKS)."""
+    facts, suffix = cell.facts, cell.suffix
+    passed = f"passes{suffix}" if check == NET_BENEFIT_CHECK else cell.checks[check]
+    verdict = f'IF({passed},"Met","Not met")'
+    if check == "71(a)(1)":
+        return (
+            f'="Capital investment of the initial phase "&TEXT({facts["capital_investment"]},"$#,##0")'
+            f'&" vs minimum "&TEXT({facts["capital_minimum"]},"$#,##0")&" (71(b)(1); a shortfall is donated to '
+            f'the infrastructure fund where 71(b)(2) is read so). "&{verdict}&"."'
+        )
+    if check == "71(a)(2)":
+        return (
+            f'=TEXT({facts["jobs_created"]},"#,##0.0")&" new full-time jobs created within the eligibility '
+            f'period, and the retained jobs, against the minimums of 71(c)(1)(a)-(f): "&{verdict}&"."'
+        )
+    if check == "71(d)":
+        return (
+            f'={verdict}&", 71(d): "&TEXT({facts["withholding_share"]},"0.0%")&" of the withholdings of the jobs '
+            f"of all phases are subject to the NJ Gross Income Tax (at least 80%), and every premises must "
+            f'accommodate more than 50% of the new and retained full-time employees."'
+        )
+    return (
+        f'="PV of net benefits / PV of requested credits = "&TEXT(ratio{suffix},"0.00%")'
+        f'&IF(passes{suffix}," meets"," does not meet")&" the threshold of "&TEXT(threshold{suffix},"0%")'
+        f'&" (71(a)(5), every cumulative phase test) at a "&TEXT(discount_rate{suffix},"0.00%")&" discount rate."'
+    )
 
 
 def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]) -> None:
-    """The checks as values, but the passed cell of the net benefit test, 71(a)(5), which is the
-    formula of the cash-flow sheet (its message is the one at the scenario's rate)."""
-
-    suffix_of = {id(result): cell.suffix for result, cell in zip(results, cells, strict=True)}
+    """The checks: those of :data:`FORMULA_CHECKS` as formulas of the input cells (Passed, and
+    the message as a ``TEXT`` sentence of the live cells); the others as netbenefit evaluated them,
+    their messages saying so."""
 
     def table(result):
-        see = _SEE_RATIO.format(suffix=suffix_of[id(result)])
         rows = [
             (
                 check.id,
                 bool(check.passed),
-                check.message + (see if check.id == NET_BENEFIT_CHECK else ""),
+                check.message + ("" if check.id in FORMULA_CHECKS else _AS_EVALUATED),
                 f"P.L.2020, c.156, s.{check.id}: {CHECK_TITLES.get(check.id, '')}".rstrip(": "),
             )
             for check in result.table_rows("checks")
@@ -165,24 +200,27 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
     value_table(sheet, columns, rows, scenario_column=names, formats=dict.fromkeys(columns, NUMBER_FORMAT))
     offset = 1 if names is not None else 0
     sheet.set_width(columns.index("Message") + 1 + offset, MAX_COLUMN_WIDTH)
-    suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
-    formulas = [cell.checks for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
-    for row, (check, suffix, formula) in enumerate(
-        zip((row[0] for row in rows), suffixes, formulas, strict=True), start=2
-    ):
+    of_rows = [cell for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
+    for row, (check, cell) in enumerate(zip((row[0] for row in rows), of_rows, strict=True), start=2):
         if check == NET_BENEFIT_CHECK:
-            put_formula(sheet, row, 2 + offset, f"=passes{suffix}")
-        elif check in formula:  # a check whose rule is a formula of the input cells
-            put_formula(sheet, row, 2 + offset, f"={formula[check]}")
-    _fixed_rate_note(sheet, results, len(rows) + 3, "The messages")
+            put_formula(sheet, row, 2 + offset, f"=passes{cell.suffix}")
+        elif check in cell.checks:  # a check whose rule is a formula of the input cells
+            put_formula(sheet, row, 2 + offset, f"={cell.checks[check]}")
+        if check in FORMULA_CHECKS and (check == NET_BENEFIT_CHECK or check in cell.checks):
+            put_formula(sheet, row, 3 + offset, check_sentence(check, cell))
+    rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
+    note = (
+        f"Note: the checks {', '.join(FORMULA_CHECKS)} are formulas of the input cells: their Passed and "
+        "Message cells follow the Inputs sheet. The other checks are as netbenefit evaluated them, at the "
+        f"discount rate of the run ({rates}): they do not follow the discount-rate cell or any other input cell."
+    )
+    put(sheet, len(rows) + 3, 1, note, NUMBER_FORMAT)
 
 
-#: Appended to the message of the net benefit test: the message is at the run's rate, the cell beside
-#: it and the ratio cell follow the Inputs sheet.
-_SEE_RATIO = (
-    " (This message is at the discount rate of the run; after a change of the discount-rate cell, "
-    "see the ratio cell, named ratio{suffix}, and the Passed cell beside, which follow it.)"
-)
+def share(rate: float) -> str:
+    from ..labels import share as label
+
+    return label(rate)
 
 
 def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:

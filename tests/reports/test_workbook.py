@@ -144,7 +144,10 @@ def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
     expected = netbenefit.evaluate(ordered[1].scenario.replace(discount_rate=0.03))
     assert abs(engine.name("ratio_2") - expected.ratio) <= RATIO_TOLERANCE
     eligible = _columns(summary)["Eligible"]
-    assert summary[f"{eligible}3"].value == "=AND(passes_2,TRUE)"
+    # 71(a)(5) and the checks that are formulas of the input cells (71(a)(1), (a)(2), (d)), and the others' values
+    formula = summary[f"{eligible}3"].value
+    assert formula.startswith("=AND(passes_2,'phased_campus'!$E$") and formula.endswith(",TRUE)")
+    assert formula.count("'phased_campus'!") == 3
     assert bool(engine.cell("Summary", f"{eligible}3")) is expected.eligible
 
 

@@ -21,7 +21,7 @@ STEMS = sorted(path.stem for path in SCENARIOS.glob("*.yaml"))
 RELATIVE_TOLERANCE = 1e-9
 #: The location flags an edit toggles (each decides the threshold, 71(a)(5)).
 #: The checks whose rule is a formula of the input cells (the Checks sheet's Passed cell).
-FORMULA_CHECKS = ("71(a)(2)", "71(a)(5)")
+FORMULA_CHECKS = ("71(a)(1)", "71(a)(2)", "71(a)(5)", "71(d)")
 LOCATION_FLAGS = ("distressed_municipality", "enhanced_area", "government_restricted_municipality", "mega_project")
 
 pytestmark = [
