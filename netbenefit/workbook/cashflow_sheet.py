@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..cashflows.steps import YEAR_ROUNDING  # a window ending within this of a whole year ends in that year
 from . import drivers
 from .book import Book
 from .cells import (
@@ -140,7 +141,25 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         "capital_investment": f"{where}!{investment}",
         "withholding_share": f"{where}!{share}",
     }
-    window_end = _benefit_windows(sheet, model.phases, refs, cells, statutory, next_row + 1, awards, per_job)
+    # The year rows are the evaluated horizon's: an edit that needs more years is refused (#N/A).
+    window_row = next_row + 3
+    needed = []
+    for k, ref in enumerate(refs):
+        w = window_row + 1 + k
+        credits_end = f"B{w}+C{w}+{ref.name('award.eligibility_period_years')}-1"
+        needed.append(f"ROUNDUP(F{w}-{YEAR_ROUNDING!r},0),{credits_end}")
+    put(sheet, next_row, 1, "Last project year the model needs (the window's end, the last credit year)").bold = True
+    put_formula(sheet, next_row, VALUE_COLUMN, f"=MAX({','.join(needed)})", NUMBER_FORMAT)
+    put(
+        sheet,
+        next_row + 1,
+        1,
+        "The year rows reach it (else the ratio and the test show #N/A: write the workbook again)",
+    )
+    sheet.cell(next_row + 1, 1).bold = True
+    put_formula(sheet, next_row + 1, VALUE_COLUMN, f"={value}{next_row}<=A{last}")
+    cells.covered = f"${value}${next_row + 1}"
+    window_end = _benefit_windows(sheet, model.phases, refs, cells, statutory, window_row, awards, per_job)
     # Year 0, the approval year (emerge-model.md 2.1), has a row only when the scenario gives an
     # amount in it: discounted at t = 0 under both timings, inside the initial phase's window.
     year_zero = bool(model.years) and model.years[0] == 0
@@ -389,7 +408,7 @@ def _results(
         sheet,
         rows["ratio"][0],
         VALUE_COLUMN,
-        f"={value}{rows['pv_benefits'][0]}/{value}{rows['pv_credits'][0]}",
+        f"=IF({cells.covered},{value}{rows['pv_benefits'][0]}/{value}{rows['pv_credits'][0]},NA())",
         PERCENT_FORMAT,
     )
     put_formula(sheet, rows["threshold"][0], VALUE_COLUMN, "=" + drivers.threshold(cells, statutory), PERCENT_FORMAT)

@@ -198,6 +198,7 @@ class ScenarioCells:
     names: dict[str, str] = field(default_factory=dict)  # dotted input key -> workbook name (suffixed)
     by_year: dict[str, str] = field(default_factory=dict)  # list key (capital_investment...) -> name of its row
     horizon: int = 0  # the last project year of the year table
+    covered: str = ""  # the cell saying whether the year rows reach the last year the model needs
     facts: dict[str, str] = field(default_factory=dict)  # figures a check's sentence quotes -> their cells
     checks: dict[str, str] = field(default_factory=dict)  # check id -> the cell of its formula, e.g. 'Cash flows'!$E$40
 

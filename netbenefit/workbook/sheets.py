@@ -73,7 +73,8 @@ def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[Scena
         column = ord(cell.passes[0]) - ord("A") + 1
         # one range of the phases' cells, not a list of them (Excel takes at most 255 arguments)
         first_pass, last_pass = pass_cells[0], pass_cells[-1].rsplit("!", 1)[1]
-        put_formula(target, int(cell.passes[1:]), column, f"=AND({first_pass}:{last_pass})")
+        covered = f"{quote_sheetname(cell.sheet)}!{cell.covered}"
+        put_formula(target, int(cell.passes[1:]), column, f"=IF({covered},AND({first_pass}:{last_pass}),NA())")
     fit_widths(sheet)
     sheet.freeze_panes = "A2"
 

@@ -93,3 +93,84 @@ def test_edits_of_every_kind_of_input_recompute_to_evaluate(stem, tmp_path):
     # the edits moved netbenefit's answer (so that a workbook ignoring them would fail above)
     moved = [key for _, key, _, variant in expected if abs(variant.ratio - result.ratio) > 1e-6 * abs(result.ratio)]
     assert len(moved) >= 2, moved
+
+
+#: Edits of the other inputs the formulas read, on the scenarios that use them: (stem, {key: value}).
+#: A list item is typed into its named row: ``jobs.ramp.0`` is the first cell of ``jobs_ramp``.
+MORE_EDITS = (
+    ("office_hq_default_area", {"jobs.salary_growth": 0.045}),
+    ("office_hq_default_area", {"inflation": 0.035}),
+    ("office_hq_default_area", {"revenue.earnings_multiplier": 1.9}),
+    ("office_hq_default_area", {"revenue.construction_labor_share": 0.55}),
+    ("office_hq_default_area", {"revenue.sales_and_use_tax_rate": 0.07}),
+    ("office_hq_default_area", {"award.eligibility_period_years": 5}),
+    ("office_hq_default_area", {"award.first_credit_year": 2}),
+    ("office_hq_default_area", {"commitment.period_years": 9.25}),
+    ("office_hq_default_area", {"threshold_override": 5.5}),
+    ("office_hq_default_area", {"jobs.ramp.0": 0.25}),
+    ("office_hq_default_area", {"revenue.corporate_business_tax": 900000.0}),
+    ("extended_commitment", {"commitment.extended_years": 2}),
+    ("phased_campus", {"phases.0.jobs.new": 90}),
+    ("phased_campus", {"phases.0.award.annual_credit": 300000.0}),
+    ("phased_campus", {"phases.0.jobs.median_salary": 120000.0}),
+    ("party_city", {"streams.0.by_year.3": 2500000.0}),
+    ("party_city_estimate", {"revenue.income_tax.wage_dispersion": 0.8}),
+    (
+        "party_city_estimate",
+        {"revenue.income_tax.filing_status.single": 0.8, "revenue.income_tax.filing_status.married_joint": 0.2},
+    ),
+    ("party_city_estimate", {"revenue.income_tax.dependents_per_return": 1.0}),
+    ("party_city_estimate", {"revenue.index_brackets": True}),
+    ("award_calculator", {"award.section_75.labor_harmony": False}),
+    ("award_calculator", {"award.section_75.cap_per_job": 4000.0}),
+    ("retained_jobs_71c1e", {"jobs.retained": 480}),
+    ("retained_jobs_71c1e", {"award.per_retained_job": 2000.0}),
+    ("small_business", {"business.small_business": False}),
+)
+
+
+def _more_target(key: str):
+    for row, name in (("jobs.ramp.", "jobs_ramp"), ("streams.0.by_year.", "streams_0_by_year")):
+        if key.startswith(row):
+            return (name, int(key[len(row) :]))
+    return key.replace(".", "_")
+
+
+def test_edits_of_the_other_inputs_recompute_to_evaluate(tmp_path):
+    paths, expected = [], []
+    for k, (stem, changes) in enumerate(MORE_EDITS):
+        result = netbenefit.evaluate(SCENARIOS / f"{stem}.yaml")
+        path = result.to_excel(tmp_path / f"{stem}_{k}_base.xlsx")
+        typed = {_more_target(key): value for key, value in changes.items()}
+        paths.append(set_inputs(path, typed, tmp_path / f"{stem}_{k}.xlsx"))
+        variant = netbenefit.evaluate(result.scenario.replace(changes))
+        key, value = ", ".join(changes), ", ".join(map(repr, changes.values()))
+        moved = [c for c in FORMULA_CHECKS if variant.check(c) != result.check(c)]
+        assert abs(variant.ratio - result.ratio) > 1e-6 * abs(result.ratio) or variant.passes != result.passes or moved
+        beyond = variant.computation.years[-1] > result.computation.years[-1]  # needs more year rows
+        expected.append((stem, key, value, variant, beyond))
+    checks = [check.id for check in expected[0][3].table_rows("checks")]
+    assert all([check.id for check in e[3].table_rows("checks")] == checks for e in expected)
+    assert sum(e[4] for e in expected) == 1  # the later first credit year
+    rows = {f"Checks!B{row}": check for row, check in enumerate(checks, start=2) if check in FORMULA_CHECKS}
+    shown = libreoffice_values_of(paths, ["ratio", "pv_benefits", "pv_credits", "passes", *rows])
+    problems = []
+    for values, (stem, key, value, variant, beyond) in zip(shown, expected, strict=True):
+        if beyond:  # the workbook refuses to show a ratio its rows cannot hold
+            if (values["ratio"], values["passes"]) != ("#N/A", "#N/A"):
+                problems.append(
+                    f"{stem} {key}={value}: needs more rows, shows {values['ratio']!r}, {values['passes']!r}"
+                )
+            continue
+        for name in ("ratio", "pv_benefits", "pv_credits"):
+            want, got = float(getattr(variant, name)), values[name]
+            if not isinstance(got, int | float) or abs(got - want) > RELATIVE_TOLERANCE * max(abs(want), 1e-300):
+                problems.append(f"{stem} {key}={value!r}: {name} {got!r}, evaluate {want!r}")
+        if bool(values["passes"]) is not bool(variant.passes):
+            problems.append(f"{stem} {key}={value!r}: passes {values['passes']!r}, evaluate {variant.passes}")
+        for cell, check in rows.items():
+            if bool(values[cell]) is not bool(variant.check(check)):
+                problems.append(
+                    f"{stem} {key}={value}: check {check} {values[cell]!r}, evaluate {variant.check(check)}"
+                )
+    assert not problems, "\n".join(problems)
