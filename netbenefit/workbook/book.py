@@ -72,12 +72,19 @@ class Book:
         that writing them skips the check of :func:`worksheet_class`."""
         words: set[str] = set()
         for sheet in self.sheets.values():
-            for cell in sheet.cells.values():
-                if cell.formula:
-                    found = _WORD.findall(cell.value)
-                    words.update(word for word, call in found if not call)
-                    if {word for word, call in found if call} <= FORMULA_FUNCTIONS and not cell.value.startswith("{"):
-                        self.plain_formulas.add(cell.value)
+            texts = [cell.value for cell in sheet.cells.values() if cell.formula]
+            if not texts:
+                continue
+            text = "\n".join(texts)  # one pass over the sheet's formulas (a newline is in none)
+            words.update(_NAME.findall(text))
+            if FORMULA_FUNCTIONS.issuperset(_FUNCTION_CALL.findall(text)):
+                self.plain_formulas.update(t for t in texts if not t.startswith("{"))
+            else:  # some formula of the sheet calls another function: formula by formula
+                self.plain_formulas.update(
+                    t
+                    for t in texts
+                    if FORMULA_FUNCTIONS.issuperset(_FUNCTION_CALL.findall(t)) and not t.startswith("{")
+                )
         return words
 
     def create_sheet(self, title: str) -> Sheet:
@@ -184,6 +191,6 @@ def worksheet_class():
     return _Worksheet
 
 
-_FUNCTION_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\(")
-#: A word of a formula and whether a parenthesis follows it (a function's call).
-_WORD = re.compile(r"([A-Za-z_\\][A-Za-z0-9_.\\]*)(\()?")
+_FUNCTION_CALL = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.]*+)\(")  # no backtracking in a word
+#: A word of a formula that is not a function's name (no parenthesis follows it).
+_NAME = re.compile(r"(?<![A-Za-z0-9_.\\])[A-Za-z_\\][A-Za-z0-9_.\\]*+(?!\()")

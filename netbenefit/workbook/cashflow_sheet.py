@@ -224,7 +224,8 @@ def _year_table_columns(phases: list[SheetPhase], formulas: list[list[bool]], br
     columns = _Columns()
     column = columns.add
     columns.year = column("Project year", NUMBER_FORMAT)
-    columns.context = [(name, column(header, fmt)) for name, header, fmt in CONTEXT_COLUMNS]
+    if phased:  # (one phase: its own jobs, wages and capital columns are the project's)
+        columns.context = [(name, column(header, fmt)) for name, header, fmt in CONTEXT_COLUMNS]
     for phase, phase_formulas in zip(phases, formulas, strict=True):
         prefix = f"Phase {phase.number}: " if phased else ""
         model_columns = {role: column(f"{prefix}{header}", fmt) for role, (header, fmt) in MODEL_COLUMNS.items()}
@@ -383,7 +384,7 @@ def _totals(sheet, columns: _Columns, total_row: int, first: int, last: int) -> 
     """The totals of the money columns, under the year table."""
     letter = column_letter
     put(sheet, total_row, columns.year, "Total").bold = True
-    summed = [c for _, c in columns.context[1:]]
+    summed = [c for _, c in columns.context[1:]] or [columns.model[0]["wages"], columns.model[0]["capital"]]
     summed += [columns.counted, columns.pv, columns.credits_total, columns.pv_credits]
     for stream_columns, net, _, credit_column in columns.phases:
         summed += [*stream_columns, net] + ([credit_column] if credit_column else [])

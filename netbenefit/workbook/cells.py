@@ -196,6 +196,7 @@ class ScenarioCells:
     phase_columns: tuple[tuple[str, str, str], ...] = ()  # (net benefits, weight, credits) column letters
     discount_factor_column: str = ""
     names: dict[str, str] = field(default_factory=dict)  # dotted input key -> workbook name (suffixed)
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (row, column) on the Inputs sheet
     by_year: dict[str, str] = field(default_factory=dict)  # list key (capital_investment...) -> name of its row
     horizon: int = 0  # the last project year of the year table
     covered: str = ""  # the cell saying whether the year rows reach the last year the model needs

@@ -126,6 +126,7 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
                 put(sheet, row, note_column, f"Applied: {multiplier.value:g} from {multiplier.source}")
             cells[k].names[key] = name = input_name(key) + cells[k].suffix
             workbook.names[name] = f"{quote_sheetname(INPUTS_SHEET)}!${column_letter(column)}${row}"
+            cells[k].positions[name] = (row, column)
         if key in ("discount_rate", "timing"):
             for k, cell in enumerate(cells):
                 setattr(cell, key, f"{column_letter(first_value + k)}{row}")
@@ -191,19 +192,17 @@ def mark_live_inputs(workbook: Book, cells: Sequence[ScenarioCells]) -> None:
     used = workbook.scan_formulas()
     sheet = workbook[INPUTS_SHEET]
     note_column = max(column for (row, column) in sheet.cells if row == 1)
-    reference = re.compile(r"\$([A-Z]+)\$(\d+)$")
     notes: dict[int, list[str]] = {}
     for cell in cells:
-        for name in cell.names.values():
-            letters, row = reference.search(workbook.names[name]).groups()
-            target = sheet[f"{letters}{row}"]
+        for name, (row, column) in cell.positions.items():
+            target = sheet.cells[(row, column)]
             if target.value is None and not target.formula:
                 continue
             if name in used:
                 target.fill = LIVE_FILL
-                notes.setdefault(int(row), []).append(name)
+                notes.setdefault(row, []).append(name)
             else:
-                notes.setdefault(int(row), [])
+                notes.setdefault(row, [])
     for row, names in notes.items():
         existing = sheet.cells.get((row, note_column))
         text = f"Live: the formulas read it ({', '.join(names)})" if names else _RECORD

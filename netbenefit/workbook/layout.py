@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 # the number formats are the one table's (netbenefit.labels.table), re-exported here
 from ..labels.table import (
     DATE_FORMAT as DATE_FORMAT,
@@ -148,6 +150,7 @@ STREAM_LABELS = {
 EFFECT_LABELS = {"direct": "direct", "indirect_and_induced": "indirect and induced"}
 
 
+@functools.cache
 def input_label(key: str) -> tuple[str, str, str]:
     """(label, unit, number format) of a dotted input key (``phases.0.capital_investment.2``)."""
     segments = key.split(".")
