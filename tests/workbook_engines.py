@@ -94,7 +94,7 @@ def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str,
         )
         values = []
         for path in paths:  # a name, or a cell as 'Sheet!B6'
-            targets = {name: name.split("!") if "!" in name else name_target(path, name) for name in names}
+            targets = {name: _sheet_cell(name) if "!" in name else name_target(path, name) for name in names}
             workbook = openpyxl.load_workbook(out / Path(path).name, data_only=True)
             values.append({name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()})
         return values
@@ -116,3 +116,9 @@ def set_inputs(path: Path, changes: dict, out: Path) -> Path:
         workbook[sheet][f"{get_column_letter(column_index_from_string(letters) + offset)}{row}"] = value
     workbook.save(out)
     return out
+
+
+def _sheet_cell(reference: str) -> tuple[str, str]:
+    """``'Sheet name'!B6`` or ``Sheet!B6`` -> (sheet, cell)."""
+    sheet, cell = reference.rsplit("!", 1)
+    return sheet.strip("'"), cell

@@ -183,7 +183,7 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
         summary_sheet(summary, results, cells)
     labels = [r.name for r in results] if comparison else None
     checks_sheet(workbook, results, labels, cells)
-    by_tax_sheet(workbook, results, labels)
+    by_tax_sheet(workbook, results, labels, cells)
     clawback_sheet(workbook, results, labels)
     warnings_sheet(workbook, results, labels)
     for cell in cells:

@@ -187,6 +187,10 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         for _, net, weight, credit_column in columns.phases
     )
     cells.discount_factor_column = letter(columns.factor)
+    for (stream_columns, _, weight, _), phase in zip(columns.phases, model.phases, strict=True):
+        for c, stream in zip(stream_columns, phase.streams, strict=True):
+            if not stream.abated:
+                cells.by_tax.setdefault(stream.tax, []).append((letter(c), letter(weight)))
     fit_widths(sheet, last_row=last)
     sheet.set_width("A", 12)
     sheet.freeze_panes = "B2"

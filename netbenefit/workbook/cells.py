@@ -199,6 +199,7 @@ class ScenarioCells:
     positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (row, column) on the Inputs sheet
     by_year: dict[str, str] = field(default_factory=dict)  # list key (capital_investment...) -> name of its row
     horizon: int = 0  # the last project year of the year table
+    by_tax: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # tax -> (stream, weight) columns
     covered: str = ""  # the cell saying whether the year rows reach the last year the model needs
     facts: dict[str, str] = field(default_factory=dict)  # figures a check's sentence quotes -> their cells
     checks: dict[str, str] = field(default_factory=dict)  # check id -> the cell of its formula, e.g. 'Cash flows'!$E$40

@@ -61,6 +61,7 @@ class SheetStream:
     source: str = ""  # operations | construction | explicit
     effect: str = "direct"  # direct | indirect_and_induced
     explicit_index: int | None = None  # j of the phase's streams.j, for a stream the scenario gives
+    tax: str = "other"  # the tax the stream belongs to (netbenefit.taxes.TAXES)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ def cashflow_model(result: Result) -> SheetModel:
                     component.source,
                     component.effect,
                     index,
+                    component.tax,
                 )
             )
         phases.append(

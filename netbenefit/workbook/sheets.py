@@ -238,13 +238,38 @@ def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
     put(sheet, row, 1, text, NUMBER_FORMAT)
 
 
-def by_tax_sheet(workbook: Book, results, labels) -> None:
+def by_tax_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]) -> None:
+    """The counted benefits by tax, nominal and PV, as formulas of the cash-flow sheet: each counted
+    stream of the tax weighted by its phase's window (``SUMPRODUCT`` with the weights, and with the
+    discount factors for the PV), as netbenefit sums them (``result.benefits_by_tax``)."""
+    tables = [(r, c) for r, c in zip(results, cells, strict=True) if r.table_columns_and_rows("benefits_by_tax")]
     columns, rows, names = _scenario_labels(results, labels, lambda r: r.table_columns_and_rows("benefits_by_tax"))
     if columns is None:
         return
     sheet = workbook.create_sheet(BY_TAX_SHEET)
     value_table(sheet, columns, rows, scenario_column=names, formats={"tax": NUMBER_FORMAT})
-    _fixed_rate_note(sheet, results, len(rows) + 3, "The present values")
+    offset = 1 if names is not None else 0
+    row = 2
+    for result, cell in tables:
+        cf = quote_sheetname(cell.sheet)
+        first, last = cell.years
+
+        def rng(column: str, cf=cf, first=first, last=last) -> str:
+            return f"{cf}!${column}${first}:${column}${last}"
+
+        factor = rng(cell.discount_factor_column)
+        for tax in result.table_columns_and_rows("benefits_by_tax")[1]:
+            streams = cell.by_tax.get(tax[0], [])
+            nominal = "+".join(f"SUMPRODUCT({rng(s)},{rng(w)})" for s, w in streams) or "0"
+            pv = "+".join(f"SUMPRODUCT({rng(s)},{rng(w)},{factor})" for s, w in streams) or "0"
+            put_formula(sheet, row, columns.index("nominal") + 1 + offset, f"={nominal}", MONEY_FORMAT)
+            put_formula(sheet, row, columns.index("pv") + 1 + offset, f"={pv}", MONEY_FORMAT)
+            row += 1
+    note = (
+        "Note: the counted benefits by tax are formulas of the cash-flow sheets: they follow the input "
+        "cells of the Inputs sheet, the discount-rate cell included."
+    )
+    put(sheet, len(rows) + 3, 1, note, NUMBER_FORMAT)
 
 
 def clawback_sheet(workbook: Book, results, labels) -> None:

@@ -75,9 +75,16 @@ def test_edits_of_every_kind_of_input_recompute_to_evaluate(stem, tmp_path):
         expected.append((kind, key, value, netbenefit.evaluate(result.scenario.replace({key: value}))))
     checks = [check.id for check in result.table_rows("checks")]
     rows = {f"Checks!B{row}": check for row, check in enumerate(checks, start=2) if check in FORMULA_CHECKS}
-    shown = libreoffice_values_of(paths, ["ratio", "pv_benefits", "pv_credits", "passes", *rows])
+    taxes = {f"'Benefits by tax'!C{row}": row - 2 for row in range(2, 2 + len(result.benefits_by_tax))}
+    shown = libreoffice_values_of(paths, ["ratio", "pv_benefits", "pv_credits", "passes", "threshold", *rows, *taxes])
     problems = []
     for values, (kind, key, value, variant) in zip(shown, expected, strict=True):
+        if abs(values["threshold"] - variant.threshold) > RELATIVE_TOLERANCE * variant.threshold:
+            problems.append(f"{kind} {key}={value!r}: threshold {values['threshold']!r}, evaluate {variant.threshold}")
+        for cell, k in taxes.items():  # the PV of the counted benefits of each tax
+            want = float(variant.benefits_by_tax["pv"].iloc[k])
+            if abs(values[cell] - want) > RELATIVE_TOLERANCE * max(abs(want), 1.0):
+                problems.append(f"{kind} {key}={value!r}: {cell} {values[cell]!r}, evaluate {want!r}")
         for name in ("ratio", "pv_benefits", "pv_credits"):
             want, got = float(getattr(variant, name)), values[name]
             if not isinstance(got, int | float) or abs(got - want) > RELATIVE_TOLERANCE * max(abs(want), 1e-300):
@@ -91,7 +98,11 @@ def test_edits_of_every_kind_of_input_recompute_to_evaluate(stem, tmp_path):
                 )
     assert not problems, "\n".join(problems)
     # the edits moved netbenefit's answer (so that a workbook ignoring them would fail above)
-    moved = [key for _, key, _, variant in expected if abs(variant.ratio - result.ratio) > 1e-6 * abs(result.ratio)]
+    moved = [
+        key
+        for _, key, _, variant in expected
+        if abs(variant.ratio - result.ratio) > 1e-6 * abs(result.ratio) or variant.threshold != result.threshold
+    ]
     assert len(moved) >= 2, moved
 
 
