@@ -21,7 +21,15 @@ from .cells import (
     sum_of_columns,
 )
 from .drivers import NOT_RECOMPUTED, PhaseRefs
-from .eligibility_cells import SECTION_75_HEADERS, capital_rows, job_minimum_rows, section_75_per_job, withholding_rows
+from .eligibility_cells import (
+    PHASE_FACT_COLUMNS,
+    SECTION_75_HEADERS,
+    capital_rows,
+    job_minimum_rows,
+    needed_year,
+    section_75_per_job,
+    withholding_rows,
+)
 from .layout import FACTOR_FORMAT, JOBS_FORMAT, MONEY_FORMAT, NUMBER_FORMAT, PERCENT_FORMAT, WEIGHT_FORMAT
 from .model import SheetModel, SheetPhase, SheetStream, cashflow_model
 
@@ -131,7 +139,9 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     awards = [scenario.award] + [phase.award for phase in scenario.phases]
     per_job: dict[int, tuple[str, str]] = {}  # the section 75 credit per new and retained job, by phase
     next_row, capital_met, minimum, investment = capital_rows(sheet, result, refs[0], next_row, VALUE_COLUMN)
-    next_row, withholding_met, share = withholding_rows(sheet, result, refs, next_row, VALUE_COLUMN, sigma)
+    # under them: 71(d) (2 rows), the horizon (2 rows), a blank row, then the windows' table
+    window_row = next_row + 5
+    next_row, withholding_met, share = withholding_rows(sheet, result, refs, next_row, VALUE_COLUMN, sigma, window_row)
     where = quote_sheetname(cells.sheet)
     cells.checks["71(a)(1)"] = f"{where}!{capital_met}"
     cells.checks["71(d)"] = f"{where}!{withholding_met}"
@@ -142,14 +152,15 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         "withholding_share": f"{where}!{share}",
     }
     # The year rows are the evaluated horizon's: an edit that needs more years is refused (#N/A).
-    window_row = next_row + 3
-    needed = []
+    needed_column, needed_header = PHASE_FACT_COLUMNS["needed"]
+    put(sheet, window_row, needed_column, needed_header).header = True
     for k, ref in enumerate(refs):
         w = window_row + 1 + k
-        credits_end = f"B{w}+C{w}+{ref.name('award.eligibility_period_years')}-1"
-        needed.append(f"ROUNDUP(F{w}-{YEAR_ROUNDING!r},0),{credits_end}")
+        put_formula(sheet, w, needed_column, "=" + needed_year(ref, w, YEAR_ROUNDING), NUMBER_FORMAT)
+    letter = column_letter(needed_column)
+    needed = f"${letter}${window_row + 1}:${letter}${window_row + len(refs)}"
     put(sheet, next_row, 1, "Last project year the model needs (the window's end, the last credit year)").bold = True
-    put_formula(sheet, next_row, VALUE_COLUMN, f"=MAX({','.join(needed)})", NUMBER_FORMAT)
+    put_formula(sheet, next_row, VALUE_COLUMN, f"=MAX({needed})", NUMBER_FORMAT)
     put(
         sheet,
         next_row + 1,

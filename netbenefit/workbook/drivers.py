@@ -271,7 +271,7 @@ def _ramp(median: str, mean: str, sigma: str, strike: str, positive: bool) -> st
     return f"IF({sigma}>0,IF({median}>0,{call},0),MAX({median}-{strike},0))"
 
 
-def _expected_schedule(median: str, mean: str, sigma: str, lower, rates, deduction: str | None) -> str:
+def expected_schedule(median: str, mean: str, sigma: str, lower, rates, deduction: str | None) -> str:
     """The sum of the schedule's ramps at the strikes ``deduction + lower_k`` (a deduction cell is
     at least the personal exemption, above 0)."""
     terms, previous = [], 0.0
@@ -308,7 +308,7 @@ def bracket_helper(result: Result, p: PhaseRefs, role: str, r: int, at: dict[str
         )
         return f"{_number(personal_exemption(status))}+({dependents}+{property_tax})/{at['index']}{r}"
     if kind == "tax":
-        return _expected_schedule(median, mean, sigma, *schedule(status), f"{at['deduction_' + status]}{r}")
+        return expected_schedule(median, mean, sigma, *schedule(status), f"{at['deduction_' + status]}{r}")
     income_tax = result.scenario.revenue.income_tax
     terms = []
     for row in QUALIFYING_CHILDREN:
@@ -319,7 +319,7 @@ def bracket_helper(result: Result, p: PhaseRefs, role: str, r: int, at: dict[str
         else:
             share = p.top(f"{key}qualifying_children.{row}")
         lower, rates = federal_earned_income_credit_schedule(status, row)
-        terms.append(f"{share}*({_expected_schedule(median, mean, sigma, lower, rates, None)})")
+        terms.append(f"{share}*({expected_schedule(median, mean, sigma, lower, rates, None)})")
     return "+".join(terms)
 
 
@@ -330,15 +330,15 @@ def bracket_income_tax(result: Result, p: PhaseRefs, r: int, at: dict[str, str])
     roles = bracket_columns(result)
     statuses = [role[4:] for role in roles if role.startswith("tax_")]
 
-    def share(status: str) -> str:
+    def share_of(status: str) -> str:
         if income_tax.filing_status is None:
             return "1"
         return p.top(f"revenue.income_tax.filing_status.{status}")
 
-    tax = "+".join(f"{share(s)}*{at['tax_' + s]}{r}" for s in statuses)
+    tax = "+".join(f"{share_of(s)}*{at['tax_' + s]}{r}" for s in statuses)
     index = f"{at['index']}{r}"
     per_job = f"{index}*({tax})"
     if any(role.startswith("credit_") for role in roles):
-        credit = "+".join(f"{share(s)}*{at['credit_' + s]}{r}" for s in statuses)
+        credit = "+".join(f"{share_of(s)}*{at['credit_' + s]}{r}" for s in statuses)
         per_job = f"{per_job}-{_number(parameter('nj_earned_income_tax_credit_share'))}*{index}*({credit})"
     return f"{at['jobs']}{r}*({per_job})*{p.name('jobs.nj_withholding_share')}"

@@ -217,61 +217,82 @@ def capital_rows(sheet, result: Result, ref: PhaseRefs, row: int, column: int) -
     return row + 4, met, minimum, investment
 
 
+#: The columns of the benefit windows' table (under a cash-flow sheet) that hold each phase's
+#: figures for 71(d) and for the horizon: (column, header).
+PHASE_FACT_COLUMNS = {
+    "needed": (9, "Last project year it needs (window end, last credit year)"),
+    "weight": (10, "Withholding weight, 71(d) (tax at the median salary, wages or jobs)"),
+    "share": (11, "NJ withholding share"),
+    "premises": (12, "Its premises accommodate more than half of the jobs, 71(d) (TRUE: no premises of its own)"),
+}
+
+
 def withholding_rows(
-    sheet, result: Result, refs: list[PhaseRefs], row: int, column: int, sigma: str
+    sheet, result: Result, refs: list[PhaseRefs], row: int, column: int, sigma: str, window_row: int
 ) -> tuple[int, str, str]:
     """71(d): every premises accommodates more than half of the jobs, and the NJ withholding share
-    of all phases, weighted by their withholdings (netbenefit.withholdings), is at least 80%.
+    of all phases, weighted by their withholdings (netbenefit.withholdings), is at least 80%. Each
+    phase's weight, share and premises test are cells of the windows' table from ``window_row``.
     Returns (next row, met, the weighted share)."""
     from ..taxes import FILING_STATUSES, personal_exemption
     from ..withholdings import withholding_basis
-    from .drivers import _expected_schedule, progressive_tax, schedule
+    from .drivers import expected_schedule, progressive_tax, schedule
 
     scenario = result.scenario
     basis = withholding_basis(scenario)
-    shares, weights = [], []
-    for ref in refs:
-        shares.append(ref.name("jobs.nj_withholding_share"))
+    minimum = float(parameter("accommodation_share_minimum"))
+    for role in ("weight", "share", "premises"):
+        put(sheet, window_row, PHASE_FACT_COLUMNS[role][0], PHASE_FACT_COLUMNS[role][1]).header = True
+    facilities = [True] + [phase.facility is not None for phase in scenario.phases]
+    for k, (ref, facility) in enumerate(zip(refs, facilities, strict=True)):
         jobs = f"({ref.name('jobs.new')}+{ref.name('jobs.retained')})"
         salary = ref.name("jobs.median_salary")
         if basis == "jobs":
-            weights.append(jobs)
+            weight = jobs
         elif basis == "wages":
-            weights.append(f"{jobs}*{salary}")
+            weight = f"{jobs}*{salary}"
         elif scenario.revenue.income_tax == "progressive":
-            weights.append(f"{jobs}*{progressive_tax(salary)}")
+            weight = f"{jobs}*{progressive_tax(salary)}"
         else:  # the brackets' expected tax at the median, personal exemptions only
             income_tax = scenario.revenue.income_tax
             statuses = ["single"] if income_tax.filing_status is None else list(FILING_STATUSES)
             mean = f"{salary}*EXP(0.5*{sigma}*{sigma})"
             tax = "+".join(
                 ("1" if income_tax.filing_status is None else ref.top(f"revenue.income_tax.filing_status.{status}"))
-                + f"*({_expected_schedule(salary, mean, sigma, *schedule(status), repr(personal_exemption(status)))})"
+                + f"*({expected_schedule(salary, mean, sigma, *schedule(status), repr(personal_exemption(status)))})"
                 for status in statuses
             )
-            weights.append(f"{jobs}*({tax})")
-    if len(refs) == 1:
-        weighted = shares[0]
-    else:
-        total = "+".join(weights)
-        products = "+".join(f"{s}*{w}" for s, w in zip(shares, weights, strict=True))
-        weighted = f"IF(({total})>0,({products})/({total}),{shares[0]})"
+            weight = f"{jobs}*({tax})"
+        r = window_row + 1 + k
+        put_formula(sheet, r, PHASE_FACT_COLUMNS["weight"][0], "=" + weight, MONEY_FORMAT)
+        put_formula(sheet, r, PHASE_FACT_COLUMNS["share"][0], f"={ref.name('jobs.nj_withholding_share')}", "0.00%")
+        premises = f"={ref.name('facility.accommodates_share')}>{minimum!r}" if facility else "=TRUE"
+        put_formula(sheet, r, PHASE_FACT_COLUMNS["premises"][0], premises)
+
+    def span(role: str) -> str:
+        letter = column_letter(PHASE_FACT_COLUMNS[role][0])
+        return f"${letter}${window_row + 1}:${letter}${window_row + len(refs)}"
+
+    first_share = f"${column_letter(PHASE_FACT_COLUMNS['share'][0])}${window_row + 1}"
+    weighted = (
+        f"IF(SUM({span('weight')})>0,SUMPRODUCT({span('share')},{span('weight')})/SUM({span('weight')}),{first_share})"
+    )
     share = _row(
         sheet, row, column, "NJ withholding share of all phases, weighted by withholdings, 71(d)", weighted, "0.00%"
     )
-    accommodation = [refs[0].name("facility.accommodates_share")] + [
-        ref.name("facility.accommodates_share")
-        for ref, phase in zip(refs[1:], scenario.phases, strict=True)
-        if phase.facility
-    ]
-    minimum = float(parameter("accommodation_share_minimum"))
     withholding = float(parameter("gross_income_tax_withholding_share_minimum"))
-    condition = ",".join(f"{a}>{minimum!r}" for a in accommodation)
     met = _row(
         sheet,
         row + 1,
         column,
         "71(d) met: every premises holds more than half of the jobs, and at least 80% of the withholdings are NJ's",
-        f"AND({condition},{share}>={withholding!r})",
+        f"AND(AND({span('premises')}),{share}>={withholding!r})",
     )
     return row + 2, met, share
+
+
+def needed_year(ref: PhaseRefs, w: int, year_rounding: float) -> str:
+    """The last project year a phase needs (its window's end rounded up, its last credit year),
+    from its row ``w`` of the windows' table."""
+    credits_end = f"B{w}+C{w}+{ref.name('award.eligibility_period_years')}-1"
+    return f"MAX(ROUNDUP(F{w}-{year_rounding!r},0),{credits_end})"

@@ -13,6 +13,7 @@ from .layout import (
     CHECK_TITLES,
     CHECKS_SHEET,
     CLAWBACK_SHEET,
+    FORMULA_LENGTH_LIMIT,
     MAX_COLUMN_WIDTH,
     MONEY_FORMAT,
     NET_BENEFIT_CHECK,
@@ -209,6 +210,8 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
             put_formula(sheet, row, 2 + offset, f"={cell.checks[check]}")
         if check in FORMULA_CHECKS and (check == NET_BENEFIT_CHECK or check in cell.checks):
             put_formula(sheet, row, 3 + offset, check_sentence(check, cell))
+    from ..labels import share
+
     rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
     note = (
         f"Note: the checks {', '.join(FORMULA_CHECKS)} are formulas of the input cells: their Passed and "
@@ -216,12 +219,6 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
         f"discount rate of the run ({rates}): they do not follow the discount-rate cell or any other input cell."
     )
     put(sheet, len(rows) + 3, 1, note, NUMBER_FORMAT)
-
-
-def share(rate: float) -> str:
-    from ..labels import share as label
-
-    return label(rate)
 
 
 def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
@@ -249,7 +246,7 @@ def by_tax_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
     sheet = workbook.create_sheet(BY_TAX_SHEET)
     value_table(sheet, columns, rows, scenario_column=names, formats={"tax": NUMBER_FORMAT})
     offset = 1 if names is not None else 0
-    row = 2
+    row, too_long = 2, False
     for result, cell in tables:
         cf = quote_sheetname(cell.sheet)
         first, last = cell.years
@@ -262,13 +259,21 @@ def by_tax_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
             streams = cell.by_tax.get(tax[0], [])
             nominal = "+".join(f"SUMPRODUCT({rng(s)},{rng(w)})" for s, w in streams) or "0"
             pv = "+".join(f"SUMPRODUCT({rng(s)},{rng(w)},{factor})" for s, w in streams) or "0"
-            put_formula(sheet, row, columns.index("nominal") + 1 + offset, f"={nominal}", MONEY_FORMAT)
-            put_formula(sheet, row, columns.index("pv") + 1 + offset, f"={pv}", MONEY_FORMAT)
+            if len(pv) < FORMULA_LENGTH_LIMIT:  # else (thousands of streams) netbenefit's values stay
+                put_formula(sheet, row, columns.index("nominal") + 1 + offset, f"={nominal}", MONEY_FORMAT)
+                put_formula(sheet, row, columns.index("pv") + 1 + offset, f"={pv}", MONEY_FORMAT)
+            else:
+                too_long = True
             row += 1
     note = (
         "Note: the counted benefits by tax are formulas of the cash-flow sheets: they follow the input "
         "cells of the Inputs sheet, the discount-rate cell included."
     )
+    if too_long:
+        note += (
+            " Where a tax has more streams than one formula of Excel can hold, its cells are netbenefit's "
+            "values at the run, as evaluated, not recomputed."
+        )
     put(sheet, len(rows) + 3, 1, note, NUMBER_FORMAT)
 
 
