@@ -185,3 +185,21 @@ def test_edits_of_the_other_inputs_recompute_to_evaluate(tmp_path):
                     f"{stem} {key}={value}: check {check} {values[cell]!r}, evaluate {variant.check(check)}"
                 )
     assert not problems, "\n".join(problems)
+
+
+def test_a_comparison_workbook_is_driven_by_each_scenarios_suffixed_cells(tmp_path):
+    from netbenefit.html import Comparison
+
+    comparison = Comparison.of([SCENARIOS / "office_hq_default_area.yaml", SCENARIOS / "phased_campus.yaml"])
+    path = comparison.to_excel(tmp_path / "comparison.xlsx")
+    first, second = comparison.results
+    year = sorted(first.scenario.capital_investment)[0]
+    typed = {"jobs_new_2": 420, ("capital_investment_by_year_1", year): 9_000_000.0, "phases_0_jobs_new_2": 80}
+    changed = set_inputs(path, typed, tmp_path / "changed.xlsx")
+    ((shown),) = libreoffice_values_of([changed], ["ratio_1", "ratio_2", "passes_2"])
+    expected_1 = netbenefit.evaluate(first.scenario.replace({f"capital_investment.{year}": 9_000_000.0}))
+    expected_2 = netbenefit.evaluate(second.scenario.replace({"jobs.new": 420, "phases.0.jobs.new": 80}))
+    assert abs(shown["ratio_1"] - expected_1.ratio) <= RELATIVE_TOLERANCE * expected_1.ratio
+    assert abs(shown["ratio_2"] - expected_2.ratio) <= RELATIVE_TOLERANCE * expected_2.ratio
+    assert bool(shown["passes_2"]) is expected_2.passes
+    assert abs(expected_1.ratio - first.ratio) > 1e-6 and abs(expected_2.ratio - second.ratio) > 1e-6
