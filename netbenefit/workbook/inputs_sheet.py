@@ -123,7 +123,13 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
             if not comparison:
                 put(sheet, row, first_value + 1, "applied" if derived else "yes" if given else "default")
             if derived:
-                put(sheet, row, note_column, f"Applied: {multiplier.value:g} from {multiplier.source}")
+                note = f"Applied: {multiplier.value:g} from {multiplier.source}"
+                if not follows_earnings:  # a table row: netbenefit reads the table, not this key
+                    note += (
+                        " (the table is not in this workbook: an edit of this cell shows the effect of that "
+                        "multiplier, but netbenefit takes the table's value over the scenario's key)"
+                    )
+                put(sheet, row, note_column, note)
             cells[k].names[key] = name = input_name(key) + cells[k].suffix
             workbook.names[name] = f"{quote_sheetname(INPUTS_SHEET)}!${column_letter(column)}${row}"
             cells[k].positions[name] = (row, column)
