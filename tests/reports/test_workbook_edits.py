@@ -137,6 +137,9 @@ MORE_EDITS = (
     ("retained_jobs_71c1e", {"jobs.retained": 480}),
     ("retained_jobs_71c1e", {"award.per_retained_job": 2000.0}),
     ("small_business", {"business.small_business": False}),
+    ("party_city_estimate", {"revenue.income_tax.property_tax_deduction": 12000.0}),
+    ("office_hq_default_area", {"facility.accommodates_share": 0.45}),
+    ("office_hq_default_area", {"revenue.income_tax_effective_rate": 0.065}),
 )
 
 
