@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from .book import FORMULA_FUNCTIONS, Book, Cell, Sheet, row_column, worksheet_class
 from .cashflow_sheet import cashflow_sheet
 from .cells import ScenarioCells, cell_text, column_letter, define_name, quote_sheetname
-from .inputs_sheet import inputs_sheet, mark_live_inputs
+from .inputs_sheet import inputs_sheet, mark_live_inputs, table_title
 from .layout import (
     BY_TAX_SHEET,
     CASHFLOW_SHEET,
@@ -171,7 +171,8 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
     """The workbook of :func:`write_workbook`, in memory (its ``save(path)`` writes it)."""
     workbook = Book()
     cells = [ScenarioCells(suffix=f"_{i}" if comparison else "") for i in range(1, len(results) + 1)]
-    cashflow_sheets = sheet_names(sheet_stems) if comparison else [CASHFLOW_SHEET]
+    tables = [table_title(k, comparison) for k in range(1, len(results) + 1)]  # (where a table is used)
+    cashflow_sheets = sheet_names(sheet_stems, (*FIXED_SHEETS, *tables)) if comparison else [CASHFLOW_SHEET]
     if comparison:
         summary = workbook.create_sheet(SUMMARY_SHEET)
     inputs_sheet(workbook, results, cells, comparison)

@@ -159,7 +159,7 @@ class Book:
 FORMULA_FUNCTIONS = frozenset(
     {
         *("ABS", "AND", "COLUMNS", "EXP", "IF", "INDEX", "ISNUMBER", "LN", "MAX", "MIN", "NA", "NORMSDIST", "NOT"),
-        *("OR", "POWER", "ROUNDUP", "SUM", "SUMPRODUCT", "TEXT"),
+        *("OR", "POWER", "ROUNDUP", "SUM", "SUMPRODUCT", "TEXT", "VLOOKUP"),
     }
 )
 

@@ -97,6 +97,10 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
     first_value = 4
     note_column = first_value + len(results) + len(extra)
     list_rows = _by_year_sheet(workbook, results, cells, comparison)
+    tables = [
+        multiplier_table_sheet(workbook, result, cell, table_title(k, comparison))
+        for k, (result, cell) in enumerate(zip(results, cells, strict=True), start=1)
+    ]
     for row, key in enumerate(keys, start=2):
         label, unit, number_format = input_label(key)
         put(sheet, row, 1, label)
@@ -116,8 +120,13 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
             multiplier = applied[k].get(key)
             derived = multiplier is not None and not multiplier.is_the_key
             follows_earnings = derived and multiplier.source.startswith("revenue.earnings_multiplier")
+            multiplier_name = key.removeprefix("revenue.")
             if follows_earnings:  # not given apart: the cell follows the earnings multiplier's
                 put_formula(sheet, row, column, f"=revenue_earnings_multiplier{cells[k].suffix}", number_format)
+            elif derived and tables[k] and multiplier_name in TABLE_MULTIPLIERS:  # looked up in the table
+                put_formula(
+                    sheet, row, column, multiplier_lookup(tables[k], multiplier_name, cells[k].suffix), number_format
+                )
             else:
                 put(sheet, row, column, multiplier.value if derived else value, number_format)
             if not comparison:
@@ -126,8 +135,8 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
                 note = f"Applied: {multiplier.value:g} from {multiplier.source}"
                 if not follows_earnings:  # a table row: netbenefit reads the table, not this key
                     note += (
-                        " (the table is not in this workbook: an edit of this cell shows the effect of that "
-                        "multiplier, but netbenefit takes the table's value over the scenario's key)"
+                        f" (replaces the scenario's value: looked up in the sheet {table_title(k + 1, comparison)} "
+                        "by business.naics; change the NAICS code, typed as text, or the table)"
                     )
                 put(sheet, row, note_column, note)
             cells[k].names[key] = name = input_name(key) + cells[k].suffix
@@ -219,3 +228,57 @@ def mark_live_inputs(workbook: Book, cells: Sequence[ScenarioCells]) -> None:
 
 #: The note of an input that no formula reads.
 _RECORD = "Record: what netbenefit evaluated; no formula of this workbook reads it (see docs/workbook.md)"
+
+
+# -- the multiplier table -----------------------------------------------------------------------
+
+#: The multipliers a table gives, and their columns in the table's named range (naics first).
+TABLE_MULTIPLIERS = {"earnings_multiplier": 2, "employment_multiplier": 3, "construction_earnings_multiplier": 4}
+
+
+def multiplier_table_sheet(workbook: Book, result: Result, cell: ScenarioCells, title: str) -> str | None:
+    """The scenario's multiplier table (``revenue.multiplier_table``) as a sheet, every row, its
+    range named ``multiplier_table`` (suffixed); None where the scenario has no table. The applied
+    multipliers are looked up from it by ``business_naics`` (:func:`multiplier_lookup`)."""
+    import csv
+    import io
+
+    from ..named_files import csv_number, read_named_file
+
+    scenario = result.scenario
+    if scenario.revenue is None or scenario.revenue.multiplier_table is None:
+        return None
+    key = "revenue.multiplier_table"
+    _, text = read_named_file(scenario.revenue.multiplier_table, scenario.base_dir, scenario.source, key, "folder")
+    rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(c.strip() for c in row)]
+    header = [c.strip().lower() for c in rows[0]]
+    sheet = workbook.create_sheet(title)
+    header_row(
+        sheet, ["NAICS", "Earnings multiplier", "Employment multiplier", "Construction earnings multiplier", "Source"]
+    )
+    columns = ["naics", *TABLE_MULTIPLIERS, "source"]
+    for r, row in enumerate(rows[1:], start=2):
+        cells = dict(zip(header, (c.strip() for c in row), strict=False))
+        for c, column in enumerate(columns, start=1):
+            value = cells.get(column, "")
+            if column in TABLE_MULTIPLIERS:
+                try:
+                    value = csv_number(value)
+                except ValueError:
+                    pass  # shown as written; netbenefit refuses it if the row is chosen
+            put(sheet, r, c, value)
+    name = f"multiplier_table{cell.suffix}"
+    workbook.names[name] = f"{quote_sheetname(title)}!$A$2:$D${max(2, len(rows))}"
+    fit_widths(sheet)
+    sheet.freeze_panes = "A2"
+    return name
+
+
+def table_title(number: int, comparison: bool) -> str:
+    """The title of a scenario's multiplier table sheet (numbered in a comparison)."""
+    return f"Multiplier table {number}" if comparison else "Multiplier table"
+
+
+def multiplier_lookup(table: str, multiplier: str, suffix: str) -> str:
+    """The applied multiplier: the table's row of ``business_naics`` (text, as the scenario gives it)."""
+    return f"=VLOOKUP(business_naics{suffix},{table},{TABLE_MULTIPLIERS[multiplier]},FALSE)"

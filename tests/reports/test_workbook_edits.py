@@ -140,6 +140,7 @@ MORE_EDITS = (
     ("party_city_estimate", {"revenue.income_tax.property_tax_deduction": 12000.0}),
     ("office_hq_default_area", {"facility.accommodates_share": 0.45}),
     ("office_hq_default_area", {"revenue.income_tax_effective_rate": 0.065}),
+    ("industry_multipliers_example", {"business.naics": "541"}),  # another row of the multiplier table
 )
 
 
