@@ -240,25 +240,18 @@ def multiplier_table_sheet(workbook: Book, result: Result, cell: ScenarioCells, 
     """The scenario's multiplier table (``revenue.multiplier_table``) as a sheet, every row, its
     range named ``multiplier_table`` (suffixed); None where the scenario has no table. The applied
     multipliers are looked up from it by ``business_naics`` (:func:`multiplier_lookup`)."""
-    import csv
-    import io
+    from ..named_files import csv_number
+    from ..scenario.csv_files import multiplier_table_rows
 
-    from ..named_files import csv_number, read_named_file
-
-    scenario = result.scenario
-    if scenario.revenue is None or scenario.revenue.multiplier_table is None:
+    rows = multiplier_table_rows(result.scenario)
+    if not rows:
         return None
-    key = "revenue.multiplier_table"
-    _, text = read_named_file(scenario.revenue.multiplier_table, scenario.base_dir, scenario.source, key, "folder")
-    rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(c.strip() for c in row)]
-    header = [c.strip().lower() for c in rows[0]]
     sheet = workbook.create_sheet(title)
     header_row(
         sheet, ["NAICS", "Earnings multiplier", "Employment multiplier", "Construction earnings multiplier", "Source"]
     )
     columns = ["naics", *TABLE_MULTIPLIERS, "source"]
-    for r, row in enumerate(rows[1:], start=2):
-        cells = dict(zip(header, (c.strip() for c in row), strict=False))
+    for r, cells in enumerate(rows, start=2):
         for c, column in enumerate(columns, start=1):
             value = cells.get(column, "")
             if column in TABLE_MULTIPLIERS:
@@ -268,7 +261,7 @@ def multiplier_table_sheet(workbook: Book, result: Result, cell: ScenarioCells, 
                     pass  # shown as written; netbenefit refuses it if the row is chosen
             put(sheet, r, c, value)
     name = f"multiplier_table{cell.suffix}"
-    workbook.names[name] = f"{quote_sheetname(title)}!$A$2:$D${max(2, len(rows))}"
+    workbook.names[name] = f"{quote_sheetname(title)}!$A$2:$D${len(rows) + 1}"
     fit_widths(sheet)
     sheet.freeze_panes = "A2"
     return name

@@ -89,18 +89,8 @@ def test_tornado_draws_one_bar_pair_per_key_and_returns_the_axes(table):
 
 def test_sweep_command_writes_a_csv(tmp_path, capsys):
     out = tmp_path / "results.csv"
-    status = main(
-        [
-            "sweep",
-            str(OFFICE),
-            "--set",
-            "jobs.new=200,260,320",
-            "--set",
-            "location.enhanced_area=true,false",
-            "--out",
-            str(out),
-        ]
-    )
+    status = main(["sweep", str(OFFICE), "--set", "jobs.new=200,260,320", "--set", "location.enhanced_area=true,false",
+                   "--out", str(out)])
     assert status == 0
     table = pd.read_csv(out)
     assert len(table) == 6
@@ -116,24 +106,9 @@ def test_sweep_command_without_out_prints_csv(capsys):
 def test_montecarlo_command_prints_the_summary_and_writes_parquet(tmp_path, capsys):
     pytest.importorskip("pyarrow")
     out = tmp_path / "draws.parquet"
-    status = main(
-        [
-            "montecarlo",
-            str(OFFICE),
-            "--draws",
-            "2000",
-            "--seed",
-            "1",
-            "--vary",
-            "jobs.new=normal(260,25)",
-            "--vary",
-            "discount_rate=uniform(0.04,0.08)",
-            "--vary",
-            "location.enhanced_area=true,false",
-            "--out",
-            str(out),
-        ]
-    )
+    status = main(["montecarlo", str(OFFICE), "--draws", "2000", "--seed", "1", "--vary", "jobs.new=normal(260,25)",
+                   "--vary", "discount_rate=uniform(0.04,0.08)", "--vary", "location.enhanced_area=true,false",
+                   "--out", str(out)])
     assert status == 0
     printed = capsys.readouterr().out
     assert "probability of passing" in printed and "p50" in printed
@@ -144,23 +119,8 @@ def test_montecarlo_command_prints_the_summary_and_writes_parquet(tmp_path, caps
 def test_montecarlo_command_is_reproducible(tmp_path):
     paths = [tmp_path / "a.csv", tmp_path / "b.csv"]
     for path in paths:
-        assert (
-            main(
-                [
-                    "montecarlo",
-                    str(OFFICE),
-                    "--draws",
-                    "500",
-                    "--seed",
-                    "9",
-                    "--vary",
-                    "jobs.median_salary=triangular(85000,98000,115000)",
-                    "--out",
-                    str(path),
-                ]
-            )
-            == 0
-        )
+        assert main(["montecarlo", str(OFFICE), "--draws", "500", "--seed", "9",
+                     "--vary", "jobs.median_salary=triangular(85000,98000,115000)", "--out", str(path)]) == 0
     assert paths[0].read_text() == paths[1].read_text()
 
 

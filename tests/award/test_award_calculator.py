@@ -35,11 +35,8 @@ BASES = [
     # Several at once: the highest applicable base amount (a convention).
     ({"distressed_municipality": True, "enhanced_area": True}, 3500, "enhanced area"),
     ({"qualified_opportunity_zone": True, "distressed_municipality": True}, 3000, "distressed municipality"),
-    (
-        {"mega_project": True, "enhanced_area": True, "qualified_opportunity_zone": True},
-        4000,
-        "government-restricted municipality or mega project",
-    ),
+    ({"mega_project": True, "enhanced_area": True, "qualified_opportunity_zone": True}, 4000,
+     "government-restricted municipality or mega project"),
 ]
 
 
@@ -52,11 +49,7 @@ def test_base_amount_by_location(flags, amount, area):
 
 def test_base_amounts_are_the_cited_parameters():
     assert [parameter(name) for name in sorted(PARAMETERS) if name.startswith("award_base_credit_")] == [
-        3000,
-        3500,
-        4000,
-        2500,
-        500,  # alphabetical: distressed, enhanced, restricted/mega, zone/corridor, other
+        3000, 3500, 4000, 2500, 500,  # alphabetical: distressed, enhanced, restricted/mega, zone/corridor, other
     ]
 
 
@@ -118,15 +111,7 @@ def test_award_table_shows_each_step():
     )
     steps = table.set_index("step")
     assert table["step"].tolist() == [
-        "base",
-        "bonus",
-        "bonus",
-        "cap",
-        "labor_harmony",
-        "per_new_job",
-        "per_retained_job",
-        "annual_credit",
-        "total",
+        "base", "bonus", "bonus", "cap", "labor_harmony", "per_new_job", "per_retained_job", "annual_credit", "total",
     ]
     # 3,500 + 1,500 + 4,000 = 9,000, cut by 1,000 to the 8,000 cap, plus 1,000 = 9,000 per new job.
     assert steps.loc["base", "per_job"] == 3500
@@ -167,14 +152,8 @@ def test_calculator_credit_equals_evaluates_credits():
 def test_calculator_equals_an_explicit_per_job_award():
     # The calculator's 500 + 2,000 = 2,500 per new job gives the same result as per_new_job: 2,500.
     by_calculator = netbenefit.evaluate(calculator_scenario({"bonuses": [{"name": "b", "per_job": 2000}]}))
-    explicit = netbenefit.evaluate(
-        netbenefit.Scenario.from_dict(
-            with_changes(
-                base_scenario_dict(),
-                {"award": {"per_new_job": 2500, "per_retained_job": 1250, "eligibility_period_years": 7}},
-            )
-        )
-    )
+    explicit = netbenefit.evaluate(netbenefit.Scenario.from_dict(with_changes(base_scenario_dict(), {
+        "award": {"per_new_job": 2500, "per_retained_job": 1250, "eligibility_period_years": 7}})))
     # Check 75's message names each award's maximum: the calculator's says whether labor harmony
     # applies ($8,000 here); an explicit award does not, so its maximum includes the addition.
     calculated, given = by_calculator.to_dict(), explicit.to_dict()
@@ -200,14 +179,10 @@ def test_compute_varies_the_calculator_inputs():
 
 def test_later_phase_may_use_the_calculator():
     data = base_scenario_dict()
-    data["phases"] = [
-        {
-            "name": "phase 2",
-            "start_year": 2,
-            "jobs": {"new": 10, "nj_withholding_share": 1.0},
-            "award": {"section_75": {"bonuses": [{"name": "b", "per_job": 500}]}, "eligibility_period_years": 3},
-        }
-    ]
+    data["phases"] = [{
+        "name": "phase 2", "start_year": 2, "jobs": {"new": 10, "nj_withholding_share": 1.0},
+        "award": {"section_75": {"bonuses": [{"name": "b", "per_job": 500}]}, "eligibility_period_years": 3},
+    }]
     result = netbenefit.evaluate(netbenefit.Scenario.from_dict(data))
     table = result.award_calculation
     assert table["phase"].unique().tolist() == [2]
@@ -222,16 +197,10 @@ def test_later_phase_may_use_the_calculator():
         ({"annual_credit": 1, "section_75": {}}, "award", "exactly one of annual_credit or per_new_job or section_75"),
         ({"per_new_job": 1, "section_75": {}}, "award", "exactly one of"),
         ({"section_75": {}, "per_retained_job": 1}, "award.per_retained_job", "not section_75"),
-        (
-            {"section_75": {"bonuses": [{"name": "b", "per_job": -1}]}},
-            "award.section_75.bonuses.0.per_job",
-            "greater than",
-        ),
-        (
-            {"section_75": {"bonuses": [{"name": "b", "per_job": 1}, {"name": "b", "per_job": 2}]}},
-            "award.section_75.bonuses.1.name",
-            "names another bonus",
-        ),
+        ({"section_75": {"bonuses": [{"name": "b", "per_job": -1}]}}, "award.section_75.bonuses.0.per_job",
+         "greater than"),
+        ({"section_75": {"bonuses": [{"name": "b", "per_job": 1}, {"name": "b", "per_job": 2}]}},
+         "award.section_75.bonuses.1.name", "names another bonus"),
         ({"section_75": {"labor_harmony": "yes"}}, "award.section_75.labor_harmony", "true or false"),
         ({"section_75": {"opportunity_zone": True}}, "award.section_75.opportunity_zone", "unknown key"),
     ],

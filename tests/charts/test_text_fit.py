@@ -133,9 +133,8 @@ def analysis_figures():
         yield f"sweep line/{name}", _figure(lambda ax, t=line: charts.sweep(t, ax=ax))
         grid = sweep(scenario, {"jobs.new": [100, 200, 300], "award.annual_credit": [9_500, 500_000, 9_999_999]})
         yield f"sweep map/{name}", _figure(lambda ax, t=grid: charts.sweep(t, ax=ax))
-    yield (
-        "award_waterfall",
-        _figure(lambda ax: charts.award_waterfall(calculator.award_calculation, ax=ax, result=calculator)),
+    yield "award_waterfall", _figure(
+        lambda ax: charts.award_waterfall(calculator.award_calculation, ax=ax, result=calculator)
     )
     view = economist_view_of(calculator, but_for_share=0.25, cost_per_new_job=1500)
     yield "economist_view", _figure(lambda ax: charts.economist_view_chart(view, ax=ax))

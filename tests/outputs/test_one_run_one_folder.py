@@ -159,10 +159,9 @@ def test_a_file_netbenefit_wrote_and_the_user_changed_since_is_not_removed(tmp_p
     assert run("compare", a, b, "--out", out, "--charts", "none")[0] == 0
     manifest = json.loads((out / MANIFEST_NAME).read_text())
     assert manifest["format"] == 2
-    assert (
-        manifest["files"]["cashflows/beta.csv"]["sha256"]
-        == hashlib.sha256((out / "cashflows" / "beta.csv").read_bytes()).hexdigest()
-    )
+    assert manifest["files"]["cashflows/beta.csv"]["sha256"] == hashlib.sha256(
+        (out / "cashflows" / "beta.csv").read_bytes()
+    ).hexdigest()
     (out / "cashflows" / "beta.csv").write_text("year,my notes\n")
     assert run("compare", a, "--out", out, "--force", "--charts", "none")[0] == 0
     assert (out / "cashflows" / "beta.csv").read_text() == "year,my notes\n"

@@ -103,7 +103,7 @@ def every_csv_field(path: Path) -> list[str]:
 #: The spreadsheet functions the workbook's model uses (netbenefit.workbook).
 MODEL_FUNCTIONS = {
     *("ABS", "AND", "COLUMNS", "EXP", "IF", "INDEX", "ISNUMBER", "LN", "MAX", "MIN", "NA", "NORMSDIST", "NOT"),
-    *("OR", "POWER", "ROUNDUP", "SUM", "SUMPRODUCT", "TEXT"),
+    *("OR", "POWER", "ROUNDUP", "SUM", "SUMPRODUCT", "TEXT", "VLOOKUP"),
 }
 
 

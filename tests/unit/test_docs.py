@@ -82,7 +82,7 @@ def test_the_readme_keeps_its_test_commands():
 
 
 def _block_after(text: str, heading: str, language: str, skip: int = 0) -> str:
-    section = text[text.index(heading) :]
+    section = text[text.index(heading):]
     blocks = re.findall(rf"^```{language}\n(.*?)^```", section, flags=re.M | re.S)
     return blocks[skip]
 

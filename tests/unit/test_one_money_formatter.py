@@ -71,9 +71,7 @@ def test_money_and_percent_are_formatted_in_labels_only():
         for path in ROOT.rglob("*.py")
         if path.parent.name != "labels" and path.name != "labels.py"
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.FunctionDef)
-        and names.match(node.name)
-        and node.returns is not None
-        and ast.unparse(node.returns) == "str"
+        if isinstance(node, ast.FunctionDef) and names.match(node.name)
+        and node.returns is not None and ast.unparse(node.returns) == "str"
     ]
     assert not defined, defined
