@@ -175,7 +175,11 @@ def worksheet_class():
     skip its renaming. Being private, it may change in any release: pyproject.toml caps XlsxWriter
     to the major version tested (3), and tests/reports/test_workbook_xlsxwriter.py fails if the
     method's signature changes or the override stops being called. Without the override the
-    workbook's bytes are the same, only slower to write."""
+    workbook's bytes are the same, only slower to write.
+
+    To remove it (should XlsxWriter change the method, or offer a public way): delete this function,
+    ``Book.scan_formulas``'s ``plain_formulas`` and the ``worksheet_class=`` argument of
+    ``add_worksheet`` in :meth:`Book.save`, and the tests of tests/reports/test_workbook_xlsxwriter.py."""
     from xlsxwriter.worksheet import Worksheet
 
     class _Worksheet(Worksheet):
