@@ -153,6 +153,35 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; in its own process (``python -m netbenefit``, the ``netbenefit``
+    script) the process ends here, with the command's exit status (:func:`_end_process`)."""
+    from . import _startup
+
+    code = _command(argv)
+    if _startup.is_command_line():
+        _end_process(code)
+    return code
+
+
+def _end_process(code: int) -> None:
+    """End the command line's process once its command has returned: its output flushed, its
+    logging shut down, then ``os._exit``. The interpreter's own ending (tens of milliseconds of
+    tearing down modules) is skipped because it puts the signals' default handlers back first, so a
+    Ctrl-C or SIGTERM in that window would kill the process without its one line; until ``os._exit``
+    a signal is :func:`_late_stop`'s. Every file of the command is written and closed by now, and
+    its worker processes and clusters are closed."""
+    import logging
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    logging.shutdown()
+    os._exit(int(code))
+
+
+def _command(argv: Sequence[str] | None) -> int:
     from . import _startup
 
     _RECEIVED.clear()

@@ -170,7 +170,9 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     sheet.cell(next_row + 1, 1).bold = True
     put_formula(sheet, next_row + 1, VALUE_COLUMN, f"={value}{next_row}<=A{last}")
     cells.covered = f"${value}${next_row + 1}"
-    window_end = _benefit_windows(sheet, model.phases, refs, cells, statutory, window_row, awards, per_job)
+    window_end = _benefit_windows(
+        sheet, model.phases, refs, cells, statutory, window_row, awards, per_job, scenario.readings
+    )
     # Year 0, the approval year (docs/model.md#timeline), has a row only when the scenario gives an
     # amount in it: discounted at t = 0 under both timings, inside the initial phase's window.
     year_zero = bool(model.years) and model.years[0] == 0
@@ -278,9 +280,11 @@ def _benefit_windows(
     window_row: int,
     awards: list,
     per_job: dict[int, tuple[str, str]],
+    readings,
 ) -> dict[int, tuple[str, str]]:
     """The table of the phases' benefit windows from ``window_row``, formulas of the input cells;
-    per phase index, the absolute cells of its start and of the end of its window."""
+    per phase index, the absolute cells of its start and of the end of its window. ``readings``:
+    the scenario's (``stated_commitment_period`` is fixed when the workbook is written)."""
     section_75 = any(phase.section_75 for phase in phases)
     header_row(sheet, WINDOW_HEADERS + (SECTION_75_HEADERS if section_75 else ()), row=window_row)
     window_end = {}
@@ -290,7 +294,7 @@ def _benefit_windows(
         put(sheet, row, 1, phase.number)
         put_formula(sheet, row, 2, f"={ref.name('start_year')}" if k else "=0")
         put_formula(sheet, row, 3, f"={ref.name('award.first_credit_year')}")
-        put_formula(sheet, row, 4, "=" + drivers.commitment_period(ref, statutory))
+        put_formula(sheet, row, 4, "=" + drivers.commitment_period(ref, statutory, readings.stated_commitment_period))
         put_formula(sheet, row, 5, f"={extension}")
         put_formula(sheet, row, 6, f"=B{row}+C{row}-1+D{row}+E{row}")
         window_end[k] = (f"$B${row}", f"$F${row}")

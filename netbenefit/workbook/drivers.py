@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..commitment_window import DEFINED_PERIOD
 from ..parameters import parameter
 from ..taxes import schedule
 from .cells import ScenarioCells
@@ -210,14 +211,16 @@ def threshold(cells: ScenarioCells, statutory: str) -> str:
     return f"IF(ISNUMBER({override}),{override},{statutory})"
 
 
-def commitment_period(p: PhaseRefs, statutory: str) -> str:
-    """The period given where it counts (set by the authority, or the 400 percent test), else
-    1.5 x the eligibility period (commitment_window.window_period)."""
+def commitment_period(p: PhaseRefs, statutory: str, reading: str = DEFINED_PERIOD) -> str:
+    """The period given where it counts, else 1.5 x the eligibility period
+    (commitment_window.window_period): where the authority set it; in the earlier reading
+    (``readings.stated_commitment_period: counts_in_400_percent_test``) in the 400 percent test too."""
     given = p.name("commitment.period_years")
     multiple = _number(parameter("commitment_period_multiple_of_eligibility_period"))
     defined = f"{multiple}*{p.name('award.eligibility_period_years')}"
     authority = flag(p.name("commitment.period_set_by_authority", "FALSE"))
-    return f"IF(ISNUMBER({given}),IF(OR({authority},{is_default_test(statutory)}),{given},{defined}),{defined})"
+    counts = authority if reading == DEFINED_PERIOD else f"OR({authority},{is_default_test(statutory)})"
+    return f"IF(ISNUMBER({given}),IF({counts},{given},{defined}),{defined})"
 
 
 def counted_extension(cells: ScenarioCells, statutory: str) -> str:

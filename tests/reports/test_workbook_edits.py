@@ -116,7 +116,7 @@ MORE_EDITS = (
     ("office_hq_default_area", {"revenue.sales_and_use_tax_rate": 0.07}),
     ("office_hq_default_area", {"award.eligibility_period_years": 5}),
     ("office_hq_default_area", {"award.first_credit_year": 2}),
-    ("office_hq_default_area", {"commitment.period_years": 9.25}),
+    ("office_hq_default_area", {"commitment.period_years": 9.25, "commitment.period_set_by_authority": True}),
     ("office_hq_default_area", {"threshold_override": 5.5}),
     ("office_hq_default_area", {"jobs.ramp.0": 0.25}),
     ("office_hq_default_area", {"revenue.corporate_business_tax": 900000.0}),
