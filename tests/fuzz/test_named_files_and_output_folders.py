@@ -1,4 +1,4 @@
-"""Hostile inputs of the third round, files and folders: every file a scenario names
+"""Hostile files and folders: every file a scenario names
 (``revenue.multiplier_table`` as ``from_csv``) held to one rule (netbenefit.named_files), and every
 folder netbenefit makes under ``--out`` never reached through a link (netbenefit.files.make_folders,
 the lock opened with O_NOFOLLOW, each file flushed to the disk before it is renamed into place)."""

@@ -1,4 +1,4 @@
-"""Multiplier tables of the third round: read strictly (a NAICS code or a column given twice, a
+"""Multiplier tables read strictly (a NAICS code or a column given twice, a
 row whose cells do not match the header: exit 2 naming the line) and held to the plausibility
 ranges of the scalar multipliers they stand for (a warning; an error under --strict)."""
 

@@ -1,4 +1,4 @@
-"""Hostile text of the third round: one rule for every text key (no control character, no lone
+"""Hostile text: one rule for every text key (no control character, no lone
 surrogate; line breaks and tabs allowed in a description), every command's terminal output
 escaped (``diff`` included), and every chart drawn with math text off (a bonus named ``$...$``)."""
 

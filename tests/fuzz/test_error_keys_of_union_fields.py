@@ -1,4 +1,4 @@
-"""Error keys of the third round: every key an error names is a key of the format (no pydantic
+"""Error keys: every key an error names is a key of the format (no pydantic
 union tag such as ``literal['pro_rata','all','none']``), for every union field; ``recapture: {}``
 refused."""
 

@@ -1,4 +1,4 @@
-"""Exception paths of the third round, each now one line and exit 2: scheduler addresses checked
+"""Exception paths, each one line and exit 2: scheduler addresses checked
 before connecting (and a bounded wait), bounded integers and strict numbers in actual-results
 files, keys that cannot vary refused by name, ``Scenario.replace`` given what the scenario
 returns, and a signal in the first instants of the command line."""

@@ -1,4 +1,4 @@
-"""Hostile inputs of the second round: a stream CSV (or an actual results CSV) reached through a
+"""Hostile inputs: a stream CSV (or an actual results CSV) reached through a
 symbolic link that leaves the scenario's folder, an overflow that must be blamed on the stream that
 causes it, a ``!!set`` given where a list is expected, and YAML merge keys (an override is legal
 YAML 1.1, a duplicate is not)."""

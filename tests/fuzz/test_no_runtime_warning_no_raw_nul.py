@@ -1,4 +1,4 @@
-"""Smaller items of the third round: no numpy RuntimeWarning on stderr from sweeps, Monte Carlo
+"""No numpy RuntimeWarning on stderr from sweeps, Monte Carlo
 runs and actual results (an overflowing variant is a non-finite value or an error, not a
 warning); a NUL never written raw into HTML."""
 

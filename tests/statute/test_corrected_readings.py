@@ -1,4 +1,4 @@
-"""Readings of section 71, section 69 and N.J.A.C. 19:31U corrected on a second reading.
+"""Readings of section 71, section 69 and N.J.A.C. 19:31U as corrected, each against its clause.
 
 Each test names its clause. Base scenario (tests/support.py): credits $100,000 a year for 7 years,
 benefits $1,000,000 a year in years 1..11, rate 0, default area, 35 new jobs.

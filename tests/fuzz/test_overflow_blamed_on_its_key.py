@@ -1,4 +1,4 @@
-"""Overflow of the third round: blamed on the key whose values overflow (traced through the
+"""Overflow blamed on the key whose values overflow (traced through the
 model's arrays), not on discount_rate; a capital investment summing to infinity refused."""
 
 from __future__ import annotations
