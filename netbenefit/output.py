@@ -69,8 +69,8 @@ def _chart_worker_started() -> None:
     """In a worker process of :func:`write_charts`, which draws charts and exits: the objects it
     inherited are set aside from the garbage collector (``gc.freeze``), and it collects after
     10,000 new objects instead of 700 (a chart makes tens of thousands; what a collection frees
-    is the same, later). About 4% of a cold ``compare`` of the bundled scenarios; the bytes are
-    the same.
+    is the same, later; the bytes are the same). What it saves is measured in
+    docs/charts-and-reports.md.
 
     Signals: the worker leaves the stop to the command (its parent), which reports it in one line
     and cancels the charts not yet drawn. Ctrl-C, which the terminal sends to every process of the

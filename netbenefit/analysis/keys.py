@@ -40,7 +40,7 @@ from pydantic import BaseModel
 from ..errors import ScenarioError
 from ..plausibility import quiet, warn_entered
 from ..scenario import Scenario
-from ..scenario.paths import key_label
+from ..scenario.paths import at_path, key_label
 from ..scenario.shared import tied_to
 
 #: Keys whose values the model reads from the scenario object, never from variant arrays.
@@ -195,14 +195,14 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
             field = annotation.model_fields[segment]
             metadata = list(field.metadata)
             annotation = field.annotation
-            node = None if node is None else getattr(node, segment)
+            node = at_path(node, [segment], None)  # the one reader of a dotted key
         elif origin is tuple:
             if not segment.isdigit() or node is None or int(segment) >= len(node):
                 size = 0 if node is None else len(node)
                 parent = ".".join(segments[:depth])
                 raise ScenarioError(source, key, f"no item {segment} in the list {parent} of {size}")
             annotation = typing.get_args(annotation)[0]
-            node = node[int(segment)]
+            node = at_path(node, [segment], None)  # the one reader of a dotted key
         elif origin is Union or origin is types.UnionType:  # a choice or a table (commitment.recapture)
             raise ScenarioError(source, key, _NOT_VARIABLE_CHOICE.format(parent=".".join(segments[:depth])))
         elif isinstance(origin, type) and issubclass(origin, Mapping):
@@ -214,7 +214,7 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
                     "add it to the scenario file first",
                 )
             annotation = typing.get_args(annotation)[1]
-            node = node[int(segment)]
+            node = at_path(node, [segment], None)  # the one reader of a dotted key
         else:
             raise ScenarioError(source, key, f"{'.'.join(segments[:depth])!r} is a value, not a block of keys")
     annotation = _unwrap(annotation, metadata)
@@ -302,8 +302,7 @@ def check_values(
         (``key -> (low, high)``), kept up to date here: values between them are not applied again.
         Checking only the extremes of a batch already reads a key valid at two values as valid
         between them; a run in chunks reads its chunks the same way, and a chunk within the
-        values checked before needs no :meth:`Scenario.replace` (the benchmark's run of four keys
-        over ten chunks: 25 instead of 80).
+        values checked before needs no :meth:`Scenario.replace` (docs/analysis.md counts them).
     via : str, optional
         How the values were given by hand (``"given to sweep"``): each distinct value outside its
         plausible range is then a :class:`~netbenefit.plausibility.PlausibilityWarning` with the

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..errors import ScenarioError
 from ..scenario import Scenario
+from ..scenario.paths import at_path
 from ..scenario.shared import covered
 
 
@@ -44,21 +45,8 @@ class Inputs:
         try:
             return self._values[key]
         except KeyError:
-            value = self._values[key] = self._lookup(key)  # the scenario is immutable
+            value = self._values[key] = at_path(self.scenario, key, None)  # the scenario is immutable
             return value
-
-    def _lookup(self, key: str):
-        node = self.scenario
-        for segment in key.split("."):
-            if node is None:
-                return None
-            if isinstance(node, Mapping):
-                node = node.get(int(segment) if segment.isdigit() else segment)
-            elif isinstance(node, tuple):
-                node = node[int(segment)]
-            else:
-                node = getattr(node, segment)
-        return node
 
     def number(self, key: str) -> np.ndarray:
         if key in self.overrides:

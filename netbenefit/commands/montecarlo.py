@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
-_CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\((.*)\)\s*$")
+from .options import (
+    add_scheduler_option,
+    check_scheduler_options,
+    cluster_failures,
+    dask_client,
+    parse_options,
+    parse_vary,
+    write_table,
+)
 
 
 def register(subparsers) -> None:
@@ -27,32 +34,8 @@ def register(subparsers) -> None:
     parser.add_argument("--chunk-size", type=int, default=100_000, help="draws computed at once (default 100,000)")
     parser.add_argument("--clip", action="store_true", help="clip draws outside a key's valid range instead of failing")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    from .sweep import add_scheduler_option
-
     add_scheduler_option(parser)
     parser.set_defaults(handler=run)
-
-
-def parse_vary(text: str, source: str = "--vary"):
-    """``KEY=normal(100,10)`` or ``KEY=V1,V2`` -> (key, distribution spec). Raises ScenarioError."""
-    from ..analysis.montecarlo import DISTRIBUTIONS
-    from ..errors import ScenarioError
-    from .sweep import parse_setting, parse_value
-
-    key, sep, spec = text.partition("=")
-    key = key.strip()
-    if not sep or not key or not spec.strip():
-        raise ScenarioError(source, key, f"expected KEY=DISTRIBUTION(...) or KEY=V1,V2,..., got {text!r}")
-    call = _CALL.match(spec)
-    if call is None:
-        return parse_setting(text, source)
-    name, arguments = call.group(1), call.group(2)
-    if name not in DISTRIBUTIONS:
-        raise ScenarioError(source, key, f"unknown distribution {name!r}; use one of {', '.join(DISTRIBUTIONS)}")
-    values = [parse_value(item, key, source) for item in arguments.split(",")] if arguments.strip() else []
-    if any(isinstance(value, bool) for value in values):
-        raise ScenarioError(source, key, f"the parameters of {name} must be numbers")
-    return key, (name, *values)
 
 
 #: Columns of a kept draw besides the varied keys (the result's columns), for the memory estimate.
@@ -65,7 +48,6 @@ def check_run_options(args: argparse.Namespace) -> None:
     checked before anything is read or allocated. Raises ScenarioError naming the option."""
     from ..memory import check_memory
     from ..portfolio.montecarlo import MAX_DRAWS, whole_number
-    from .sweep import check_scheduler_options
 
     whole_number("command line", "--draws", args.draws, 1, MAX_DRAWS)
     if args.seed is not None:
@@ -81,7 +63,6 @@ def run(args: argparse.Namespace) -> int:
     from ..plausibility import warn_if_implausible
     from ..safe_text import terminal, terminal_lines
     from ..scenario import load_scenario
-    from .sweep import cluster_failures, dask_client, parse_options, write_table
 
     check_run_options(args)  # every option before any file is read
     if args.out is not None:

@@ -25,6 +25,8 @@ import argparse
 import contextlib
 from pathlib import Path
 
+from .options import add_scheduler_option, check_scheduler_options, cluster_failures, dask_client
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("portfolio", help="several applications by State fiscal year, with a cap headroom")
@@ -41,15 +43,11 @@ def register(subparsers) -> None:
     parser.add_argument("--draws", type=int, default=None, help="Monte Carlo draws (default: the file's, or 10,000)")
     parser.add_argument("--seed", type=int, default=None, help="Monte Carlo seed (default: the file's)")
     parser.add_argument("--dask", action="store_true", help="run the Monte Carlo on a local Dask cluster")
-    from .sweep import add_scheduler_option
-
     add_scheduler_option(parser)
     parser.set_defaults(handler=run)
 
 
 def _client(args: argparse.Namespace):
-    from .sweep import dask_client
-
     client = dask_client(args)
     if client is None and args.dask:
         from ..errors import ScenarioError
@@ -145,8 +143,6 @@ def check_options(args: argparse.Namespace) -> None:
     check_run_arguments("command line", args.draws, args.seed, prefix="--")
     if args.dask and args.scheduler is not None:
         raise ScenarioError("--dask", "", "give either --dask (a local cluster) or --scheduler ADDRESS, not both")
-    from .sweep import check_scheduler_options
-
     check_scheduler_options(args)
 
 
@@ -183,7 +179,6 @@ def run(args: argparse.Namespace) -> int:
     if book is not None:  # the drawn values are checked as they are drawn: before any line
         from ..analysis.keys import CLIP_HINT, OutOfRangeError
         from ..portfolio.montecarlo import portfolio_montecarlo
-        from .sweep import cluster_failures
 
         client = None
         try:

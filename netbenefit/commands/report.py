@@ -22,6 +22,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .options import parse_options, parse_vary
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("report", help="write a self-contained HTML (and PDF) report on scenarios")
@@ -74,9 +76,6 @@ MEMO_OPTIONS = ("date", "preparer", "appendix", "sensitivity", "vary", "diff", "
 
 def memo_options(args: argparse.Namespace) -> dict:
     """The keyword arguments of :func:`netbenefit.html.memo.memo_html` from the command line."""
-    from .montecarlo import parse_vary
-    from .sweep import parse_options
-
     return {
         "date": args.date,
         "preparer": args.preparer,

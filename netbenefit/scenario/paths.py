@@ -59,8 +59,9 @@ def at_path(node: Any, key: str | list[str], missing: Any = MISSING) -> Any:
     """The value at the dotted ``key`` (or its segments) inside ``node``, a scenario, a block or
     the plain data of a file, each segment read by :func:`child`; ``missing`` where there is none.
 
-    The one reader of a dotted key: :meth:`Scenario.value_at`, the plausibility checks and the
-    model's values all read through it.
+    The one reader of a dotted key: :meth:`Scenario.value_at`, the plausibility checks, the
+    model's values (``cashflows.inputs``) and the variable keys (``analysis.keys.key_spec``) all
+    read through it.
     """
     for segment in key.split(".") if isinstance(key, str) else key:
         node = child(node, segment)
