@@ -69,7 +69,7 @@ def main() -> None:
     from netbenefit import charts
     from netbenefit.chart_cache import warm_up
     from netbenefit.charts.style import figure_bytes, figure_size
-    from netbenefit.output import _chart_jobs, _chart_worker_started
+    from netbenefit.result_files import _chart_jobs, _chart_worker_started
 
     files = sorted((ROOT / "scenarios").glob("*.yaml"))
     results = [netbenefit.evaluate(path) for path in files]

@@ -66,7 +66,7 @@ from concurrent.futures import ProcessPoolExecutor
 import netbenefit
 from netbenefit.charts import meaningful_charts
 from netbenefit.charts.style import figure_size
-from netbenefit.output import chart_count
+from netbenefit.result_files import chart_count
 from benchmarks.bench_compare import minimal_chart
 
 results = [netbenefit.evaluate(path) for path in FILES]
@@ -80,7 +80,7 @@ def draw(index):
 
 workers = min(len(results), os.cpu_count() or 1)
 from netbenefit.chart_cache import warm_up
-from netbenefit.output import _chart_worker_started
+from netbenefit.result_files import _chart_worker_started
 warm_up()  # as compare does before its workers fork, which start as compare's do
 fork = multiprocessing.get_context("fork")
 with ProcessPoolExecutor(workers, mp_context=fork, initializer=_chart_worker_started) as pool:

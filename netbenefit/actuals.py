@@ -28,9 +28,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from .errors import ScenarioError
-from .named_files import csv_number, read_named_file
+from .io.named_files import csv_number, read_named_file
+from .io.text_rule import Line
 from .scenario import MAX_YEARS, Scenario, load_scenario, read_yaml, scenario_error
-from .text_rule import Line
 
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]
@@ -63,7 +63,7 @@ class ActualYear(_Model):
 class Actuals(_Model):
     """Actual annual results of an approved project, validated."""
 
-    name: Line = ""  # netbenefit.text_rule
+    name: Line = ""  # netbenefit.io.text_rule
     workforce_before_approval: Annotated[float, Strict(), Field(gt=0)]  # last tax period before approval
     maintained_through_year: Annotated[int, Strict(), Field(ge=0, le=MAX_YEARS)] | None = None  # None: still maintained
     #: After a forfeiture, the credit resumes at the threshold level (a fall of no more than 20%) or the full level.
@@ -168,7 +168,7 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
     """Rows of a CSV of actual results (header: ``year,new_jobs,statewide_workforce`` and any of
     ``retained_jobs,median_salary,nj_withholding_share``), as mappings. Raises ScenarioError."""
     key = "years_from_csv"
-    path, text = read_named_file(name, base, source, key, "the actual results file's folder")  # netbenefit.named_files
+    path, text = read_named_file(name, base, source, key, "the actual results file's folder")  # io/named_files.py
     try:
         rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
     except csv.Error as error:

@@ -1,7 +1,7 @@
 """What draws a chart file: one digest of everything its bytes are made from.
 
 ``compare`` keeps a chart whose file is still the one it wrote and whose digest has not changed
-(:mod:`netbenefit.outdir` records both in the folder's manifest), and draws only the others. The
+(:mod:`netbenefit.io.run_folder` records both in the folder's manifest), and draws only the others. The
 digest of a chart file (:func:`chart_key`) covers:
 
 - the data the chart reads: for each result it draws, the result's facts (every field that is

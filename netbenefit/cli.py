@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 
 from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
 from .errors import ScenarioError
-from .safe_text import terminal
+from .io.safe_text import terminal
 
 EXIT_OK, EXIT_WRITE_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -180,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Stopped as stopped:
         return _stopped(stopped.number)
     finally:
-        from .files import put_back_handlers
+        from .io.writing import put_back_handlers
 
         try:
             if previous and _startup.is_command_line():
@@ -241,7 +241,7 @@ def _stopped(number: int) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .files import OutputError
+    from .io.writing import OutputError
     from .plausibility import PlausibilityWarning
 
     try:

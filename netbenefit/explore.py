@@ -60,7 +60,7 @@ class Unavailable:
         return self.reason
 
     def _repr_html_(self) -> str:
-        from .safe_text import html
+        from .io.safe_text import html
 
         return f"<p><b>{html(self.reason)}</b></p>"
 
@@ -392,7 +392,7 @@ def verdict_html(result) -> str:
 
 
 def _escape(text: Any) -> str:
-    from .safe_text import html
+    from .io.safe_text import html
 
     return html(str(text))
 

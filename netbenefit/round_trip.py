@@ -10,7 +10,7 @@ equal the same multipliers read from a table.
 
 ``to_yaml`` writes every value. Streams read from CSV are written inline. A multiplier table is
 named by its path relative to the folder of the file written, when it is inside that folder (the
-rule of every file a scenario names: netbenefit.named_files); otherwise its multipliers are
+rule of every file a scenario names: netbenefit.io.named_files); otherwise its multipliers are
 written inline as the scalar keys, so that the file reads back from any folder.
 """
 

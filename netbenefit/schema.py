@@ -5,7 +5,7 @@ pydantic's ``model_json_schema`` with :class:`_ScenarioSchema`), so that it hold
 JSON Schema can express, exactly what the loader holds:
 
 - types, ranges and required keys, as pydantic writes them;
-- the text rule (:mod:`netbenefit.text_rule`): a name or a path holds no control character, a
+- the text rule (:mod:`netbenefit.io.text_rule`): a name or a path holds no control character, a
   description none but line breaks and tabs (a ``pattern``, found from the validator of the field);
 - year keys (``capital_investment``, a stream's ``by_year``, a recapture table): whole numbers in
   their range, as ``propertyNames``; a recapture table is not empty (``minProperties``);
@@ -78,8 +78,8 @@ class _ScenarioSchema(GenerateJsonSchema):
     """pydantic's schema, with the rules of the model's own validators that JSON Schema can say."""
 
     def function_after_schema(self, schema) -> dict[str, Any]:
+        from .io.text_rule import description_text, no_control_characters
         from .scenario import blocks
-        from .text_rule import description_text, no_control_characters
 
         json_schema = super().function_after_schema(schema)
         function = schema.get("function", {}).get("function")

@@ -132,7 +132,7 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float = DPI) -> Path:
     Path
         The path written.
     """
-    from ..files import atomic_write
+    from ..io.writing import atomic_write
 
     path = Path(path)
     image_format = path.suffix.lstrip(".").lower()
@@ -172,7 +172,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
 
     The same figure always gives the same bytes: an SVG's ids are salted with
     :data:`SVG_HASH_SALT`, and an SVG or PDF records the date of
-    :func:`netbenefit.files.source_date` (``SOURCE_DATE_EPOCH``), or none."""
+    :func:`netbenefit.io.writing.source_date` (``SOURCE_DATE_EPOCH``), or none."""
     if image_format == "png":
         from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
     elif image_format == "svg":
@@ -181,7 +181,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
         from matplotlib.backends.backend_pdf import FigureCanvasPdf as Canvas
     import matplotlib
 
-    from ..files import source_date
+    from ..io.writing import source_date
 
     date = None if image_format == "png" else source_date()  # checked before anything is drawn
     canvas, original_dpi = figure.canvas, figure.dpi

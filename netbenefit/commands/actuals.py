@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
     from ..after_approval import follow
-    from ..safe_text import terminal_lines
+    from ..io.safe_text import terminal_lines
 
     after = follow(args.scenario, args.actuals)
     if args.json:

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     from ..economics import economist_view_of
     from ..errors import ScenarioError
     from ..evaluate import evaluate
-    from ..safe_text import terminal, terminal_lines
+    from ..io.safe_text import terminal, terminal_lines
 
     costs = (args.cost_per_new_job, args.cost_per_resident, args.residents_per_new_job)
     if args.but_for_share is None and any(costs):

@@ -4,7 +4,7 @@ The folder receives ``summary.csv``, ``cashflows/<scenario>.csv``, one workbook
 ``comparison.xlsx`` and the charts (``charts/``: PNG, and SVG too with ``--svg``). Every scenario
 is evaluated before anything is written; a non-empty folder is refused unless ``--force`` is
 given; each file is written to a temporary name and renamed into place. The folder holds one
-run's outputs (:mod:`netbenefit.outdir`): a manifest of them, and a lock while a run writes.
+run's outputs (:mod:`netbenefit.io.run_folder`): a manifest of them, and a lock while a run writes.
 
 
 Each scenario's line (its ratio against its threshold) is printed once every scenario is
@@ -66,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..evaluate import evaluate
+    from ..io.run_folder import check_unlocked, one_run
+    from ..io.safe_text import terminal
     from ..labels import margin_points
-    from ..outdir import check_unlocked, one_run
-    from ..output import check_output_folder, file_count, prepare_output_folder, write_comparison
-    from ..safe_text import terminal
+    from ..result_files import check_output_folder, file_count, prepare_output_folder, write_comparison
 
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
     check_unlocked(args.out)  # nor one another run is writing

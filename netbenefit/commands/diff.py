@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from ..diff import diff
-    from ..safe_text import terminal_lines
+    from ..io.safe_text import terminal_lines
 
     comparison = diff(args.a, args.b)
     print(json.dumps(comparison.to_dict(), indent=2) if args.json else terminal_lines(comparison.summary()))

@@ -15,7 +15,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate
-    from ..safe_text import terminal_lines
+    from ..io.safe_text import terminal_lines
 
     result = evaluate(args.file)
     print(result.to_json() if args.json else terminal_lines(result.summary()))

@@ -59,9 +59,9 @@ def check_run_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..output import prepare_output_file
+    from ..io.safe_text import terminal, terminal_lines
     from ..plausibility import warn_if_implausible
-    from ..safe_text import terminal, terminal_lines
+    from ..result_files import prepare_output_file
     from ..scenario import load_scenario
 
     check_run_options(args)  # every option before any file is read

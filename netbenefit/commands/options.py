@@ -167,8 +167,8 @@ def summarised_warnings():
 
 def write_table(table, path: Path) -> None:
     """Write a DataFrame atomically as CSV or Parquet, chosen by the file's extension."""
-    from ..files import OutputError, atomic_write
-    from ..safe_text import csv_table
+    from ..io.safe_text import csv_table
+    from ..io.writing import OutputError, atomic_write
 
     suffix = path.suffix.lower()
     if suffix == ".csv":

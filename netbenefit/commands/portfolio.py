@@ -6,7 +6,7 @@ folder receives ``fiscal_years.csv`` (the totals by fiscal year), ``applications
 and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every option, every
 application and (with ``--montecarlo``) every drawn value is checked before any line is printed or
 anything written; the folder rules of ``compare`` apply (``--force``, one run per folder,
-:mod:`netbenefit.outdir`).
+:mod:`netbenefit.io.run_folder`).
 
 ``--regions``: the credits awarded in the north and the south against the regional split of the
 Aspire and Emerge cap (secondary), by each application's ``location.region``.
@@ -60,7 +60,7 @@ def _client(args: argparse.Namespace):
 
         started = None
         try:
-            from ..files import signals_held
+            from ..io.writing import signals_held
 
             # a stop while the cluster starts is acted on once it has started, and closes it whole
             with _workers_quiet(), signals_held():
@@ -149,11 +149,11 @@ def check_options(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..errors import ScenarioError
     from ..evaluate import evaluate
-    from ..files import atomic_write
+    from ..io.run_folder import check_unlocked, one_run
+    from ..io.safe_text import terminal, terminal_lines
+    from ..io.writing import atomic_write
     from ..labels import money_exact
-    from ..outdir import check_unlocked, one_run
-    from ..output import check_output_folder, csv_bytes, prepare_output_folder
-    from ..safe_text import terminal, terminal_lines
+    from ..result_files import check_output_folder, csv_bytes, prepare_output_folder
 
     check_options(args)  # every option refused before any work
     check_output_folder(args.out, args.force)

@@ -24,9 +24,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    from ..files import atomic_write_text
-    from ..output import prepare_output_file
-    from ..safe_text import terminal
+    from ..io.safe_text import terminal
+    from ..io.writing import atomic_write_text
+    from ..result_files import prepare_output_file
 
     prepare_output_file(args.out, args.force)
     atomic_write_text(args.out, text)

@@ -43,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..analysis import sweep
-    from ..output import prepare_output_file
+    from ..io.safe_text import csv_table, terminal
     from ..plausibility import warn_if_implausible
-    from ..safe_text import csv_table, terminal
+    from ..result_files import prepare_output_file
     from ..scenario import load_scenario
 
     check_scheduler_options(args)  # every option before any file is read

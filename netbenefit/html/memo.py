@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..safe_text import html as escape  # one rule for user text in HTML
+from ..io.safe_text import html as escape  # one rule for user text in HTML
 from ..version import installed_version
 from .memo_sections import (
     MEMO_CSS,
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 def memo_date(date: dt.date | str | None = None) -> dt.date:
     """The date a memo carries: ``date`` (a date or ``YYYY-MM-DD``), else the date of
     ``SOURCE_DATE_EPOCH`` when it is set (reproducible builds), else today."""
-    from ..files import source_date
+    from ..io.writing import source_date
 
     if isinstance(date, dt.datetime):
         return date.date()

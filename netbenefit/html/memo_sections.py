@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..io.safe_text import html as escape  # one rule for user text in HTML
 from ..labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
-from ..safe_text import html as escape  # one rule for user text in HTML
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_png_base64, html_table
 
 if TYPE_CHECKING:
@@ -267,7 +267,7 @@ def charts_page_html(result: Result) -> str:
 
 def first_pages_html(facts: MemoFacts, *, first: bool) -> str:
     """One scenario's first pages: the summary page, then the charts."""
-    from ..files import import_held
+    from ..io.writing import import_held
 
     import_held()  # matplotlib's C extensions initialised with the signals held
     return summary_page_html(facts, first=first) + charts_page_html(facts.result)

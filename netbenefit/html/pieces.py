@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 from typing import TYPE_CHECKING
 
-from ..safe_text import html as escape  # one rule for user text in HTML
+from ..io.safe_text import html as escape  # one rule for user text in HTML
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..io.safe_text import html as escape  # one rule for user text in HTML
 from ..labels import money_exact, ratio
-from ..safe_text import html as escape  # one rule for user text in HTML
 from ..version import installed_version
 from .pieces import STYLE, figure_png_base64, flatten, html_table, written_value
 from .result import (
@@ -252,7 +252,7 @@ def _figure(figure, alt: str, caption: str) -> str:
 def _scenario_sections(result: Result) -> str:
     """Every section on one result, each a printed page of its own."""
     from .. import charts
-    from ..files import import_held
+    from ..io.writing import import_held
 
     import_held()  # matplotlib's C extensions initialised with the signals held
 
@@ -408,7 +408,7 @@ amended by P.L.2021, c.160 and P.L.2023, c.98.</p>
 def write_report(results: Result | Sequence[Result], path: str | Path, *, paper: str = "letter") -> Path:
     """Write :func:`report_html` of ``results`` to ``path``, as ``netbenefit report`` does.
     Atomic; returns the path; an OSError names the file."""
-    from ..files import write_file
+    from ..io.writing import write_file
 
     # the whole page first: nothing written on error
     page = report_html(results, version=installed_version("unknown"), paper=paper)
@@ -429,7 +429,7 @@ def write_pdf(page: str, path: str | Path) -> Path:
         raise ModuleNotFoundError(
             "writing a PDF needs WeasyPrint: pip install 'netbenefit[pdf]'", name="weasyprint"
         ) from error
-    from ..files import atomic_write, dates_fixed
+    from ..io.writing import atomic_write, dates_fixed
 
     path = Path(path)
     document = HTML(string=page).render()

@@ -15,9 +15,9 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..io.safe_text import html as escape  # one rule for user text in HTML
 from ..labels import money_exact, ratio, share
 from ..labels import net_benefit_headline as labels_headline
-from ..safe_text import html as escape  # one rule for user text in HTML
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from .. import strict_yaml
+from ..io import strict_yaml
 
 FIELDS = ("description", "unit", "comparison", "effective", "source", "reference", "value")
 #: Fields an entry may add: the last day it applies (``until``, a date) and the words relied on (``quote``).
@@ -43,7 +43,7 @@ class Parameter:
 
 def parse_data_yaml(text: str) -> Any:
     """A YAML data file of the package (parameters, plausible ranges), read with the one strict
-    loader (:mod:`netbenefit.strict_yaml`: safe, bounded, libyaml's parser where installed); a name
+    loader (:mod:`netbenefit.io.strict_yaml`: safe, bounded, libyaml's parser where installed); a name
     given twice in one mapping is a RuntimeError naming every such name."""
     try:
         return strict_yaml.load(text, python_messages=False)

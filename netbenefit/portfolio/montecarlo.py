@@ -115,9 +115,9 @@ def check_run_arguments(
 
 
 def _text(source: str, key: str, value: Any, allowed: str = "") -> str:
-    """A name or a description under the text rule (:mod:`netbenefit.text_rule`): text, no control
+    """A name or a description under the text rule (:mod:`netbenefit.io.text_rule`): text, no control
     character (a description may hold line breaks and tabs), no lone surrogate."""
-    from ..text_rule import refused_character
+    from ..io.text_rule import refused_character
 
     if not isinstance(value, str):
         raise ScenarioError(source, key, f"must be text, not {type(value).__name__} {value!r}")
@@ -170,7 +170,7 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
         raise ScenarioError(source, "applications", "give a list of applications, each with a 'file'")
     name = path.stem if "name" not in data else _text(source, "name", data["name"])
     if "description" in data:
-        from ..text_rule import DESCRIPTION_ALLOWS
+        from ..io.text_rule import DESCRIPTION_ALLOWS
 
         _text(source, "description", data["description"], DESCRIPTION_ALLOWS)
     for key in ("draws", "seed", "chunk_size", "group_size"):
@@ -220,9 +220,9 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
 
 def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:
     """An application's scenario file, held to the one path rule of every file a file names
-    (:func:`netbenefit.named_files.path_inside`): relative, inside the portfolio file's folder once
+    (:func:`netbenefit.io.named_files.path_inside`): relative, inside the portfolio file's folder once
     links are resolved, no control character; and a regular file."""
-    from ..named_files import path_inside
+    from ..io.named_files import path_inside
 
     file = path_inside(name, path.parent, source, key, "the portfolio file's folder")
     if not file.is_file():
@@ -377,7 +377,7 @@ class PortfolioMonteCarlo:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from ..safe_text import html
+        from ..io.safe_text import html
 
         return f"<pre>{html(str(self))}</pre>"
 

@@ -1,8 +1,8 @@
 """The files of ``netbenefit portfolio``: CSV tables, a workbook whose totals are live SUM
 formulas, a self-contained HTML page, and the charts; and the portfolio's rich display in Jupyter.
 
-Every file is written atomically (:func:`netbenefit.files.atomic_write`); user text is written
-through :mod:`netbenefit.safe_text` (escaped in HTML, guarded in CSV and workbook cells).
+Every file is written atomically (:func:`netbenefit.io.writing.atomic_write`); user text is written
+through :mod:`netbenefit.io.safe_text` (escaped in HTML, guarded in CSV and workbook cells).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import safe_text
-from ..files import write_file
 from ..fiscal import BENEFIT_COLUMNS
+from ..io import safe_text
+from ..io.safe_text import html as escape
+from ..io.writing import write_file
 from ..labels import money_exact as money
-from ..output import csv_bytes, write_named_bytes
-from ..safe_text import html as escape
+from ..result_files import csv_bytes, write_named_bytes
 from .book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
 
 if TYPE_CHECKING:
@@ -200,7 +200,7 @@ def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
     def write(temporary: Path) -> None:
         import xlsxwriter
 
-        from ..files import NO_DATE, source_date
+        from ..io.writing import NO_DATE, source_date
 
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         book = xlsxwriter.Workbook(str(temporary), {**options, "in_memory": True})

@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, Strict, model_validator
 
+from ..io.text_rule import Line
 from ..parameters import parameter
-from ..text_rule import Line
 from .fields import Block, ByYear, Count, Flag, Items, Money, Name, Share, YearCount, YearKey, empty_by_year
 from .limits import MAX_YEARS
 

@@ -1,6 +1,6 @@
 """The CSV files a scenario names: a stream's ``from_csv`` (``year,amount``) and the multiplier
 table (``revenue.multiplier_table``), each read through the one rule of named files
-(:mod:`netbenefit.named_files`) and strictly: every problem names the file and the line."""
+(:mod:`netbenefit.io.named_files`) and strictly: every problem names the file and the line."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ScenarioError
-from ..named_files import csv_number, read_named_file
-from ..text_rule import refused_character
+from ..io.named_files import csv_number, read_named_file
+from ..io.text_rule import refused_character
 from .limits import MAX_YEARS
 from .problems import short_repr
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
 
-from ..text_rule import no_control_characters
+from ..io.text_rule import no_control_characters
 from .limits import MAX_YEARS
 
 Money = Annotated[float, Strict(), Field(ge=0)]  # [USD, nominal]

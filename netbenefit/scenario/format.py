@@ -15,7 +15,7 @@ import yaml
 from pydantic import Field, PrivateAttr, Strict, ValidationError
 
 from ..errors import ScenarioError
-from ..text_rule import Prose
+from ..io.text_rule import Prose
 from .blocks import (
     Attestations,
     Award,
@@ -190,7 +190,7 @@ class Scenario(Block):
         text = comment + "\n" + body
         if path is None:
             return text
-        from ..files import write_file
+        from ..io.writing import write_file
 
         return write_file(Path(path), lambda temporary: temporary.write_text(text, encoding="utf-8"))
 

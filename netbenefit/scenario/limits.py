@@ -7,8 +7,8 @@ that would exhaust time, memory or the stack).
 
 from __future__ import annotations
 
-from ..named_files import MAX_FILE_BYTES
-from ..strict_yaml import MAX_YAML_DEPTH, MAX_YAML_NODES
+from ..io.named_files import MAX_FILE_BYTES
+from ..io.strict_yaml import MAX_YAML_DEPTH, MAX_YAML_NODES
 
 #: The longest timeline the model runs, in years (cashflows.MAXIMUM_HORIZON_YEARS); whole-number
 #: year keys and periods are bounded by it so that no value of a file overflows a float.

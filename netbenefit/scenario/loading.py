@@ -1,5 +1,5 @@
 """Reading a scenario file: a regular UTF-8 file of bounded size, parsed by the one strict YAML
-loader (:mod:`netbenefit.strict_yaml`), then validated into a :class:`Scenario`."""
+loader (:mod:`netbenefit.io.strict_yaml`), then validated into a :class:`Scenario`."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import yaml
 
-from .. import strict_yaml
 from ..errors import ScenarioError
+from ..io import strict_yaml
 from .format import Scenario
 from .limits import MAX_FILE_BYTES
 

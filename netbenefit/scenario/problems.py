@@ -30,7 +30,7 @@ _PROBLEMS = {
     "list_type": "must be a list",
     "bool_type": "must be true or false",
     "string_type": "must be text",
-    "string_unicode": "must not hold a lone surrogate, which no UTF-8 file can hold",  # netbenefit.text_rule
+    "string_unicode": "must not hold a lone surrogate, which no UTF-8 file can hold",  # netbenefit.io.text_rule
     "int_type": "must be a whole number",
     "float_type": "must be a number",
     "date_type": "must be a date (YYYY-MM-DD)",

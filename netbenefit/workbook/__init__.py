@@ -151,7 +151,7 @@ def write_workbook(results: Sequence[Result], path: Path, *, comparison: bool = 
 
     Raises OSError naming ``path`` when it cannot be written.
     """
-    from ..files import file_stems, write_file
+    from ..io.writing import file_stems, write_file
 
     results = list(results)
     if not comparison and len(results) != 1:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import safe_text
+from ..io import safe_text
 from .book import Book, Cell, Sheet, row_column
 from .layout import (
     CELL_TEXT_LIMIT,
@@ -32,7 +32,7 @@ from .layout import (
 
 def cell_text(text: Any) -> str:
     """User-provided text as a cell can hold it and no spreadsheet reads as a formula
-    (:func:`netbenefit.safe_text.cell`), cut at Excel's cell limit."""
+    (:func:`netbenefit.io.safe_text.cell`), cut at Excel's cell limit."""
     return safe_text.cell(str(text))[:CELL_TEXT_LIMIT]
 
 

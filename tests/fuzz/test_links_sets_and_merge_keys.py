@@ -290,6 +290,6 @@ def test_a_key_given_twice_beside_a_merge_is_still_a_duplicate(text):
 
 
 def _loader():
-    from netbenefit.strict_yaml import StrictSafeLoader
+    from netbenefit.io.strict_yaml import StrictSafeLoader
 
     return StrictSafeLoader

@@ -138,7 +138,7 @@ def test_a_workbook_of_many_phases_or_streams_is_within_excel_limits(tmp_path, k
     from workbook_limits import workbook_problems
 
     import netbenefit
-    from netbenefit.files import file_stems
+    from netbenefit.io.writing import file_stems
     from netbenefit.scenario import Scenario
     from netbenefit.workbook import build_workbook
 

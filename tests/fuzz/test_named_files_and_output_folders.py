@@ -1,6 +1,6 @@
 """Hostile files and folders: every file a scenario names
-(``revenue.multiplier_table`` as ``from_csv``) held to one rule (netbenefit.named_files), and every
-folder netbenefit makes under ``--out`` never reached through a link (netbenefit.files.make_folders,
+(``revenue.multiplier_table`` as ``from_csv``) held to one rule (netbenefit.io.named_files), and every
+folder netbenefit makes under ``--out`` never reached through a link (netbenefit.io.writing.make_folders,
 the lock opened with O_NOFOLLOW, each file flushed to the disk before it is renamed into place)."""
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ def test_every_named_file_goes_through_one_reader():
     # The rule holds for keys added later only if no reader opens a named file by itself.
     package = ROOT / "netbenefit"
     sources = {path.relative_to(package).as_posix(): path.read_text(encoding="utf-8") for path in package.rglob("*.py")}
-    readers = [name for name, text in sources.items() if "read_named_file(" in text and name != "named_files.py"]
+    readers = [name for name, text in sources.items() if "read_named_file(" in text and name != "io/named_files.py"]
     assert sorted(readers) == ["actuals.py", "scenario/csv_files.py"]
     for name, text in sources.items():
         assert "csv_path_inside" not in text, name
@@ -182,7 +182,7 @@ def test_a_link_planted_as_the_lock_is_not_followed(tmp_path):
 
 
 def test_atomic_write_flushes_the_file_before_renaming_it(tmp_path, monkeypatch):
-    from netbenefit import files as output
+    from netbenefit.io import writing as output
 
     events: list[tuple[str, str]] = []
     real_fsync, real_replace = os.fsync, os.replace

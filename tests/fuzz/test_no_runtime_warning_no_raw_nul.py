@@ -14,7 +14,7 @@ import yaml
 from support import base_scenario_dict
 
 import netbenefit
-from netbenefit import safe_text
+from netbenefit.io import safe_text
 from netbenefit.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import pytest
 
 from netbenefit.cli import main
 from netbenefit.evaluate import evaluate
-from netbenefit.output import file_count, write_charts
+from netbenefit.result_files import file_count, write_charts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = [SCENARIOS / "party_city.yaml", SCENARIOS / "phased_campus.yaml", SCENARIOS / "extended_commitment.yaml"]

@@ -16,7 +16,8 @@ import pytest
 import yaml
 from support import base_scenario_dict, with_changes
 
-from netbenefit import Scenario, ScenarioError, cli, safe_text
+from netbenefit import Scenario, ScenarioError, cli
+from netbenefit.io import safe_text
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HOSTILE_NAMES = (

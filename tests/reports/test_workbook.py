@@ -230,7 +230,7 @@ def test_abated_streams_are_shown_but_not_counted(tmp_path):
         ("@SUM(A1)", "'@SUM(A1)"),
         ("\tcmd", "'\tcmd"),
         ("\rcmd", "'\rcmd"),
-        ("a\x07b\x00c", "a\\x07b\\x00c"),  # written as escapes (netbenefit.safe_text.cell)
+        ("a\x07b\x00c", "a\\x07b\\x00c"),  # written as escapes (netbenefit.io.safe_text.cell)
         ("Office HQ = 4", "Office HQ = 4"),
     ],
 )
@@ -378,7 +378,7 @@ def test_the_formulas_are_written_as_xlsxwriter_itself_prepares_them(results):
     """The shortcut past XlsxWriter's renaming of newer Excel functions changes no formula written."""
     from xlsxwriter.worksheet import Worksheet
 
-    from netbenefit.files import file_stems
+    from netbenefit.io.writing import file_stems
     from netbenefit.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
 
     results = list(results.values())

@@ -16,7 +16,7 @@ import xlsxwriter
 from xlsxwriter.worksheet import Worksheet
 
 import netbenefit
-from netbenefit.files import file_stems
+from netbenefit.io.writing import file_stems
 from netbenefit.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
 
 ROOT = Path(__file__).resolve().parents[2]

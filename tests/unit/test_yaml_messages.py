@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from netbenefit import ScenarioError, load_scenario, plausibility, strict_yaml
+from netbenefit import ScenarioError, load_scenario, plausibility
+from netbenefit.io import strict_yaml
 from netbenefit.parameters import parse_data_yaml, parse_parameter_files
 
 DEEP = "a: " + "[" * 60 + "]" * 60 + "\n"
@@ -137,7 +138,7 @@ def test_every_yaml_file_is_read_by_the_one_strict_loader():
 
 
 def test_the_loader_stands_on_the_ground_floor():
-    source = (Path(__file__).resolve().parents[2] / "netbenefit" / "strict_yaml.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[2] / "netbenefit" / "io" / "strict_yaml.py").read_text(encoding="utf-8")
     imported = {
         alias.name if isinstance(node, ast.Import) else node.module or "."
         for node in ast.walk(ast.parse(source))

@@ -26,7 +26,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from .errors import ScenarioError
+from ..errors import ScenarioError
 
 #: A scenario file or a file it names larger than this is refused before it is parsed. [bytes]
 MAX_FILE_BYTES = 512 * 1024  # not a statutory number: a v1 file is a few kilobytes

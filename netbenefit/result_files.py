@@ -8,8 +8,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import safe_text
-from .files import CHART_FILE_STEMS, OutputError, atomic_write, file_stems, import_held, source_date
+from .io import safe_text
+from .io.writing import CHART_FILE_STEMS, OutputError, atomic_write, file_stems, import_held, source_date
 from .result import Result
 
 
@@ -293,7 +293,7 @@ def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
     """``summary.csv`` and ``cashflows/<scenario>.csv`` of :func:`write_comparison`, as
     ``(path in the folder, contents)``: the bytes pandas' ``to_csv`` writes for
     ``netbenefit.compare(results)`` and for each ``result.cashflows`` (text through
-    :func:`netbenefit.safe_text.csv_field`), made from the results' rows and columns without
+    :func:`netbenefit.io.safe_text.csv_field`), made from the results' rows and columns without
     pandas (tests/outputs/test_csv.py holds them to pandas' output)."""
     from .compare import SUMMARY_COLUMNS, summary_row
 
@@ -307,7 +307,7 @@ def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
 
 def csv_bytes(columns: Sequence[str], rows: Sequence[Sequence]) -> bytes:
     """A table as pandas' ``DataFrame(rows, columns=columns).to_csv(index=False)`` writes it,
-    after :func:`netbenefit.safe_text.csv_table`: each column typed as pandas types it (whole
+    after :func:`netbenefit.io.safe_text.csv_table`: each column typed as pandas types it (whole
     numbers with a missing value or a fraction are floats, ``3.0``), floats written as Python's
     ``repr`` (the shortest text that reads back as the same float), a missing value empty."""
     import csv

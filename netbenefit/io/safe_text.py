@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .errors import printable
+from ..errors import printable
 
 #: First characters that make a spreadsheet program read a cell as a formula (OWASP, CSV injection).
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -3,7 +3,7 @@ SIGTERM held while it is renamed; the output folder's own folders are never made
 A failing or interrupted run never leaves a half-written file.
 
 The ground floor of file writing: it imports nothing of netbenefit's, and everything that writes
-a file (:mod:`netbenefit.output`, the workbook, the HTML report, the charts) writes through it."""
+a file (:mod:`netbenefit.result_files`, the workbook, the HTML report, the charts) writes through it."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class WriteError(OSError):
         super().__init__(error.errno, error.strerror or str(error) or type(error).__name__, str(path))
 
 
-#: While a run keeps a manifest (:func:`netbenefit.outdir.one_run`), every file written into place.
+#: While a run keeps a manifest (:func:`netbenefit.io.run_folder.one_run`), every file written into place.
 WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
 
 
@@ -44,7 +44,7 @@ WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("wri
 WRITTEN_DIGESTS: contextvars.ContextVar[dict[Path, str] | None] = contextvars.ContextVar("digests", default=None)
 
 
-#: While a run writes into its output folder (:func:`netbenefit.outdir.one_run`), that folder: the
+#: While a run writes into its output folder (:func:`netbenefit.io.run_folder.one_run`), that folder: the
 #: folders netbenefit makes inside it are made by :func:`make_folders`, never through a link.
 OUTPUT_ROOT: contextvars.ContextVar[Path | None] = contextvars.ContextVar("output_root", default=None)
 

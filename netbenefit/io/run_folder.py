@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from .files import OUTPUT_ROOT, WRITTEN, WRITTEN_DIGESTS, OutputError, atomic_write_text
+from .writing import OUTPUT_ROOT, WRITTEN, WRITTEN_DIGESTS, OutputError, atomic_write_text
 
 #: The list of files netbenefit wrote into the folder (JSON).
 MANIFEST_NAME = ".netbenefit-manifest.json"
@@ -151,7 +151,7 @@ def one_run(folder: Path, *, cache: bool = True) -> Iterator[Run]:
     """Hold the folder's lock while the body writes; then keep its manifest (:class:`Run`).
     ``cache=False``: keep no chart of the previous run, draw every one.
 
-    Raises :class:`~netbenefit.files.OutputError` when another run holds the lock.
+    Raises :class:`~netbenefit.io.writing.OutputError` when another run holds the lock.
     """
     folder = Path(folder)
     lock = _lock(folder)
@@ -175,7 +175,7 @@ def one_run(folder: Path, *, cache: bool = True) -> Iterator[Run]:
 
 
 def check_unlocked(folder: Path) -> None:
-    """Refuse at once (:class:`~netbenefit.files.OutputError`) when another run holds the lock of
+    """Refuse at once (:class:`~netbenefit.io.writing.OutputError`) when another run holds the lock of
     an existing ``folder``, before any work; :func:`one_run` takes the lock for the writing."""
     folder = Path(folder)
     if folder.is_dir():
