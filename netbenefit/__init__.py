@@ -14,7 +14,41 @@ from . import _startup
 
 _startup.hold_while_starting()  # the command line: signals held from here (netbenefit._startup)
 
+import sys  # noqa: E402
 from importlib import import_module  # noqa: E402
+from importlib.machinery import ModuleSpec  # noqa: E402
+
+#: The public import paths of modules that live in a floor's folder (docs/layout.md): the public
+#: path, and every module under it, is the module of the folder, imported on first use.
+PUBLIC_PATHS: dict[str, str] = {
+    "netbenefit.award": "netbenefit.law.award",
+    "netbenefit.parameters": "netbenefit.law.parameters",
+    "netbenefit.rules": "netbenefit.law.rules",
+}
+
+
+class _PublicPaths:
+    """Finds ``netbenefit.parameters`` (and every public path above) as the module it names, the
+    same module object, so that a public path and the folder's path are one module, not two."""
+
+    @staticmethod
+    def _real(name: str) -> str | None:
+        for public, real in PUBLIC_PATHS.items():
+            if name == public or name.startswith(public + "."):
+                return real + name[len(public) :]
+        return None
+
+    def find_spec(self, name, path=None, target=None):
+        return None if self._real(name) is None else ModuleSpec(name, self)
+
+    def create_module(self, spec):
+        return import_module(self._real(spec.name))
+
+    def exec_module(self, module):
+        pass  # the module ran when it was imported by its own path
+
+
+sys.meta_path.insert(0, _PublicPaths())
 
 # These share their name with their module: they are bound now, since importing the module
 # (which any command does) would otherwise leave the package attribute pointing at the module.
@@ -39,14 +73,14 @@ _EXPORTS = {
     "sensitivity": "analysis",
     "sweep": "analysis",
     "tornado": "charts",
-    "award_table": "award",
+    "award_table": "law.award",
     "Comparison": "compare",
     "Diff": "diff",
     "economist_view": "economics",
     "economist_view_of": "economics",
     "ScenarioError": "errors",
-    "PARAMETERS": "parameters",
-    "parameter": "parameters",
+    "PARAMETERS": "law.parameters",
+    "parameter": "law.parameters",
     "PlausibilityWarning": "plausibility",
     "Portfolio": "portfolio",
     "portfolio_montecarlo": "portfolio",

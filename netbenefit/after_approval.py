@@ -25,14 +25,14 @@ read in a stored public copy [statute], and the authority's Emerge Program rules
   consequence is not read, so :func:`follow` warns (``AfterApproval.warnings``) and changes nothing.
   76(b)-(f) and 19:31U-1.14(d)-(f) are not read.
 
-To these this module adds the clawback of :mod:`netbenefit.rules.clawback` in the year the
+To these this module adds the clawback of :mod:`netbenefit.law.rules.clawback` in the year the
 project stops: recapture within the commitment period and the repayment of the incremental
 credit of an extended commitment, 71(a)(5)(d), both on the credits actually certified, each phase
 on its own clock; and the net benefit test re-run on the actual results instead of the projections
 (a variant scenario, :func:`netbenefit.actual_scenario.actual_scenario`, evaluated like any other).
 
 A phased project is followed phase by phase: the file's project totals are allocated to the
-phases (:func:`netbenefit.rules.certification.allocate_to_phases`), or its rows name their
+phases (:func:`netbenefit.law.rules.certification.allocate_to_phases`), or its rows name their
 phases; each phase is certified on its own award and clawed back on its own clock; the 76(a)
 tests read the project as a whole; one stop (``maintained_through_year``) ends every phase.
 
@@ -90,9 +90,7 @@ from .after_approval_tables import (
     years_table,
 )
 from .evaluate import evaluate
-from .plausibility import PlausibilityWarning, quiet
-from .result import Result
-from .rules.certification import (  # named here before
+from .law.rules.certification import (
     certified_credit,
     fall_share,
     forfeited_years,
@@ -100,7 +98,9 @@ from .rules.certification import (  # named here before
     prior_report,
     retained_first,
 )
-from .rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
+from .law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
+from .plausibility import PlausibilityWarning, quiet
+from .result import Result
 from .scenario import Scenario
 
 __all__ = [

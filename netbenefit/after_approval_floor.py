@@ -10,10 +10,10 @@ import pandas as pd
 
 from .actuals import Actuals
 from .after_approval_steps import Certification, Projection, first_report_jobs, phase_models, projected_salary
-from .labels import money_exact
-from .parameters import parameter
+from .law.labels import money_exact
+from .law.parameters import parameter
+from .law.rules.certification import below_floor
 from .result import Result
-from .rules.certification import below_floor
 from .scenario import Scenario
 
 # ----------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@ projected for each phase, the certification of each phase's credit, the re-run f
 and N.J.A.C. 19:31U-1.14(b), and the clawback on each phase's own clock (the 80 percent floor of
 19:31U-1.14(c) is :mod:`netbenefit.after_approval_floor`).
 
-The pure rules they apply are :mod:`netbenefit.rules.certification` and
-:mod:`netbenefit.rules.clawback`; the readings and their grades are in :mod:`netbenefit.after_approval`.
+The pure rules they apply are :mod:`netbenefit.law.rules.certification` and
+:mod:`netbenefit.law.rules.clawback`; the readings and their grades are in :mod:`netbenefit.after_approval`.
 """
 
 from __future__ import annotations
@@ -18,10 +18,9 @@ import pandas as pd
 
 from .actuals import Actuals, ActualYear
 from .errors import ScenarioError
-from .parameters import parameter
-from .result import Result
-from .rules import repayment_schedule
-from .rules.certification import (
+from .law.parameters import parameter
+from .law.rules import repayment_schedule
+from .law.rules.certification import (
     allocate_to_phases,
     certified_credit,
     fall_share,
@@ -30,7 +29,8 @@ from .rules.certification import (
     prior_report,
     retained_first,
 )
-from .rules.clawback import extended_years_maintained, incremental_shares, phase_clawback, recapture_rule
+from .law.rules.clawback import extended_years_maintained, incremental_shares, phase_clawback, recapture_rule
+from .result import Result
 from .scenario import Scenario
 
 # ----------------------------------------------------------------------------------------------
@@ -319,7 +319,7 @@ class Clawback:
 
 def incremental_share_by_phase(scenario: Scenario, projected: Result) -> np.ndarray:
     """The share of each phase's credits received on account of the extended commitment (as the
-    result's clawback schedule reads it, :func:`netbenefit.rules.clawback.incremental_shares`)."""
+    result's clawback schedule reads it, :func:`netbenefit.law.rules.clawback.incremental_shares`)."""
     c = projected.computation
     if not (projected.extended_years and projected.extension_counted):
         return np.zeros(len(c.phases))
@@ -337,7 +337,7 @@ def clawback(scenario: Scenario, projected: Result, stop: int | None, certified:
     every phase), on the credits each phase actually received: recapture within the phase's
     commitment period and its interest (C.34:1B-341(a)(4)), and the repayment of the incremental
     credit of an extended commitment, 71(a)(5)(d), each phase on its own clock: years counted from
-    the year before its own first credit year (:func:`netbenefit.rules.clawback.phase_clawback`)."""
+    the year before its own first credit year (:func:`netbenefit.law.rules.clawback.phase_clawback`)."""
     c = projected.computation
     extended = projected.extended_years if projected.extension_counted else 0
     shares = incremental_share_by_phase(scenario, projected)
@@ -406,15 +406,15 @@ def extension_repayment(incremental_credit, extended_years, commitment_end, main
     """Repayment of the incremental credit when the project stops during its extended commitment.
 
     Deprecated (a ``DeprecationWarning``; the values are unchanged): :func:`follow` does not use
-    it; it applies :func:`netbenefit.rules.clawback.extended_years_maintained` and
-    :func:`netbenefit.rules.clawback.extension_repayment` (through
-    :func:`~netbenefit.rules.clawback.phase_clawback`). Use those.
+    it; it applies :func:`netbenefit.law.rules.clawback.extended_years_maintained` and
+    :func:`netbenefit.law.rules.clawback.extension_repayment` (through
+    :func:`~netbenefit.law.rules.clawback.phase_clawback`). Use those.
 
     The extended commitment runs from ``commitment_end`` (years after approval) for
     ``extended_years`` years; the business maintained the project through the end of project year
     ``maintained_through_year``, i.e. ``m = floor(maintained_through_year - commitment_end)``
     whole extended years (0 when it stopped before the extension began). The repayment is row m of
-    :func:`netbenefit.rules.net_benefit.repayment_schedule`, 71(a)(5)(d) (the formula is a
+    :func:`netbenefit.law.rules.net_benefit.repayment_schedule`, 71(a)(5)(d) (the formula is a
     convention), and 0 once every extended year was maintained.
 
     Returns

@@ -20,8 +20,8 @@ import math
 
 import numpy as np
 
-from .parameters import parameter
-from .rules.net_benefit import DISTRESSED_OR_ENHANCED, RESTRICTED_OR_MEGA
+from .law.parameters import parameter
+from .law.rules.net_benefit import DISTRESSED_OR_ENHANCED, RESTRICTED_OR_MEGA
 from .scenario import Scenario
 
 

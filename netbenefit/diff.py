@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .errors import ScenarioError
-from .labels import margin_points, money_exact, ratio
+from .law.labels import margin_points, money_exact, ratio
 from .margin import benefit_window, margin_rows
 from .result import Result
 from .scenario import Scenario, load_scenario

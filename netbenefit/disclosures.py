@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import methods
-from .labels import money_exact
+from .law.labels import money_exact
+from .law.taxes import QUALIFYING_CHILDREN, mean_wage
 from .scenario import Scenario
-from .taxes import QUALIFYING_CHILDREN, mean_wage
 
 #: The multipliers of the revenue drivers, total / direct (docs/scenario-format.md, "Benefit streams").
 MULTIPLIERS = ("earnings_multiplier", "construction_earnings_multiplier", "employment_multiplier")

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import ScenarioError
-from .rules import meets_threshold
+from .law.rules import meets_threshold
 
 #: Rows of :func:`economist_view`, in order.
 VIEWS = ("statutory", "but_for", "but_for_net_of_cost_of_growth")

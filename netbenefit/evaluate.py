@@ -8,17 +8,18 @@ from pathlib import Path
 
 import numpy as np
 
-from . import award, commitment_window, disclosures, explain, finance, taxes, year_zero
+from . import commitment_window, disclosures, explain, year_zero
 from .cashflows import Computation, compute
 from .errors import ScenarioError
+from .law import award, finance, taxes
+from .law.parameters import parameter
+from .law.rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
+from .law.rules import net_benefit as net_benefit_rules
+from .law.rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares, recapture_rule
+from .law.rules.decision import Comparison, Decision, phases_name
 from .overflow import check_finite_sums, overflowing_key
-from .parameters import parameter
 from .plausibility import warn_if_implausible
 from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
-from .rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
-from .rules import net_benefit as net_benefit_rules
-from .rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares, recapture_rule
-from .rules.decision import Comparison, Decision, phases_name
 from .scenario import Scenario, load_scenario
 
 
@@ -224,7 +225,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
 def _decisions(
     scenario: Scenario, c: Computation, passed: dict[str, bool], job_clause: str | None, threshold_clause: str
 ) -> dict[str, Decision]:
-    """Each check as decided (:class:`netbenefit.rules.decision.Decision`): the comparisons the
+    """Each check as decided (:class:`netbenefit.law.rules.decision.Decision`): the comparisons the
     rules made, with the values the computation compared, and which one decided. Every sentence,
     the JSON's checks and the headlines are written from these records."""
     decisions = {check_id: Decision(check_id, passed[check_id]) for check_id in CHECK_IDS}
@@ -337,7 +338,7 @@ def _extension_test(c: Computation, incremental: float) -> str | None:
 
 def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:
     """Each phase's share of its credits received on account of the extension, 71(a)(5)(d)
-    (:func:`netbenefit.rules.clawback.incremental_shares`)."""
+    (:func:`netbenefit.law.rules.clawback.incremental_shares`)."""
     return incremental_shares(
         np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
         c.cumulative_pv_credits[0],
@@ -350,7 +351,7 @@ def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:
 def _repayment_by_phase(scenario: Scenario, c: Computation, incremental: float, test: str | None) -> tuple:
     """The 71(a)(5)(d) repayment by phase, each on its own clock: rows (phase, extended years of that
     phase maintained, repayment). A phase of the test that needed the extension carries the
-    incremental credit's share of its own credits (:func:`netbenefit.rules.clawback.incremental_shares`)."""
+    incremental credit's share of its own credits (:func:`netbenefit.law.rules.clawback.incremental_shares`)."""
     years = scenario.commitment.extended_years
     if test is None or years == 0:
         return ()
@@ -375,7 +376,7 @@ def _ratio_as_given(scenario: Scenario, statutory_code: int, ratio: float) -> fl
 
 
 def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) -> dict[str, np.ndarray]:
-    """The amount at risk by years maintained (:func:`netbenefit.rules.clawback.clawback_schedule`),
+    """The amount at risk by years maintained (:func:`netbenefit.law.rules.clawback.clawback_schedule`),
     as columns; empty for a project that is not eligible (no award to recapture)."""
     if not bool(_scalar(c.eligible)):
         return empty_schedule()
@@ -405,7 +406,7 @@ def _clawback_columns(scenario: Scenario, c: Computation, incremental: float) ->
 def _benefits_by_tax(c: Computation) -> dict[str, list]:
     """Counted benefits (revenues less costs, weighted, abated streams left out) by tax, as columns. [USD]
 
-    One row for each of :data:`netbenefit.taxes.TAXES`, in that order; ``pv`` adds up to
+    One row for each of :data:`netbenefit.law.taxes.TAXES`, in that order; ``pv`` adds up to
     ``pv_benefits`` (the streams' present values are the terms of its sum).
     """
     discount = _row(c.discount_factor, len(c.years))

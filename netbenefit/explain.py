@@ -1,6 +1,6 @@
 """The sentence each s.71 check carries in a result: what was compared, with what, under which clause.
 
-These functions only describe; the decisions come from :mod:`netbenefit.rules` through the
+These functions only describe; the decisions come from :mod:`netbenefit.law.rules` through the
 computation passed in.
 """
 
@@ -9,9 +9,9 @@ from __future__ import annotations
 import math
 
 from . import withholdings
-from .labels import compared, money_exact, share
-from .parameters import parameter
-from .rules import eligibility, net_benefit
+from .law.labels import compared, money_exact, share
+from .law.parameters import parameter
+from .law.rules import eligibility, net_benefit
 from .scenario import Scenario
 
 

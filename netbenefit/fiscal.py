@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .finance import TIMINGS
+from .law.finance import TIMINGS
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .labels import years
+from .law.labels import years
 from .result import Result
 
 SAME_MARGIN = 1e-9  # not a statutory number: a residual below this (relative) is rounding, not a row

@@ -2,7 +2,7 @@
 or ``authority``): what each decides, and how well each choice is known.
 
 ``authority`` takes the authority's published choices where they are known
-(``parameters/methods.yaml``, each cited and graded) and this project's conventions where they
+(``law/parameters/methods.yaml``, each cited and graded) and this project's conventions where they
 are not. Both sets count every retained job at risk and the mean payroll; they differ where the
 authority's practice is published and this project's default is not the same: the New Jersey
 earned income tax credit netted from the Gross Income Tax, and a note where a scenario applies no
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .parameters import PARAMETERS, parameter
+from .law.parameters import PARAMETERS, parameter
 from .scenario import Scenario
 
 #: The methods, in the order ``compare --method`` lists them.

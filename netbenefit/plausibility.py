@@ -1,6 +1,6 @@
 """Plausibility warnings: valid inputs that are probably a slip (a percent written for a decimal).
 
-The ranges are data (``netbenefit/parameters/ranges/plausibility.yaml``), each with its reason
+The ranges are data (``netbenefit/law/parameters/ranges/plausibility.yaml``), each with its reason
 and the likely fix. A value outside its range passes validation and is evaluated as given;
 :func:`netbenefit.evaluate` puts one line per such value in ``Result.warnings`` and emits it with
 :func:`warnings.warn` as a :class:`PlausibilityWarning`. The command line prints each as
@@ -29,7 +29,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from .errors import printable
-from .parameters import parameter, parse_data_yaml
+from .law.parameters import parameter, parse_data_yaml
 from .scenario.paths import at_path
 
 if TYPE_CHECKING:  # for annotations only: the scenario package imports this module
@@ -61,7 +61,7 @@ _MAX_SCALING_STEPS = 6  # not a statutory number: a fix divides by 10 (or 1,000)
 
 
 class PlausibilityWarning(UserWarning):
-    """A valid input outside its plausible range (``netbenefit/parameters/ranges/plausibility.yaml``).
+    """A valid input outside its plausible range (``netbenefit/law/parameters/ranges/plausibility.yaml``).
 
     ``str(warning)`` is one line: ``file: key: value is implausible (...); did you mean ...?``.
     ``lines`` holds every warning of the same scenario (this one included), so that a caller that
@@ -99,7 +99,7 @@ class PlausibleRange:
 
 
 def _load_ranges() -> tuple[PlausibleRange, ...]:
-    text = resources.files("netbenefit.parameters").joinpath(RANGES_FILE).read_text(encoding="utf-8")
+    text = resources.files("netbenefit.law.parameters").joinpath(RANGES_FILE).read_text(encoding="utf-8")
     raw = parse_data_yaml(text)  # libyaml's parser where installed; no name given twice
     ranges = []
     for name, entry in raw.items():

@@ -9,8 +9,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from .labels import money_exact, net_benefit_headline, ratio_verdict
-from .rules.clawback import SCHEDULE_COLUMNS
+from .law.labels import money_exact, net_benefit_headline, ratio_verdict
+from .law.rules.clawback import SCHEDULE_COLUMNS
 from .scenario import Scenario
 from .views import view
 
@@ -116,7 +116,7 @@ class Result:
       explicit) and effect (direct, indirect_and_induced), with weights and present values;
     - ``repayment_schedule``: repayment owed after maintaining m extended years;
     - ``award_calculation``: the section 75 build-up of the credit, step by step, for each phase
-      whose award uses the calculator (:func:`netbenefit.award.award_table`); None otherwise.
+      whose award uses the calculator (:func:`netbenefit.law.award.award_table`); None otherwise.
       It is not part of the JSON contract.
     """
 
@@ -153,7 +153,7 @@ class Result:
     #: The model's arrays the tables are built from (:class:`netbenefit.cashflows.Computation`), kept
     #: so that the workbook reads its streams without running the model again.
     computation: Computation = field(repr=False, compare=False)
-    award_calculation: pd.DataFrame | None = field(default=None, repr=False)  # section 75, netbenefit.award
+    award_calculation: pd.DataFrame | None = field(default=None, repr=False)  # section 75, netbenefit.law.award
     #: Counted benefits by tax: columns ``tax``, ``nominal``, ``pv`` [USD]; pv adds up to pv_benefits.
     benefits_by_tax: pd.DataFrame | None = field(default=None, repr=False)
     #: Amount at risk by years maintained: ``years_maintained``, ``credits_received``, the statute's
@@ -172,7 +172,7 @@ class Result:
     #: pv_benefits / threshold of the whole project: ``max_credit_pv`` before it counted every
     #: cumulative test (the same for a project without later phases).
     max_credit_pv_whole_project: float | None = None
-    #: Each check as decided, by id (:class:`netbenefit.rules.decision.Decision`): the comparisons
+    #: Each check as decided, by id (:class:`netbenefit.law.rules.decision.Decision`): the comparisons
     #: made and the one that decided. Sentences, headlines and the JSON are written from these.
     decisions: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
     #: The cumulative test whose incremental credit ``repayment_schedule`` repays (``"phases 1"``),
@@ -189,7 +189,7 @@ class Result:
 
     @property
     def deciding_test(self):
-        """The 71(a)(5) test that decides (:class:`netbenefit.rules.decision.Comparison`): for a
+        """The 71(a)(5) test that decides (:class:`netbenefit.law.rules.decision.Comparison`): for a
         phased project the cumulative test with the lowest ratio, the earliest on a tie (it also
         binds ``max_credit_pv``); for a project without later phases, its one test."""
         return self.net_benefit_decision.decided_by
@@ -278,7 +278,7 @@ class Result:
 
         Read from ``cashflows`` with the comparison of the net benefit test, 71(a)(5).
         """
-        from .rules.net_benefit import meets_threshold
+        from .law.rules.net_benefit import meets_threshold
 
         cumulative = self.cashflows["cumulative_pv_net_benefits"].to_numpy()
         reached = meets_threshold(cumulative / self.pv_credits, self.threshold)
@@ -417,7 +417,7 @@ class Result:
 
     def __repr__(self) -> str:
         """One line: name, ratio against threshold, verdicts and the two present values."""
-        from .labels import money
+        from .law.labels import money
 
         return (
             f"<Result {self.name!r}: {self.verdict()}; "

@@ -6,7 +6,7 @@ therefore weighted by withholdings, estimated in this order (the first the scena
 
 - ``income_tax_withheld``: jobs x the Gross Income Tax per job before refundable credits, at the
   phase's median salary in its year 1, by the scenario's brackets (``revenue.income_tax:
-  progressive`` or ``method: brackets``; :mod:`netbenefit.taxes`);
+  progressive`` or ``method: brackets``; :mod:`netbenefit.law.taxes`);
 - ``wages``: jobs x median salary, where no brackets apply (an effective rate or no revenue block:
   the tax is then in proportion to the wages);
 - ``jobs``: where a phase gives no median salary, or where ``readings.withholding_weights: jobs``
@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from . import taxes
+from .law import taxes
 from .scenario import Scenario
 
 #: The bases of the weights, best first.
@@ -54,7 +54,7 @@ def withholding_basis(scenario: Scenario) -> str:
 
 
 def phase_weights(scenario: Scenario, number: Callable[[str], np.ndarray]) -> list[np.ndarray]:
-    """One weight per phase (initial first) for :func:`netbenefit.rules.eligibility.weighted_withholding_share`.
+    """One weight per phase (initial first) for :func:`netbenefit.law.rules.eligibility.weighted_withholding_share`.
 
     ``number(key)`` gives the value at a dotted scenario key (an array of variants or a number).
     """

@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import finance
 from ..cashflows import compute
 from ..errors import ScenarioError
-from ..labels import money_exact
-from ..parameters import parameter
+from ..law import finance
+from ..law.labels import money_exact
+from ..law.parameters import parameter
 from ..plausibility import warn_entered
 from ..scenario import Scenario
 from .columns import result_columns
@@ -271,11 +271,11 @@ def held_text(held: list[dict[str, Any]]) -> str:
 
 
 def _section_75_bound(scenario: Scenario, key: str, retained_eligible: bool) -> tuple[float, float] | None:
-    """The largest value of an award key the section 75 maximum allows (:mod:`netbenefit.rules.section_75`),
+    """The largest value of an award key the section 75 maximum allows (:mod:`netbenefit.law.rules.section_75`),
     and that maximum per job; None where the key is not bounded by it."""
-    from .. import award
     from ..cashflows import Inputs
-    from ..rules import section_75
+    from ..law import award
+    from ..law.rules import section_75
 
     prefix = key[: key.index("award.")]
     inputs = Inputs(scenario)

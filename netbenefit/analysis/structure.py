@@ -39,7 +39,7 @@ path's numbers (:func:`plan`), else the general path runs:
   maximums (monotone in each key), which those of s.71 are.
 
 The pass flag and the ratio are then made by the model's own functions
-(:func:`netbenefit.cashflows.present_values.ratio`, :func:`netbenefit.rules.net_benefit.meets_threshold`), and
+(:func:`netbenefit.cashflows.present_values.ratio`, :func:`netbenefit.law.rules.net_benefit.meets_threshold`), and
 the table's columns by :func:`netbenefit.analysis.variants.result_columns`.
 """
 
@@ -51,7 +51,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..cashflows import Computation, compute, present_values
-from ..rules.net_benefit import meets_threshold
+from ..law.rules.net_benefit import meets_threshold
 from ..scenario import Scenario
 from .columns import OVERFLOW, ZERO_CREDITS, general_columns, result_columns
 
@@ -222,7 +222,7 @@ def _sum_of_products(left: np.ndarray, right: np.ndarray, out: np.ndarray) -> No
 
 def _factors(rates: np.ndarray, timing: str) -> tuple[np.ndarray, np.ndarray]:
     """The model's discount factor of year 1 and its one-year factor ``D(2) / D(1)`` for each rate."""
-    from ..finance import discount_factors
+    from ..law.finance import discount_factors
 
     two = discount_factors(rates, np.array([1, 2]), timing).reshape(-1, 2)
     return two[:, 0], two[:, 1] / two[:, 0]

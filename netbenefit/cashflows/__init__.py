@@ -26,7 +26,7 @@ The parts, in the order :func:`compute` runs them:
 from __future__ import annotations
 
 from ..columns import BUILT_IN_STREAMS, CASHFLOW_COLUMNS, RESERVED_STREAM_NAMES  # named here before
-from ..taxes import gross_income_tax  # named here before
+from ..law.taxes import gross_income_tax  # named here before
 from .computation import Component, Computation, PhaseFlows
 from .inputs import Inputs
 from .steps import MAXIMUM_HORIZON_YEARS, compute

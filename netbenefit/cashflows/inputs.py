@@ -1,7 +1,7 @@
 """The first step of the model: a scenario's values, some of them replaced by arrays of variants.
 
 :class:`Inputs` is the one accessor every step of :func:`netbenefit.cashflows.compute` reads the
-scenario through (and :mod:`netbenefit.award`, :mod:`netbenefit.rules.section_75`, the solvers and
+scenario through (and :mod:`netbenefit.law.award`, :mod:`netbenefit.law.rules.section_75`, the solvers and
 the explanations too).
 """
 

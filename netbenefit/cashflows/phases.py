@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import award, finance, taxes
+from ..law import award, finance, taxes
 from .computation import Component, PhaseFlows
 from .inputs import Inputs
 from .present_values import sum_of_products, weighted_present_value
@@ -53,7 +53,7 @@ def ramp(inputs: Inputs, prefix: str, ramp_length: int, phase_year: np.ndarray) 
 def mean_wage(inputs: Inputs, salary: np.ndarray) -> np.ndarray:
     """The average wage of the jobs whose median is ``salary``: with a lognormal law of wages whose
     log standard deviation is ``revenue.income_tax.wage_dispersion`` (brackets only), the mean
-    (:func:`netbenefit.taxes.mean_wage`); the median itself otherwise."""
+    (:func:`netbenefit.law.taxes.mean_wage`); the median itself otherwise."""
     income_tax = inputs.scenario.revenue.income_tax if inputs.scenario.revenue else None
     if getattr(income_tax, "method", None) != "brackets":
         return salary
@@ -105,7 +105,7 @@ def wages_of(inputs: Inputs, prefix: str, phase_year: np.ndarray, jobs: np.ndarr
 
 def tax_credits(inputs: Inputs, prefix: str, phase, phase_year: np.ndarray, first, retained_eligible: np.ndarray):
     """The credits step: the annual credit in each year of the eligibility period (never weighted),
-    given as an annual amount, per job, or built by the section 75 calculator (:mod:`netbenefit.award`).
+    given as an annual amount, per job, or built by the section 75 calculator (:mod:`netbenefit.law.award`).
     ``first`` is the phase year of the first credit (``award.first_credit_year``).
 
     Returns ``(1 or n, years)`` [USD].
@@ -115,7 +115,7 @@ def tax_credits(inputs: Inputs, prefix: str, phase, phase_year: np.ndarray, firs
     in_credit_period = (phase_year >= first) & (phase_year < first + credit_years)
     if phase.award.annual_credit is not None:
         annual_credit = number(prefix + "award.annual_credit")
-    else:  # per job: given, or built by the section 75 calculator (netbenefit.award)
+    else:  # per job: given, or built by the section 75 calculator (netbenefit.law.award)
         if phase.award.section_75 is not None:
             per_job = award.scenario_credit_per_job(inputs, prefix)
             per_new_job, per_retained_job = per_job.new_job, per_job.retained_job

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import finance
 from ..commitment_window import window_period
 from ..errors import ScenarioError
-from ..parameters import parameter
-from ..rules import eligibility, net_benefit
-from ..rules.section_75 import check_with_values as section_75_check
+from ..law import finance
+from ..law.parameters import parameter
+from ..law.rules import eligibility, net_benefit
+from ..law.rules.section_75 import check_with_values as section_75_check
 from ..scenario import Scenario
 from ..withholdings import phase_weights as withholding_weights
 from ..year_zero import has_year_zero

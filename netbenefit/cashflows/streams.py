@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import methods, taxes
-from ..taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
+from .. import methods
+from ..law import taxes
+from ..law.taxes import gross_income_tax  # the single-filer schedule of the v1 `income_tax: progressive`
 from .computation import Component
 
 

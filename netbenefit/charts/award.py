@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import labels
+from ..law import labels
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
@@ -42,7 +42,7 @@ def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, res
     Parameters
     ----------
     award_calculation : DataFrame
-        ``Result.award_calculation`` (or :func:`netbenefit.award.award_table`).
+        ``Result.award_calculation`` (or :func:`netbenefit.law.award.award_table`).
     ax : matplotlib Axes, optional
     phase : int, optional
         The phase to draw; default the first one in the table.

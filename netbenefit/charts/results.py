@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import labels
-from ..labels import ratio_verdict
+from ..law import labels
+from ..law.labels import ratio_verdict
 from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,

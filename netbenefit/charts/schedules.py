@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import labels
+from ..law import labels
 from .style import (
     FAIL_COLOUR,
     NEUTRAL_COLOUR,

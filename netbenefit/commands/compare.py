@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluate import evaluate
     from ..io.run_folder import check_unlocked, one_run
     from ..io.safe_text import terminal
-    from ..labels import margin_points
+    from ..law.labels import margin_points
     from ..result_files import check_output_folder, file_count, prepare_output_folder, write_comparison
 
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line

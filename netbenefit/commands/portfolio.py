@@ -152,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.run_folder import check_unlocked, one_run
     from ..io.safe_text import terminal, terminal_lines
     from ..io.writing import atomic_write
-    from ..labels import money_exact
+    from ..law.labels import money_exact
     from ..result_files import check_output_folder, csv_bytes, prepare_output_folder
 
     check_options(args)  # every option refused before any work

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..io.safe_text import html as escape  # one rule for user text in HTML
-from ..labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
+from ..law.labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_png_base64, html_table
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ def driver_grade(scenario: Scenario, key: str) -> str:
     """The grade of a driver's value: ``assumption`` where the scenario file gives it (the
     applicant's or the analyst's figure), else the grade of the cited parameter it defaults to
     (``statute``, ``rule``, ``secondary``), else ``convention`` (a default this project chose)."""
-    from ..parameters import PARAMETERS
+    from ..law.parameters import PARAMETERS
     from ..scenario.paths import at_path
 
     if at_path(scenario.as_written, key, None) is not None:
@@ -172,7 +172,7 @@ def break_even_words(facts: MemoFacts) -> str:
 
 
 def _driver_rows(facts: MemoFacts, count: int) -> str:
-    from ..labels import short_label, value
+    from ..law.labels import short_label, value
 
     rows = []
     for row in facts.drivers.head(count).itertuples(index=False):
@@ -348,7 +348,7 @@ def sensitivity_page_html(facts: MemoFacts) -> str:
 
 
 def _distribution_words(key: str, spec: Any) -> str:
-    from ..labels import short_label
+    from ..law.labels import short_label
 
     shown = ", ".join(str(v) for v in spec) if isinstance(spec, list | tuple) else str(spec)
     return f"{short_label(key)} ({shown})"
@@ -388,10 +388,10 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
     """What changed between two scenarios and what moved the ratio (:class:`~netbenefit.diff.Diff`)."""
     from .. import charts
     from ..charts.style import new_figure
-    from ..labels import short_label
+    from ..law.labels import short_label
 
     def shown(key: str, value: Any) -> str:
-        from ..labels import value as formatted
+        from ..law.labels import value as formatted
 
         try:
             return formatted(key, value)
@@ -442,7 +442,7 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
 def actuals_page_html(result: Result, actuals: Any) -> str:
     """The scenario followed through its actual results (:func:`netbenefit.after_approval.follow`)."""
     from ..after_approval import follow
-    from ..labels import cell
+    from ..law.labels import cell
 
     after = follow(result.scenario, actuals)
     lines = "".join(f"<li>{escape(line.strip())}</li>" for line in after.summary().splitlines()[1:])
@@ -465,7 +465,7 @@ def actuals_page_html(result: Result, actuals: Any) -> str:
 
 
 def _measure(name: str) -> str:
-    from ..labels import label
+    from ..law.labels import label
 
     try:
         return label(name)

@@ -49,8 +49,8 @@ STYLE = """
 
 
 def _header(column, streams=()) -> str:
-    """The label of a column in words with its unit (:mod:`netbenefit.labels`), else its name."""
-    from ..labels import label
+    """The label of a column in words with its unit (:mod:`netbenefit.law.labels`), else its name."""
+    from ..law.labels import label
 
     try:
         return label(str(column), streams=streams)

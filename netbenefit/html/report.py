@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..io.safe_text import html as escape  # one rule for user text in HTML
-from ..labels import money_exact, ratio
+from ..law.labels import money_exact, ratio
 from ..version import installed_version
 from .pieces import STYLE, figure_png_base64, flatten, html_table, written_value
 from .result import (
@@ -78,7 +78,7 @@ CHART_CAPTIONS = {
 
 def chart_alt(chart: str, result: Result) -> str:
     """Alternative text of a chart of ``result``: what it shows, with its numbers."""
-    from ..labels import money_exact, ratio
+    from ..law.labels import money_exact, ratio
 
     head = f"{result.name}: net benefit {result.verdict(0)}."
     if chart == "cumulative_pv":
@@ -132,7 +132,7 @@ def chart_alt(chart: str, result: Result) -> str:
 
 def conventions_html(result: Result) -> str:
     """The conventions behind the numbers: discount rate, timing, periods, threshold."""
-    from ..labels import share
+    from ..law.labels import share
 
     scenario = result.scenario
     award = scenario.award
@@ -189,7 +189,7 @@ def inputs_html(result: Result) -> str:
     """The scenario's inputs as its author wrote them (:attr:`Scenario.as_written`): one row per
     value, its key, its label in words with its unit, and the value (no ``300.0`` for 300, no
     empty keys)."""
-    from ..labels import label
+    from ..law.labels import label
 
     rows = []
     for key, value in flatten(result.scenario.as_written):
@@ -210,7 +210,7 @@ def inputs_html(result: Result) -> str:
 
 def benefits_by_tax_html(result: Result) -> str:
     """``result.benefits_by_tax`` as a table with a total, or "" when the result has none."""
-    from ..labels import TAX_LABELS
+    from ..law.labels import TAX_LABELS
 
     table = result.benefits_by_tax
     if table is None or table.empty:

@@ -3,7 +3,7 @@
 Every YAML file netbenefit reads goes through it: scenario files and actual results
 (:func:`netbenefit.scenario.read_yaml`, which words its errors as a ScenarioError) and the data
 files of the package, the parameters and the plausible ranges
-(:func:`netbenefit.parameters.parse_data_yaml`, which words a name given twice as a RuntimeError).
+(:func:`netbenefit.law.parameters.parse_data_yaml`, which words a name given twice as a RuntimeError).
 
 The loader is PyYAML's SafeLoader (no Python objects) whose mappings refuse a key given twice and
 whose composer refuses a document nested more than :data:`MAX_YAML_DEPTH` levels deep or whose

@@ -6,7 +6,7 @@ fiscal-year totals add up to the sum of the applications' requested credits and 
 
 The cap: the statute's words on the Emerge cap (section 98 of P.L.2020, c.156, C.34:1B-362) could
 not be read, and the figure the Office of Legislative Services states is shared with the Aspire
-program (``netbenefit/parameters/program_caps.yaml``, graded secondary). A headroom is therefore
+program (``netbenefit/law/parameters/program_caps.yaml``, graded secondary). A headroom is therefore
 computed only against a cap the user gives, on the credits *awarded* in each fiscal year: the
 requested credits of the eligible applications approved in it. An application that is not
 eligible (it fails a check of section 71) awards nothing: ``requested`` holds every application's
@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import ScenarioError
 from ..fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
-from ..labels import money_exact
+from ..law.labels import money_exact
 from ..views import view
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def _shown(frame: pd.DataFrame, *, unknown: str = "") -> pd.DataFrame:
 
 def cap_note(cap: float | None) -> str:
     """What the outputs say of the cap (module docstring)."""
-    from ..parameters import PARAMETERS
+    from ..law.parameters import PARAMETERS
 
     stated = PARAMETERS["aspire_and_emerge_annual_award_cap"]
     known = (
@@ -132,7 +132,7 @@ REGIONS = tuple(REGIONAL_CAPS)
 
 def regions_note() -> str:
     """What a portfolio with ``regions`` says of the regional split of the cap."""
-    from ..parameters import parameter
+    from ..law.parameters import parameter
 
     north, south = (money_exact(parameter(REGIONAL_CAPS[r])) for r in REGIONS)
     return (
@@ -145,7 +145,7 @@ def regions_note() -> str:
 def _regional_columns(results, applications, awards, totals, years) -> list[str]:
     """Add ``awarded_north``, ``cap_north``, ``cap_headroom_north`` (and the same for the south)
     to ``totals``; returns their names. An eligible application without a region is an error."""
-    from ..parameters import parameter
+    from ..law.parameters import parameter
 
     regions = []
     for result, eligible in zip(results, applications["eligible"], strict=True):

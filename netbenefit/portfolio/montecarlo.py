@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ScenarioError
-from ..labels import money_exact
+from ..law.labels import money_exact
 from ..memory import check_memory
 
 #: The macro draws a portfolio file may give, and the scenario key each replaces.

@@ -16,7 +16,7 @@ from ..fiscal import BENEFIT_COLUMNS
 from ..io import safe_text
 from ..io.safe_text import html as escape
 from ..io.writing import write_file
-from ..labels import money_exact as money
+from ..law.labels import money_exact as money
 from ..result_files import csv_bytes, write_named_bytes
 from .book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
 

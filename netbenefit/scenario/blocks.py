@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, Strict, model_validator
 
 from ..io.text_rule import Line
-from ..parameters import parameter
+from ..law.parameters import parameter
 from .fields import Block, ByYear, Count, Flag, Items, Money, Name, Share, YearCount, YearKey, empty_by_year
 from .limits import MAX_YEARS
 
@@ -127,7 +127,7 @@ class Commitment(Block):
     #: True when the authority set a commitment period other than 1.5 x E (section 69 definition).
     period_set_by_authority: Flag = False
     extended_years: YearCount = 0  # 71(a)(5)(d)
-    #: Credits recaptured for leaving within the commitment period (netbenefit.rules.clawback).
+    #: Credits recaptured for leaving within the commitment period (netbenefit.law.rules.clawback).
     recapture: RecaptureRule | RecaptureTable = "pro_rata"
     #: Interest on the recapture from the end of the year each credit was received (None: none).
     recapture_interest: RecaptureInterest | None = None

@@ -70,7 +70,7 @@ class Scenario(Block):
     #: Drivers of the initial phase that every later phase shares (netbenefit.scenario.shared).
     shared: Annotated[tuple[SharedKey, ...], Items] = ()
     readings: Readings = Readings()
-    #: The set of conventions (netbenefit/parameters/methods.yaml): this project's, or the authority's
+    #: The set of conventions (netbenefit/law/parameters/methods.yaml): this project's, or the authority's
     #: published choices where they are known.
     method: Literal["netbenefit", "authority"] = "netbenefit"
 

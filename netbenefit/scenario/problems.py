@@ -13,7 +13,7 @@ from typing import Annotated, Any, Union
 from pydantic import BaseModel, ValidationError
 
 from ..errors import ScenarioError
-from ..parameters import parameter
+from ..law.parameters import parameter
 from .fields import Block
 from .limits import MAX_PROBLEMS_LISTED, MAX_YEARS
 from .shared import NOT_SHAREABLE

@@ -30,7 +30,7 @@ Every text that comes from a scenario or a message is written through
 :func:`~netbenefit.workbook.cells.cell_text`, so that no cell starts a formula.
 
 The parts: :mod:`~netbenefit.workbook.layout` (sheet names, Excel's limits, number formats, labels
-and units: the Inputs sheet's from the one table of :mod:`netbenefit.labels.table`),
+and units: the Inputs sheet's from the one table of :mod:`netbenefit.law.labels.table`),
 :mod:`~netbenefit.workbook.model` (the inputs as rows, the model behind a cash-flow sheet),
 :mod:`~netbenefit.workbook.book` (the workbook in memory, written with XlsxWriter),
 :mod:`~netbenefit.workbook.cells` (writing cells and formulas), :mod:`~netbenefit.workbook.cashflow_sheet`

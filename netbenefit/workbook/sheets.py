@@ -87,7 +87,7 @@ def _validate(sheet: Sheet, key: str, coordinates: Sequence[str]) -> None:
 
 def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
     """The cumulative net benefit tests, 71(a)(5), as formulas on the cash-flow sheets."""
-    from ..parameters import parameter
+    from ..law.parameters import parameter
 
     tolerance = float(parameter("net_benefit_ratio_relative_tolerance"))
     sheet = workbook.create_sheet(PHASE_TESTS_SHEET)
@@ -240,7 +240,7 @@ _SEE_RATIO = (
 def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
     """A visible note under a table of values: they are at the discount rate of the run, and do not
     follow the discount-rate cell of the Inputs sheet (the ratio cell does)."""
-    from ..labels import share
+    from ..law.labels import share
 
     rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
     text = (

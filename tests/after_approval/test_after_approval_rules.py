@@ -16,7 +16,7 @@ from netbenefit.after_approval import (
     forfeited_years,
     more_than,
 )
-from netbenefit.parameters import PARAMETERS, parameter
+from netbenefit.law.parameters import PARAMETERS, parameter
 
 
 def actuals(rows, workforce_before_approval=1000.0, **extra):

@@ -12,11 +12,12 @@ import pandas as pd
 import pytest
 
 import netbenefit
-from netbenefit import charts, labels
+from netbenefit import charts
 from netbenefit.after_approval import follow
 from netbenefit.analysis import montecarlo, sensitivity, sweep
 from netbenefit.analysis.bands import BAND_COLUMNS, cumulative_pv_bands
 from netbenefit.economics import economist_view, economist_view_of
+from netbenefit.law import labels
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

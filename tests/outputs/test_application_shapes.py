@@ -4,7 +4,7 @@ application with an extension in a distressed municipality. A feature is done wh
 shape, not when it works on one.
 
 Each view must draw or write without an error, and every verdict it states must agree with the
-result's own record (:mod:`netbenefit.rules.decision`).
+result's own record (:mod:`netbenefit.law.rules.decision`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 the largest credit that passes (71(a)(5), docs/results.md).
 
 A sentence, a headline and a repr are formatted from the record of the rule that decided
-(:mod:`netbenefit.rules.decision`); this test reads them back as a reader would: each
+(:mod:`netbenefit.law.rules.decision`); this test reads them back as a reader would: each
 ``A relation B`` must hold between the numbers as written (``400.00% < 400%`` never does), and each
 ``A vs B threshold ...: passes`` (``fails``) must have A at least (below) B as written.
 """

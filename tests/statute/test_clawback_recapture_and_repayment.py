@@ -11,7 +11,7 @@ import pytest
 from support import evaluate
 
 import netbenefit
-from netbenefit.rules.clawback import incremental_shares, recapture, recapture_interest
+from netbenefit.law.rules.clawback import incremental_shares, recapture, recapture_interest
 
 # --- C.34:1B-341(a)(4): pro rata on what was received ----------------------------------------------
 

@@ -65,7 +65,7 @@ def test_71a5d_no_award_no_incremental_credit_when_the_project_fails_even_with_t
     [(2_800_000.0, 0.0), (2_799_999.0, 700_000.0 * (1 - 699_999.75 / 700_000)), (2_800_001.0, 0.0)],
 )
 def test_71a5d_incremental_credit_at_the_threshold_boundary(b0, expected):
-    from netbenefit.rules import incremental_credit_by_test
+    from netbenefit.law.rules import incremental_credit_by_test
 
     value = incremental_credit_by_test([[700_000.0]], [[700_000.0]], [[b0]], 4.0, True)
     assert value.item() == pytest.approx(expected, abs=1e-6)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit.parameters import COMPARISONS, FIELDS, PARAMETERS, SOURCES, parameter
+from netbenefit.law.parameters import COMPARISONS, FIELDS, PARAMETERS, SOURCES, parameter
 
 PACKAGE = Path(netbenefit.__file__).parent
 SOURCE_FILES = sorted(PACKAGE.rglob("*.py"))
@@ -90,4 +90,4 @@ def test_no_statutory_number_is_written_as_a_literal(path):
         for line, text, value in numeric_literals(path)
         if value in STATUTORY_NUMBERS or (isinstance(value, float) and value in STATUTORY_FLOATS)
     ]
-    assert not offenders, "statutory numbers belong in netbenefit/parameters: " + ", ".join(offenders)
+    assert not offenders, "statutory numbers belong in netbenefit/law/parameters: " + ", ".join(offenders)

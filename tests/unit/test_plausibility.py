@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit.parameters import parameter
+from netbenefit.law.parameters import parameter
 from netbenefit.plausibility import RANGES, PlausibilityWarning, plausibility_warnings
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,7 +15,7 @@ import yaml
 
 from netbenefit import ScenarioError, load_scenario, plausibility
 from netbenefit.io import strict_yaml
-from netbenefit.parameters import parse_data_yaml, parse_parameter_files
+from netbenefit.law.parameters import parse_data_yaml, parse_parameter_files
 
 DEEP = "a: " + "[" * 60 + "]" * 60 + "\n"
 BOMB = (
@@ -101,7 +101,7 @@ def test_a_parameters_file_with_a_name_given_twice_reads_as_it_always_has():
 
 
 def test_a_ranges_file_with_a_name_given_twice_reads_as_it_always_has(monkeypatch):
-    ranges = resources.files("netbenefit.parameters").joinpath(plausibility.RANGES_FILE).read_text(encoding="utf-8")
+    ranges = resources.files("netbenefit.law.parameters").joinpath(plausibility.RANGES_FILE).read_text(encoding="utf-8")
     first = ranges.index("\n  keys:")
     doubled = ranges[:first] + "\n  keys: [jobs.new]" + ranges[first:]
     file = types.SimpleNamespace(read_text=lambda encoding: doubled)
@@ -113,7 +113,7 @@ def test_a_ranges_file_with_a_name_given_twice_reads_as_it_always_has(monkeypatc
 
 
 def test_every_data_file_of_the_package_reads_as_plain_safe_yaml():
-    folder = resources.files("netbenefit.parameters")
+    folder = resources.files("netbenefit.law.parameters")
     files = [entry for entry in folder.iterdir() if entry.name.endswith(".yaml")]
     files += [entry for entry in folder.joinpath("ranges").iterdir() if entry.name.endswith(".yaml")]
     assert len(files) >= 7

@@ -13,10 +13,10 @@ import yaml
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit import finance
 from netbenefit.errors import ScenarioError
 from netbenefit.fiscal import by_fiscal_year, state_fiscal_year
-from netbenefit.parameters import parameter
+from netbenefit.law import finance
+from netbenefit.law.parameters import parameter
 from netbenefit.scenario import Scenario, load_scenario
 from netbenefit.year_zero import NOTE
 

@@ -2,7 +2,7 @@
 
 One table, :data:`LABELS`, read by the charts, the HTML report, the workbook and the command
 line, so that a key has the same words everywhere; its scenario keys come from
-:data:`SCENARIO_KEYS` (:mod:`netbenefit.labels.table`), which holds beside each key's label and unit
+:data:`SCENARIO_KEYS` (:mod:`netbenefit.law.labels.table`), which holds beside each key's label and unit
 the wording and number format of the workbook's Inputs sheet. Scenario keys are dotted paths without their
 list positions (``facility.portions.gross_leasable_area_sqft``); :func:`label` accepts the full
 path of one value (``facility.portions.0.gross_leasable_area_sqft``, ``phases.1.jobs.new``,
@@ -344,7 +344,7 @@ def label(key: str, *, streams: Iterable[str] = ()) -> str:
     if base.endswith(".by_year") or base == "by_year":
         base = "streams.by_year"
     if base not in LABELS:
-        raise KeyError(f"no label for {key!r}: add it to netbenefit.labels.LABELS")
+        raise KeyError(f"no label for {key!r}: add it to netbenefit.law.labels.LABELS")
     return positioned(LABELS[base], key)
 
 

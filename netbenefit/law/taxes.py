@@ -1,4 +1,4 @@
-"""New Jersey's taxes as pure, vectorised functions of the cited parameters (``parameters/taxes.yaml``).
+"""New Jersey's taxes as pure, vectorised functions of the cited parameters (``law/parameters/taxes.yaml``).
 
 - :func:`bracket_tax` and :func:`gross_income_tax`: the Gross Income Tax of a taxable income by
   the progressive schedule of N.J.S.A. 54A:2-1, single filers or married couples filing jointly;

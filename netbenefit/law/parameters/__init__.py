@@ -2,7 +2,7 @@
 
 Names are unique across the files; a file may not repeat a name either.
 
->>> from netbenefit.parameters import parameter
+>>> from netbenefit.law.parameters import parameter
 >>> parameter("net_benefit_threshold_default")
 4.0
 >>> PARAMETERS["other_business_minimum_new_jobs"].reference
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from ..io import strict_yaml
+from ...io import strict_yaml
 
 FIELDS = ("description", "unit", "comparison", "effective", "source", "reference", "value")
 #: Fields an entry may add: the last day it applies (``until``, a date) and the words relied on (``quote``).

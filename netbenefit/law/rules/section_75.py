@@ -4,7 +4,7 @@ Section 75 of P.L.2020, c.156 (C.34:1B-343) sets "the total amount of the tax cr
 eligible business for each new or retained full-time job" [statute, 75(a)]: a base amount by
 location, 75(b) [statute], bonuses, a maximum per job with the bonuses, and an addition above it for
 jobs under a labor harmony agreement. The maximum and the addition are graded in
-``parameters/award.yaml``; the check makes a project ineligible only where the maximum is graded
+``law/parameters/award.yaml``; the check makes a project ineligible only where the maximum is graded
 ``statute`` (read in the statute's words), and is otherwise a warning naming its grade
 (docs/model.md#checks). It never changes the ratio.
 

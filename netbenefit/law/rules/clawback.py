@@ -222,7 +222,7 @@ def incremental_shares(
     """The share of each phase's credits received on account of the extended commitment, 71(a)(5)(d).
 
     The incremental credit is that of the cumulative test (initial phase, then 1..k) that needs the
-    extension most (:func:`netbenefit.rules.net_benefit.incremental_credit_by_test`): the phases of
+    extension most (:func:`netbenefit.law.rules.net_benefit.incremental_credit_by_test`): the phases of
     that test carry it, each in the same share of its credits; later phases carry none [convention].
 
     Parameters

@@ -1,7 +1,7 @@
 """Comparisons written true to the numbers they show: a value and its limit with the digits the
 written relation needs (``399.999% < 400%``, never ``400.00% < 400%``), the margin of the net
 benefit test in points, and the 71(a)(5) headline, each from the record of the rule that decided
-(:mod:`netbenefit.rules.decision`). Re-exported by :mod:`netbenefit.labels`."""
+(:mod:`netbenefit.law.rules.decision`). Re-exported by :mod:`netbenefit.law.labels`."""
 
 from __future__ import annotations
 
@@ -70,7 +70,7 @@ def written_pair(value: float, limit: float, relation: str, unit: str = "ratio",
 
 
 def compared(comparison: Any, digits: int = 2) -> str:
-    """A :class:`netbenefit.rules.decision.Comparison` as written: ``254.80% < 300%``, the digits
+    """A :class:`netbenefit.law.rules.decision.Comparison` as written: ``254.80% < 300%``, the digits
     those numbers need for the relation to be true of them (:func:`written_pair`)."""
     value, limit = written_pair(comparison.value, comparison.limit, comparison.relation, comparison.unit, digits)
     return f"{value} {comparison.relation} {limit}"
