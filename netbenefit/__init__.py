@@ -21,9 +21,12 @@ from importlib.machinery import ModuleSpec  # noqa: E402
 #: The public import paths of modules that live in a floor's folder (docs/layout.md): the public
 #: path, and every module under it, is the module of the folder, imported on first use.
 PUBLIC_PATHS: dict[str, str] = {
+    "netbenefit.after_approval": "netbenefit.model.after_approval",
     "netbenefit.award": "netbenefit.law.award",
+    "netbenefit.methods": "netbenefit.model.methods",
     "netbenefit.parameters": "netbenefit.law.parameters",
     "netbenefit.rules": "netbenefit.law.rules",
+    "netbenefit.scenario": "netbenefit.model.scenario",
 }
 
 
@@ -52,17 +55,17 @@ sys.meta_path.insert(0, _PublicPaths())
 
 # These share their name with their module: they are bound now, since importing the module
 # (which any command does) would otherwise leave the package attribute pointing at the module.
-from .compare import compare as compare  # noqa: E402
 from .diff import diff as diff  # noqa: E402
-from .evaluate import evaluate as evaluate  # noqa: E402
 from .explore import explore as explore  # noqa: E402
+from .model.compare import compare as compare  # noqa: E402
+from .model.evaluate import evaluate as evaluate  # noqa: E402
 from .portfolio import portfolio as portfolio  # noqa: E402
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
-    "Actuals": "after_approval",
-    "follow": "after_approval",
-    "load_actuals": "after_approval",
+    "Actuals": "model.after_approval",
+    "follow": "model.after_approval",
+    "load_actuals": "model.after_approval",
     "break_even_discount_rate": "analysis",
     "cumulative_pv_bands": "analysis",
     "evaluate_variants": "analysis",
@@ -74,19 +77,19 @@ _EXPORTS = {
     "sweep": "analysis",
     "tornado": "charts",
     "award_table": "law.award",
-    "Comparison": "compare",
+    "Comparison": "model.compare",
     "Diff": "diff",
-    "economist_view": "economics",
-    "economist_view_of": "economics",
+    "economist_view": "model.economics",
+    "economist_view_of": "model.economics",
     "ScenarioError": "errors",
     "PARAMETERS": "law.parameters",
     "parameter": "law.parameters",
-    "PlausibilityWarning": "plausibility",
+    "PlausibilityWarning": "model.plausibility",
     "Portfolio": "portfolio",
     "portfolio_montecarlo": "portfolio",
-    "Result": "result",
-    "Scenario": "scenario",
-    "load_scenario": "scenario",
+    "Result": "model.result",
+    "Scenario": "model.scenario",
+    "load_scenario": "model.scenario",
 }
 
 __all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "explore", "portfolio"])

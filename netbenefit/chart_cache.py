@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .result import Result
+from .model.result import Result
 
 
 def _options(image_format: str) -> dict:

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .result import Result
+    from .model.result import Result
 
 #: Changes whenever what the digest covers, or how, changes: every chart is drawn again.
 KEY_FORMAT = 2
@@ -110,7 +110,7 @@ def _slots(cls: type) -> list[str]:
 
 
 def _is_table(value) -> bool:
-    from .result import OnDemand
+    from .model.result import OnDemand
 
     # a pandas object, or a subclass of one (netbenefit.tables.ResultTable), without importing pandas
     return isinstance(value, OnDemand) or any(k.__module__.startswith("pandas") for k in type(value).__mro__)

@@ -8,7 +8,7 @@ whole, since each is written to a temporary name and renamed. A run stopped by S
 or SIGTERM removes its temporary file, prints one line and exits with 130 or 143 (128 + the
 signal's number, as shells report it).
 
-Plausibility warnings (:mod:`netbenefit.plausibility`) are printed on stderr, one line each,
+Plausibility warnings (:mod:`netbenefit.model.plausibility`) are printed on stderr, one line each,
 beginning ``netbenefit: warning:``, and the status stays 0; with ``--strict`` (every command) they
 are errors: each is printed as a problem and the status is 2, before anything is written.
 """
@@ -140,7 +140,7 @@ def library_warning_line(message: str) -> str:
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     """The command's warning writer: every warning, the libraries' included, is one line
     ``netbenefit: warning: ...`` on stderr; a library's warning is written once."""
-    from .plausibility import PlausibilityWarning
+    from .model.plausibility import PlausibilityWarning
 
     if issubclass(category, PlausibilityWarning):
         print(f"netbenefit: warning: {terminal(str(message))}", file=sys.stderr)
@@ -168,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _RECEIVED:
             return _stopped(_RECEIVED[0])
         args = build_parser().parse_args(argv)
-        from .plausibility import PlausibilityWarning
+        from .model.plausibility import PlausibilityWarning
 
         with warnings.catch_warnings():
             warnings.simplefilter("error" if getattr(args, "strict", False) else "always", PlausibilityWarning)
@@ -242,7 +242,7 @@ def _stopped(number: int) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from .io.writing import OutputError
-    from .plausibility import PlausibilityWarning
+    from .model.plausibility import PlausibilityWarning
 
     try:
         return args.handler(args)

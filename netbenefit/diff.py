@@ -13,7 +13,7 @@ which the changes could be made one after another, of the change in the ratio wh
 where v(S) is the ratio of scenario A with the changes of S made (taken from B). It is exact: all
 2^n combinations are evaluated, and the values add up to v(N) - v({}) = ratio_B - ratio_A. The
 numeric changes are evaluated at once, as one batch of variants of the model
-(:func:`netbenefit.cashflows.compute` with arrays of values, as sweeps are); a change that cannot
+(:func:`netbenefit.model.cashflows.compute` with arrays of values, as sweeps are); a change that cannot
 be an array of numbers (a flag, a date, a choice of text, a year or a list item added or removed,
 a block given or left out) is applied with :meth:`Scenario.replace`, one batch for each
 combination of such changes. With more than :data:`MAX_PLAYERS` changed inputs, the changes are
@@ -38,8 +38,8 @@ import numpy as np
 from .errors import ScenarioError
 from .law.labels import margin_points, money_exact, ratio
 from .margin import benefit_window, margin_rows
-from .result import Result
-from .scenario import Scenario, load_scenario
+from .model.result import Result
+from .model.scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:  # pandas is imported when a diff is made, not when netbenefit is
     import pandas as pd
@@ -292,7 +292,7 @@ def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
     >>> d = diff("scenarios/office_hq_default_area.yaml", variant)  # doctest: +SKIP
     >>> d.attribution  # doctest: +SKIP
     """
-    from .evaluate import evaluate
+    from .model.evaluate import evaluate
 
     scenario_a = a if isinstance(a, Scenario) else load_scenario(a)
     scenario_b = b if isinstance(b, Scenario) else load_scenario(b)
@@ -475,8 +475,8 @@ def _coalition_ratios(
     """The ratio of every coalition of ``players`` (bit i of the index: player i's changes made)."""
     from .analysis.columns import result_columns
     from .analysis.keys import key_spec
-    from .cashflows import compute
-    from .plausibility import quiet
+    from .model.cashflows import compute
+    from .model.plausibility import quiet
 
     numeric = [i for i, (_, keys) in enumerate(players) if all(_is_numeric(scenario, k, changes[k]) for k in keys)]
     other = [i for i in range(len(players)) if i not in numeric]

@@ -91,8 +91,8 @@ def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
 def candidate_keys(scenario) -> list[str]:
     """The keys the explorer ranks: :data:`CANDIDATE_KEYS` of the initial phase, then those of each
     later phase (``phases.0.jobs.new``...) that the phases do not share (a shared key is the
-    initial phase's, moved as one key: netbenefit.scenario.shared)."""
-    from .scenario.shared import covered
+    initial phase's, moved as one key: netbenefit.model.scenario.shared)."""
+    from .model.scenario.shared import covered
 
     own = ("jobs.", "award.")  # a later phase has its own jobs and award
     shared = covered(scenario.shared)
@@ -159,7 +159,7 @@ class Explorer:
     def __init__(self, scenario, *, count: int = 6, keys=None) -> None:
         import ipywidgets as widgets
 
-        from .evaluate import evaluate
+        from .model.evaluate import evaluate
 
         self.scenario = scenario
         self.result = evaluate(scenario)
@@ -221,7 +221,7 @@ class Explorer:
 
     def _changed(self, change=None) -> None:
         from .errors import ScenarioError
-        from .evaluate import evaluate
+        from .model.evaluate import evaluate
 
         changes = self.changes()
         try:
@@ -257,7 +257,7 @@ class Explorer:
         """Write the current variant as a scenario file (the ``File`` box's path by default). A path
         that cannot be written (a missing folder, which is not made; a NUL; a folder in the way) is
         said in the status line, never raised out of the button's callback."""
-        from .scenario.loading import unnameable
+        from .model.scenario.loading import unnameable
 
         given = path if path is not None else self.path.value
         try:
@@ -415,7 +415,7 @@ def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
         import ipywidgets  # noqa: F401
     except ImportError:
         return Unavailable()
-    from .scenario import Scenario, load_scenario
+    from .model.scenario import Scenario, load_scenario
 
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from .law.labels import years
-from .result import Result
+from .model.result import Result
 
 SAME_MARGIN = 1e-9  # not a statutory number: a residual below this (relative) is rounding, not a row
 

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
     from .analysis.montecarlo import MonteCarloResult
     from .analysis.solvers import SolverResult
-    from .result import Result
-    from .scenario import Scenario
+    from .model.result import Result
+    from .model.scenario import Scenario
 
 
 def _wrap(body: str) -> str:
@@ -162,7 +162,7 @@ def checks_frame(result: Result) -> pd.DataFrame:
 
 def comparison_frame(results: Sequence[Result]) -> pd.DataFrame:
     """:func:`netbenefit.compare` indexed by scenario name."""
-    from .compare import compare
+    from .model.compare import compare
 
     table = compare(results)
     return table.set_index("name") if "name" in table.columns else table

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .io import safe_text
 from .io.writing import CHART_FILE_STEMS, OutputError, atomic_write, file_stems, import_held, source_date
-from .result import Result
+from .model.result import Result
 
 
 def check_output_folder(folder: Path, force: bool) -> Path:
@@ -268,7 +268,7 @@ def write_comparison(
     """Everything ``netbenefit compare`` writes into ``folder``; returns the paths, in order.
 
     - ``summary.csv``: one row per scenario (:func:`netbenefit.compare`);
-    - ``cashflows/<scenario>.csv``: each scenario's cash flows by project year;
+    - ``model/cashflows/<scenario>.csv``: each scenario's cash flows by project year;
     - ``comparison.xlsx``: the workbook of :func:`netbenefit.workbook.write_workbook`;
     - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
 
@@ -290,12 +290,12 @@ def write_comparison(
 
 
 def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
-    """``summary.csv`` and ``cashflows/<scenario>.csv`` of :func:`write_comparison`, as
+    """``summary.csv`` and ``model/cashflows/<scenario>.csv`` of :func:`write_comparison`, as
     ``(path in the folder, contents)``: the bytes pandas' ``to_csv`` writes for
     ``netbenefit.compare(results)`` and for each ``result.cashflows`` (text through
     :func:`netbenefit.io.safe_text.csv_field`), made from the results' rows and columns without
     pandas (tests/outputs/test_csv.py holds them to pandas' output)."""
-    from .compare import SUMMARY_COLUMNS, summary_row
+    from .model.compare import SUMMARY_COLUMNS, summary_row
 
     summary = [summary_row(result) for result in results]
     files = [("summary.csv", csv_bytes(SUMMARY_COLUMNS, [[row[c] for c in SUMMARY_COLUMNS] for row in summary]))]

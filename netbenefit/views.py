@@ -1,6 +1,6 @@
 """The one place where a model or analysis object reaches its views.
 
-A :class:`~netbenefit.result.Result`, a :class:`~netbenefit.scenario.Scenario`, a
+A :class:`~netbenefit.model.result.Result`, a :class:`~netbenefit.model.scenario.Scenario`, a
 :class:`~netbenefit.diff.Diff`, a comparison, a Monte Carlo run, a sensitivity table, a solver's
 result and a portfolio each show themselves in a notebook, write their workbook or report and draw
 their charts through :func:`view`, which finds the view module by its name when first asked, as

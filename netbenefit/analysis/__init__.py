@@ -1,6 +1,6 @@
 """Scenario analysis at scale: sweeps, Monte Carlo, percentile bands, solvers and sensitivity.
 
-Every function here runs :func:`netbenefit.cashflows.compute` on arrays of variants, so its
+Every function here runs :func:`netbenefit.model.cashflows.compute` on arrays of variants, so its
 numbers are those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``. Values are
 checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 ``docs/analysis.md``.

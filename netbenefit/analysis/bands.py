@@ -2,7 +2,7 @@
 
 :func:`cumulative_pv_bands` draws values of some keys (the distributions of
 :func:`netbenefit.analysis.montecarlo`), runs the model on every draw at once
-(:func:`netbenefit.cashflows.compute`) and gives, for each project year, percentiles of the
+(:func:`netbenefit.model.cashflows.compute`) and gives, for each project year, percentiles of the
 cumulative PV of counted net benefits and of the cumulative PV of the credits. Its chart is
 :func:`netbenefit.charts.fan`, which draws the table only.
 """
@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..conventions import Conventions
 from ..errors import ScenarioError
-from ..scenario import Scenario
+from ..model.cashflows import compute
+from ..model.conventions import Conventions
+from ..model.scenario import Scenario
 from .keys import check_values, key_labels, key_spec
 from .montecarlo import parse_distribution
 

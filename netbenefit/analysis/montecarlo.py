@@ -36,11 +36,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..conventions import Conventions
 from ..errors import ScenarioError
-from ..scenario import Scenario
-from ..scenario.loading import scenario_argument
+from ..model.cashflows import compute
+from ..model.conventions import Conventions
+from ..model.scenario import Scenario
+from ..model.scenario.loading import scenario_argument
 from .columns import DEFAULT_CHUNK_SIZE, NOTES, allocate, count_failures
 from .entered import warn_distributions
 from .keys import drawn_values, key_labels, key_spec, table_values
@@ -382,7 +382,7 @@ def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple
         raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
     if chunk_size < 1:
         raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
-    from ..memory import check_memory
+    from ..model.memory import check_memory
 
     check_memory(source, "draws", int(draws) * 8 * 2, f"a run of {int(draws):,} draws")  # the ratios, at least
     return scenario, int(draws)

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..conventions import Conventions
 from ..errors import ScenarioError
-from ..scenario import Scenario
+from ..model.cashflows import compute
+from ..model.conventions import Conventions
+from ..model.scenario import Scenario
 from .columns import result_columns
 from .keys import check_values, key_labels, key_spec, whole_steps
 

@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from ..cashflows import compute
 from ..errors import ScenarioError
 from ..law import finance
 from ..law.labels import money_exact
 from ..law.parameters import parameter
-from ..plausibility import warn_entered
-from ..scenario import Scenario
+from ..model.cashflows import compute
+from ..model.plausibility import warn_entered
+from ..model.scenario import Scenario
 from .columns import result_columns
 from .keys import check_values
 
@@ -273,9 +273,9 @@ def held_text(held: list[dict[str, Any]]) -> str:
 def _section_75_bound(scenario: Scenario, key: str, retained_eligible: bool) -> tuple[float, float] | None:
     """The largest value of an award key the section 75 maximum allows (:mod:`netbenefit.law.rules.section_75`),
     and that maximum per job; None where the key is not bounded by it."""
-    from ..cashflows import Inputs
     from ..law import award
     from ..law.rules import section_75
+    from ..model.cashflows import Inputs
 
     prefix = key[: key.index("award.")]
     inputs = Inputs(scenario)

@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..conventions import of_scenario
 from ..errors import ScenarioError
-from ..scenario import Scenario
-from ..scenario.loading import scenario_argument
+from ..model.conventions import of_scenario
+from ..model.scenario import Scenario
+from ..model.scenario.loading import scenario_argument
 from .keys import check_values, key_labels
 from .variants import DEFAULT_CHUNK_SIZE, run
 
@@ -35,7 +35,7 @@ def sweep(
         E.g. ``{"jobs.new": [200, 260, 320], "discount_rate": [0.05, 0.06, 0.07]}``. Each value
         must be valid for its key (see :mod:`netbenefit.analysis.keys`); each distinct value is
         also checked with :meth:`Scenario.replace`. A value outside its plausible range (a percent
-        for a rate) is a :class:`~netbenefit.plausibility.PlausibilityWarning`, before any work.
+        for a rate) is a :class:`~netbenefit.model.plausibility.PlausibilityWarning`, before any work.
     chunk_size : int
         Combinations computed at once. [rows]
     client : distributed.Client, optional

@@ -1,7 +1,7 @@
 """Many variants of one scenario at once: the shared engine of sweeps, Monte Carlo and solvers.
 
 :func:`evaluate_variants` checks the values (:mod:`netbenefit.analysis.keys`), runs
-:func:`netbenefit.cashflows.compute` in chunks, and returns one row per variant. The numbers are
+:func:`netbenefit.model.cashflows.compute` in chunks, and returns one row per variant. The numbers are
 those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``, because both run the
 same code.
 
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..scenario import Scenario
+from ..model.cashflows import compute
+from ..model.scenario import Scenario
 from .columns import (  # noqa: F401  (importable from here as before)
     DEFAULT_CHUNK_SIZE,
     NOTES,

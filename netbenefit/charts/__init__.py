@@ -1,6 +1,6 @@
 """Every chart netbenefit draws: matplotlib only, for notebooks, reports and the command line.
 
-Every chart function takes results the library computed (a :class:`~netbenefit.result.Result`,
+Every chart function takes results the library computed (a :class:`~netbenefit.model.result.Result`,
 a list of them, or an analysis table) and an optional ``ax=``; it draws on that Axes, or on a new
 figure when none is given, and returns the Axes. The charts read the results only: they never
 apply a rule of s.71 themselves, so a chart always agrees with :meth:`Result.summary`.

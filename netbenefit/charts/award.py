@@ -117,7 +117,7 @@ def credits_by_year(after, ax=None):
 
     Parameters
     ----------
-    after : netbenefit.after_approval.AfterApproval
+    after : netbenefit.model.after_approval.AfterApproval
     ax : matplotlib Axes, optional
 
     Returns
@@ -194,8 +194,8 @@ def economist_view_chart(table, ax=None):
     Parameters
     ----------
     table : DataFrame
-        :func:`netbenefit.economics.economist_view` (its ``attrs`` give the but-for share and,
-        from :func:`~netbenefit.economics.economist_view_of`, the conventions).
+        :func:`netbenefit.model.economics.economist_view` (its ``attrs`` give the but-for share and,
+        from :func:`~netbenefit.model.economics.economist_view_of`, the conventions).
     ax : matplotlib Axes, optional
 
     Returns

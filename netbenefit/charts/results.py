@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..result import Result
+    from ..model.result import Result
 
 #: Categories of :func:`benefit_streams`, bottom to top, with their colours.
 STREAM_CATEGORIES = (

@@ -34,7 +34,7 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..result import Result
+    from ..model.result import Result
 
 #: Order and colours of the taxes of ``Result.benefits_by_tax``.
 TAXES = ("gross_income_tax", "sales_and_use_tax", "corporation_business_tax", "other")

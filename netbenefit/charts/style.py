@@ -21,14 +21,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..conventions import Conventions
 from ..law import labels
+from ..model.conventions import Conventions
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..result import Result
+    from ..model.result import Result
 
 #: Colours of a passing and a failing test, and of the threshold marks.
 PASS_COLOUR, FAIL_COLOUR, THRESHOLD_COLOUR = "#1f77b4", "#ff7f0e", "#222222"
@@ -424,7 +424,7 @@ def _span(values: list[float], form) -> str:
 def conventions_text(result_or_results: Any) -> str:
     """One or two lines: discount rate, timing, nominal or real USD, and the benefit window.
 
-    ``result_or_results`` is a Result, several, a :class:`~netbenefit.conventions.Conventions`,
+    ``result_or_results`` is a Result, several, a :class:`~netbenefit.model.conventions.Conventions`,
     or an analysis table carrying ``attrs["conventions"]``. Values that differ between results
     are listed, each once.
     """

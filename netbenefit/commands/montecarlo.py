@@ -46,7 +46,7 @@ def check_run_options(args: argparse.Namespace) -> None:
     """``--draws``, ``--seed`` and ``--chunk-size`` in range, the memory the run needs (its ratios,
     and every draw with ``--out``) within what the machine can give, and the scheduler's address,
     checked before anything is read or allocated. Raises ScenarioError naming the option."""
-    from ..memory import check_memory
+    from ..model.memory import check_memory
     from ..portfolio.montecarlo import MAX_DRAWS, whole_number
 
     whole_number("command line", "--draws", args.draws, 1, MAX_DRAWS)
@@ -60,9 +60,9 @@ def check_run_options(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..io.safe_text import terminal, terminal_lines
-    from ..plausibility import warn_if_implausible
+    from ..model.plausibility import warn_if_implausible
+    from ..model.scenario import load_scenario
     from ..result_files import prepare_output_file
-    from ..scenario import load_scenario
 
     check_run_options(args)  # every option before any file is read
     if args.out is not None:

@@ -115,7 +115,7 @@ def check_grid_size(grid: dict) -> None:
     """The memory of the sweep's table (one row per combination) estimated before it is built."""
     import math
 
-    from ..memory import check_memory
+    from ..model.memory import check_memory
 
     rows = math.prod(len(values) for values in grid.values())
     columns = 24 + len(grid)  # not a statutory number: an upper bound of the result's columns
@@ -136,7 +136,7 @@ def summarised_warnings():
     the first is raised as before."""
     import warnings
 
-    from ..plausibility import PlausibilityWarning
+    from ..model.plausibility import PlausibilityWarning
 
     with warnings.catch_warnings(record=True) as caught:
         for action in warnings.filters:  # --strict: PlausibilityWarning stays an error

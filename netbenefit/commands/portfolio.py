@@ -148,11 +148,11 @@ def check_options(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import ScenarioError
-    from ..evaluate import evaluate
     from ..io.run_folder import check_unlocked, one_run
     from ..io.safe_text import terminal, terminal_lines
     from ..io.writing import atomic_write
     from ..law.labels import money_exact
+    from ..model.evaluate import evaluate
     from ..result_files import check_output_folder, csv_bytes, prepare_output_folder
 
     check_options(args)  # every option refused before any work

@@ -91,11 +91,11 @@ def memo_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..evaluate import evaluate
     from ..html import report_html, write_pdf
     from ..html.memo import memo_html
     from ..io.safe_text import terminal
     from ..io.writing import OutputError, atomic_write_text
+    from ..model.evaluate import evaluate
     from ..result_files import prepare_output_file
     from ..version import installed_version
 

@@ -18,7 +18,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..schema import scenario_schema_text
+    from ..model.schema import scenario_schema_text
 
     text = scenario_schema_text()
     if args.out is None:

@@ -44,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
 
     from ..analysis import sweep
     from ..io.safe_text import csv_table, terminal
-    from ..plausibility import warn_if_implausible
+    from ..model.plausibility import warn_if_implausible
+    from ..model.scenario import load_scenario
     from ..result_files import prepare_output_file
-    from ..scenario import load_scenario
 
     check_scheduler_options(args)  # every option before any file is read
     if args.out is not None:

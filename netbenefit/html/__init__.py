@@ -1,6 +1,6 @@
 """HTML views of results: rich display in Jupyter, and the self-contained report.
 
-- :func:`result_html` is what a :class:`~netbenefit.result.Result` shows in a notebook
+- :func:`result_html` is what a :class:`~netbenefit.model.result.Result` shows in a notebook
   (``Result._repr_html_``): the ratio against its threshold, the checks and the cash flows.
 - :class:`Comparison` wraps several results: in a notebook it shows a styled summary table,
   ``.table`` is :func:`netbenefit.compare`'s DataFrame and ``.plot()`` draws
@@ -22,7 +22,7 @@ Every function reads the result's fields and tables; none applies a rule.
 
 from __future__ import annotations
 
-from ..compare import Comparison  # importable from here as before
+from ..model.compare import Comparison  # importable from here as before
 from .pieces import (
     FAIL_STYLE,
     PASS_STYLE,

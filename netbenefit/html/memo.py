@@ -37,7 +37,7 @@ from .report import PAPER_SIZES
 
 if TYPE_CHECKING:
     from ..diff import Diff
-    from ..result import Result
+    from ..model.result import Result
 
 
 def memo_date(date: dt.date | str | None = None) -> dt.date:
@@ -121,7 +121,7 @@ def memo_html(
         A page on the actual results of the (one) scenario (:func:`netbenefit.follow`).
     paper : {"letter", "a4"}
     """
-    from ..result import Result
+    from ..model.result import Result
 
     results = [results] if isinstance(results, Result) else list(results)
     if not results:

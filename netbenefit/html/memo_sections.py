@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..analysis import SolverResult
-    from ..result import Result
-    from ..scenario import Scenario
+    from ..model.result import Result
+    from ..model.scenario import Scenario
 
 #: The print style of the memo, after the report's: tables wrap at spaces only (never inside a
 #: word), every section but the first starts a page, charts sized for two on a page.
@@ -86,7 +86,7 @@ def driver_grade(scenario: Scenario, key: str) -> str:
     applicant's or the analyst's figure), else the grade of the cited parameter it defaults to
     (``statute``, ``rule``, ``secondary``), else ``convention`` (a default this project chose)."""
     from ..law.parameters import PARAMETERS
-    from ..scenario.paths import at_path
+    from ..model.scenario.paths import at_path
 
     if at_path(scenario.as_written, key, None) is not None:
         return "assumption"
@@ -440,9 +440,9 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
 
 
 def actuals_page_html(result: Result, actuals: Any) -> str:
-    """The scenario followed through its actual results (:func:`netbenefit.after_approval.follow`)."""
-    from ..after_approval import follow
+    """The scenario followed through its actual results (:func:`netbenefit.model.after_approval.follow`)."""
     from ..law.labels import cell
+    from ..model.after_approval import follow
 
     after = follow(result.scenario, actuals)
     lines = "".join(f"<li>{escape(line.strip())}</li>" for line in after.summary().splitlines()[1:])

@@ -27,7 +27,7 @@ from .result import (
 )
 
 if TYPE_CHECKING:
-    from ..result import Result
+    from ..model.result import Result
 
 
 #: Paper sizes of the printed report (CSS ``@page size``).
@@ -351,7 +351,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
     paper : {"letter", "a4"}
         The paper size of the printed page.
     """
-    from ..result import Result
+    from ..model.result import Result
 
     if paper.lower() not in PAPER_SIZES:
         raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")

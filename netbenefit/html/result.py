@@ -1,9 +1,9 @@
 """What a notebook shows of a result and of several results, and the tables on one result that
 the report reuses.
 
-- :func:`result_html` is what a :class:`~netbenefit.result.Result` shows in a notebook
+- :func:`result_html` is what a :class:`~netbenefit.model.result.Result` shows in a notebook
   (``Result._repr_html_``): the ratio against its threshold, the checks and the cash flows.
-- :func:`comparison_html` is what a :class:`~netbenefit.compare.Comparison` shows: a styled
+- :func:`comparison_html` is what a :class:`~netbenefit.model.compare.Comparison` shows: a styled
   summary table, one row per result.
 
 Every function reads the result's fields and tables; none applies a rule.
@@ -21,7 +21,7 @@ from ..law.labels import net_benefit_headline as labels_headline
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 
 if TYPE_CHECKING:
-    from ..result import Result
+    from ..model.result import Result
 
 #: Columns of the cash-flow table shown in a notebook (the report shows every column).
 CASHFLOW_HEADLINE_COLUMNS = (

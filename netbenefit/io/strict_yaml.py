@@ -1,7 +1,7 @@
 """The one YAML loader of netbenefit: safe, duplicate keys refused, the document bounded.
 
 Every YAML file netbenefit reads goes through it: scenario files and actual results
-(:func:`netbenefit.scenario.read_yaml`, which words its errors as a ScenarioError) and the data
+(:func:`netbenefit.model.scenario.read_yaml`, which words its errors as a ScenarioError) and the data
 files of the package, the parameters and the plausible ranges
 (:func:`netbenefit.law.parameters.parse_data_yaml`, which words a name given twice as a RuntimeError).
 

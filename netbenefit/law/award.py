@@ -19,7 +19,7 @@ The annual tax credit of an Emerge award is built per full-time job per year:
    eligibility period.
 
 Every function takes numbers or numpy arrays and broadcasts over variants, so that
-:func:`netbenefit.cashflows.compute` and the calculation table of a result use the same code.
+:func:`netbenefit.model.cashflows.compute` and the calculation table of a result use the same code.
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ def scenario_credit_per_job(inputs, prefix: str = "") -> PerJob:
 
     Parameters
     ----------
-    inputs : netbenefit.cashflows.Inputs
+    inputs : netbenefit.model.cashflows.Inputs
         The scenario's values, some of them arrays of variants.
     prefix : str
         ``""`` for the initial phase, ``"phases.{i}."`` for a later one.

@@ -1,6 +1,6 @@
 """The :class:`Portfolio`: several evaluated applications by New Jersey State fiscal year.
 
-Every application's amounts are placed in fiscal years by :func:`netbenefit.fiscal.by_fiscal_year`
+Every application's amounts are placed in fiscal years by :func:`netbenefit.model.fiscal.by_fiscal_year`
 (the timing point of each project year; benefits as the test counts them; nominal USD), so the
 fiscal-year totals add up to the sum of the applications' requested credits and counted benefits.
 
@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ScenarioError
-from ..fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
 from ..law.labels import money_exact
+from ..model.fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
 from ..views import view
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..result import Result
+    from ..model.result import Result
 
 #: Columns of :attr:`Portfolio.fiscal_years` (after its index, ``fiscal_year``).
 FISCAL_YEAR_COLUMNS = (
@@ -219,8 +219,8 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _items(scenarios: Any) -> list:
     """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
-    from ..result import Result
-    from ..scenario import Scenario
+    from ..model.result import Result
+    from ..model.scenario import Scenario
 
     if isinstance(scenarios, str | Path | Scenario | Result):
         scenarios = [scenarios]
@@ -239,8 +239,8 @@ def _items(scenarios: Any) -> list:
 
 
 def _evaluate(item: Any) -> Result:
-    from ..evaluate import evaluate
-    from ..result import Result
+    from ..model.evaluate import evaluate
+    from ..model.result import Result
 
     return item if isinstance(item, Result) else evaluate(item)
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from ..errors import ScenarioError
 from ..law.labels import money_exact
-from ..memory import check_memory
+from ..model.memory import check_memory
 
 #: The macro draws a portfolio file may give, and the scenario key each replaces.
 MACRO_KEYS = {"salary_growth": "jobs.salary_growth", "discount_rate": "discount_rate", "inflation": "inflation"}
@@ -155,7 +155,7 @@ def _distribution(scenario, key: str, spec: Any, where: str):
 def load_portfolio_file(path: str | Path) -> PortfolioFile:
     """Read and check a portfolio file; every scenario is loaded. Raises ScenarioError naming the
     file (the portfolio file, or the scenario file at fault), the key and the problem."""
-    from ..scenario import load_scenario, read_yaml
+    from ..model.scenario import load_scenario, read_yaml
 
     path = Path(path)
     source = str(path)
@@ -297,8 +297,8 @@ def group_task(
     from ..analysis.columns import result_columns
     from ..analysis.distributed import scenario_of
     from ..analysis.keys import drawn_values
-    from ..cashflows import compute
-    from ..fiscal import fiscal_years
+    from ..model.cashflows import compute
+    from ..model.fiscal import fiscal_years
 
     credits = np.zeros((size, n_fiscal_years))
     benefits = np.zeros((size, n_fiscal_years))
@@ -384,8 +384,8 @@ class PortfolioMonteCarlo:
 
 def _plan(book: PortfolioFile) -> tuple[int, list[np.ndarray]]:
     """The first fiscal year and each application's fiscal-year columns (by project year)."""
-    from ..cashflows import compute
-    from ..fiscal import fiscal_years, state_fiscal_year
+    from ..model.cashflows import compute
+    from ..model.fiscal import fiscal_years, state_fiscal_year
 
     placed = []
     for scenario in book.scenarios:

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..fiscal import BENEFIT_COLUMNS
 from ..io import safe_text
 from ..io.safe_text import html as escape
 from ..io.writing import write_file
 from ..law.labels import money_exact as money
+from ..model.fiscal import BENEFIT_COLUMNS
 from ..result_files import csv_bytes, write_named_bytes
 from .book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
 

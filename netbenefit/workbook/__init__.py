@@ -90,7 +90,7 @@ from .sheets import (
 )
 
 if TYPE_CHECKING:
-    from ..result import Result
+    from ..model.result import Result
 
 #: The names of the single module this package was, kept for their callers.
 

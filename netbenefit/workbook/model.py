@@ -80,7 +80,7 @@ class SheetModel:
 
 def cashflow_model(result: Result) -> SheetModel:
     """The years, the context columns and each phase's streams, credits and benefit window, from
-    the model (:mod:`netbenefit.cashflows`)."""
+    the model (:mod:`netbenefit.model.cashflows`)."""
     scenario, computation = result.scenario, result.computation
     n_years = len(computation.years)
     extension = float(result.extended_years) if result.extension_counted else 0.0

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..disclosures import applied_multipliers
+from ..model.disclosures import applied_multipliers
 from .book import Book, Sheet
 from .cells import ScenarioCells, column_letter, fit_widths, header_row, put, put_formula, quote_sheetname, value_table
 from .layout import (
@@ -37,7 +37,7 @@ def inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCe
     sheet = workbook.create_sheet(INPUTS_SHEET)
     per_scenario = [{key: (value, given) for key, value, given in input_rows(r.scenario)} for r in results]
     # The multipliers as applied (a table row, or the earnings multiplier standing for the
-    # construction one), not the scenario's unused defaults (netbenefit.disclosures).
+    # construction one), not the scenario's unused defaults (netbenefit.model.disclosures).
     applied = [{f"revenue.{m.name}": m for m in applied_multipliers(r.scenario)} for r in results]
     keys = list(dict.fromkeys(key for rows in per_scenario for key in rows))
     value_headers = [r.name for r in results] if comparison else ["Value"]
@@ -138,7 +138,7 @@ def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[Scena
 def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCells]) -> None:
     """One row per scenario (:func:`netbenefit.compare`); the figures that follow the discount rate
     are formulas on the names of the scenario."""
-    from ..compare import SUMMARY_COLUMNS, summary_row
+    from ..model.compare import SUMMARY_COLUMNS, summary_row
 
     columns = [*SUMMARY_COLUMNS, "cash_flow_sheet", "names_suffix"]
     rows = [

@@ -13,9 +13,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 import netbenefit  # noqa: E402
 from netbenefit import ScenarioError, charts  # noqa: E402
-from netbenefit.after_approval import follow  # noqa: E402
 from netbenefit.cli import main  # noqa: E402
-from netbenefit.economics import (  # noqa: E402
+from netbenefit.model.after_approval import follow  # noqa: E402
+from netbenefit.model.economics import (
     VIEWS,
     but_for_share_to_pass,
     economist_view,

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import netbenefit
 from netbenefit.analysis import key_label, max_award, montecarlo, sensitivity, sweep
 from netbenefit.analysis.keys import whole_jobs
-from netbenefit.scenario import Scenario
-from netbenefit.scenario.paths import phase_of
+from netbenefit.model.scenario import Scenario
+from netbenefit.model.scenario.paths import phase_of
 
 PHASED = "scenarios/phased_campus.yaml"  # phase 2 starts 3 years after approval
 

@@ -64,7 +64,7 @@ def test_distinct_names_in_two_files_load():
 
 
 def test_the_data_files_reader_refuses_a_name_twice_at_any_depth():
-    # The plausible ranges are read with it too (netbenefit.plausibility).
+    # The plausible ranges are read with it too (netbenefit.model.plausibility).
     from netbenefit.law.parameters import parse_data_yaml
 
     assert parse_data_yaml("a:\n  low: 1\nb: 2\n") == {"a": {"low": 1}, "b": 2}

@@ -17,12 +17,12 @@ import pytest
 
 import netbenefit
 from netbenefit import charts
-from netbenefit.after_approval import follow
 from netbenefit.analysis import montecarlo, sensitivity, sweep
 from netbenefit.analysis.bands import cumulative_pv_bands
-from netbenefit.economics import economist_view_of
 from netbenefit.law import labels
-from netbenefit.plausibility import PlausibilityWarning
+from netbenefit.model.after_approval import follow
+from netbenefit.model.economics import economist_view_of
+from netbenefit.model.plausibility import PlausibilityWarning
 
 from .text_fit import leading_digit, line_problems, money_amounts, money_tick_problems, text_problems
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from support import base_scenario_dict, with_changes
 
 from netbenefit import ScenarioError
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 
 def _members(annotation: Any) -> list[Any]:

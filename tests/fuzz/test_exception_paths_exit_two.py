@@ -21,7 +21,7 @@ import yaml
 from support import base_scenario_dict, scenario
 
 from netbenefit import ScenarioError, cli
-from netbenefit.after_approval import Actuals, load_actuals
+from netbenefit.model.after_approval import Actuals, load_actuals
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTY = ROOT / "scenarios" / "party_city.yaml"

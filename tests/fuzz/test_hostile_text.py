@@ -18,8 +18,8 @@ from support import base_scenario_dict, with_changes
 
 import netbenefit
 from netbenefit import ScenarioError, cli
-from netbenefit.after_approval import Actuals
-from netbenefit.scenario import Scenario
+from netbenefit.model.after_approval import Actuals
+from netbenefit.model.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ from support import base_scenario_dict, with_changes
 
 import netbenefit
 from netbenefit import ScenarioError, load_scenario
-from netbenefit.after_approval import load_actuals
+from netbenefit.model.after_approval import load_actuals
 
 CSV = "year,amount\n1,1000000\n2,1000000\n"
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from netbenefit import ScenarioError, cli, load_scenario
-from netbenefit.plausibility import plausibility_warnings
+from netbenefit.model.plausibility import plausibility_warnings
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "scenarios" / "industry_multipliers_example.yaml"
@@ -89,7 +89,7 @@ def test_a_plausible_table_gives_no_warning():
 
 
 def test_the_table_multipliers_have_the_ranges_of_the_scalar_keys():
-    from netbenefit.plausibility import RANGES
+    from netbenefit.model.plausibility import RANGES
 
     keys = {key for plausible in RANGES for key in plausible.keys}
     assert {
@@ -139,7 +139,7 @@ def test_a_workbook_of_many_phases_or_streams_is_within_excel_limits(tmp_path, k
 
     import netbenefit
     from netbenefit.io.writing import file_stems
-    from netbenefit.scenario import Scenario
+    from netbenefit.model.scenario import Scenario
     from netbenefit.workbook import build_workbook
 
     result = netbenefit.evaluate(Scenario.from_dict(_many(kind, count)))

@@ -15,7 +15,7 @@ from support import base_scenario_dict
 
 import netbenefit
 from netbenefit.io import safe_text
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTY = ROOT / "scenarios" / "party_city.yaml"

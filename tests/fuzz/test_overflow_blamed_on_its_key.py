@@ -12,7 +12,7 @@ import yaml
 
 import netbenefit
 from netbenefit import ScenarioError, cli
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,7 +12,7 @@ import pytest
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTY = ROOT / "scenarios" / "party_city.yaml"

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from netbenefit.cli import main
-from netbenefit.evaluate import evaluate
+from netbenefit.model.evaluate import evaluate
 from netbenefit.result_files import file_count, write_charts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"

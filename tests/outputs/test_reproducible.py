@@ -13,8 +13,8 @@ import pytest
 
 from netbenefit import charts
 from netbenefit.cli import main
-from netbenefit.evaluate import evaluate
 from netbenefit.io.writing import NO_DATE, OutputError, dates_fixed, source_date
+from netbenefit.model.evaluate import evaluate
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = [SCENARIOS / "party_city.yaml", SCENARIOS / "phased_campus.yaml"]

@@ -54,7 +54,7 @@ def test_a_slider_keeps_inside_the_key_s_range():
 
 
 def test_a_value_the_rules_refuse_is_said_and_keeps_the_last_result(explorer, monkeypatch):
-    from netbenefit.scenario import Scenario
+    from netbenefit.model.scenario import Scenario
 
     before = explorer.result
 

@@ -12,7 +12,7 @@ import pytest
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.fiscal import BENEFIT_COLUMNS
+from netbenefit.model.fiscal import BENEFIT_COLUMNS
 from netbenefit.portfolio.book import check_cap
 from netbenefit.portfolio.views import csv_files, portfolio_html, write_portfolio_workbook
 

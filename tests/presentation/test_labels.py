@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 import netbenefit
 from netbenefit.law import labels
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

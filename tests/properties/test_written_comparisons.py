@@ -165,7 +165,7 @@ def test_generated_phased_scenarios_write_true_comparisons(data):
 
 def test_a_follow_result_writes_true_comparisons():
     # The bundled two-phase application followed through its actual results (exit after year 6).
-    from netbenefit.after_approval import follow, load_actuals
+    from netbenefit.model.after_approval import follow, load_actuals
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -13,8 +13,8 @@ from workbook_engines import Recomputed, set_named_cell
 
 import netbenefit
 from netbenefit.cli import EXIT_OK, main
-from netbenefit.disclosures import applied_multipliers
 from netbenefit.html import Comparison
+from netbenefit.model.disclosures import applied_multipliers
 from netbenefit.workbook import cell_text, input_rows
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -188,7 +188,7 @@ def test_the_inputs_sheet_holds_every_input(results, workbooks):
     expected = input_rows(result.scenario)
     assert len(expected) > 60 and set(rows) == {key for key, _, _ in expected}
     # A multiplier another value stands for (a table row, the earnings multiplier for the
-    # construction one) shows the value applied, marked "applied" (netbenefit.disclosures).
+    # construction one) shows the value applied, marked "applied" (netbenefit.model.disclosures).
     applied = {f"revenue.{m.name}": m for m in applied_multipliers(result.scenario) if not m.is_the_key}
     assert set(applied) == {"revenue.construction_earnings_multiplier"}
     for key, value, given in expected:

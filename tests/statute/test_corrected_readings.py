@@ -8,7 +8,7 @@ import pytest
 from support import evaluate, scenario
 
 import netbenefit
-from netbenefit.after_approval import Actuals, follow
+from netbenefit.model.after_approval import Actuals, follow
 
 PASSES_ONLY_WITH_EXTENSION = {
     "commitment": {"extended_years": 3},
@@ -201,7 +201,7 @@ def test_19_31U_1_14_fall_against_the_prior_years_annual_report(second, flagged)
     base = scenario(**{"jobs.new": 100})
     after = follow(base, actuals([(100, 1000), (second, 1000)]))
     assert bool(after.years["rerun_flag"].iloc[1]) is flagged
-    from netbenefit.after_approval import prior_report
+    from netbenefit.model.after_approval import prior_report
 
     assert prior_report([100.0, second], 100.0).tolist() == [100.0, 100.0]
 
@@ -222,7 +222,7 @@ def test_19_31U_1_14a_forfeiture_until_restored(third, restored_at, forfeited):
 
 
 def test_19_31U_1_4c_retained_requirement_met_first():
-    from netbenefit.after_approval import retained_first
+    from netbenefit.model.after_approval import retained_first
 
     assert [a.tolist() for a in retained_first([120.0], [80.0], 100.0)] == [[100.0], [100.0]]
     assert [a.tolist() for a in retained_first([20.0], [120.0], 100.0)] == [[20.0], [120.0]]

@@ -7,7 +7,7 @@ import pytest
 
 import netbenefit
 from netbenefit.law.parameters import parameter
-from netbenefit.plausibility import RANGES, PlausibilityWarning, plausibility_warnings
+from netbenefit.model.plausibility import RANGES, PlausibilityWarning, plausibility_warnings
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICE = ROOT / "scenarios" / "office_hq_default_area.yaml"

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from netbenefit.cashflows import gross_income_tax
 from netbenefit.law.rules import (
     capital_investment_minimum,
     capital_investment_rate,
@@ -13,6 +12,7 @@ from netbenefit.law.rules import (
     repayment_schedule,
     statutory_threshold,
 )
+from netbenefit.model.cashflows import gross_income_tax
 
 
 def test_rules_broadcast_over_variants():

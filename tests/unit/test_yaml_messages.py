@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from netbenefit import ScenarioError, load_scenario, plausibility
+from netbenefit import ScenarioError, load_scenario
 from netbenefit.io import strict_yaml
 from netbenefit.law.parameters import parse_data_yaml, parse_parameter_files
+from netbenefit.model import plausibility
 
 DEEP = "a: " + "[" * 60 + "]" * 60 + "\n"
 BOMB = (

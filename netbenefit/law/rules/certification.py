@@ -3,7 +3,7 @@ the jobs in place, the retained requirement met first, forfeiture for a fall of 
 workforce, and the comparison with the prior report that may re-run the test.
 
 N.J.A.C. 19:31U-1.14 and 19:31U-1.4(c), as summarized by the authority (see
-:mod:`netbenefit.after_approval`, which applies them to a scenario and its actual results, and
+:mod:`netbenefit.model.after_approval`, which applies them to a scenario and its actual results, and
 where each reading is graded). Every bound comes from the cited parameters file
 ``after_approval.yaml``.
 """

@@ -1,7 +1,7 @@
 """What a rule decided, as one record: the comparisons it made and which one decided.
 
 Every sentence, table cell, chart label and JSON field that states a check's outcome is formatted
-from its :class:`Decision` (:mod:`netbenefit.explain`, :mod:`netbenefit.law.labels`); nothing computes
+from its :class:`Decision` (:mod:`netbenefit.model.explain`, :mod:`netbenefit.law.labels`); nothing computes
 a rule again to write about it. A :class:`Comparison` carries the values as the rule compared them
 and whether its requirement held (the relative tolerance of 71(a)(5) included), so that the relation
 written between the two numbers is the one that is true of them.

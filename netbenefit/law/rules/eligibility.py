@@ -277,7 +277,7 @@ def prevailing_wage_satisfied(
 def weighted_withholding_share(shares, jobs):
     """NJ withholding share of the new and retained full-time jobs of all phases, 71(d) ("not less
     than 80 percent of the withholdings"): each phase's share weighted by ``jobs``, its withholdings
-    (:func:`netbenefit.withholdings.phase_weights`: income tax withheld, wages, or jobs where no
+    (:func:`netbenefit.model.withholdings.phase_weights`: income tax withheld, wages, or jobs where no
     salary is given); the initial phase's share where every weight is zero. [share]
 
     >>> float(weighted_withholding_share([0.9, 0.5], [100, 100]))

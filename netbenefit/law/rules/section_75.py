@@ -83,8 +83,8 @@ def check(inputs, phases, retained_jobs_eligible) -> np.ndarray:
     """Check ``75`` over every phase, for n variants: True where each phase's credit per job is
     within its maximum, or where the maximum is not graded statute (then only a warning).
 
-    ``inputs`` is the model's value accessor (:class:`netbenefit.cashflows.Inputs`); ``phases`` the
-    model's phases (:class:`netbenefit.cashflows.PhaseFlows`, their ``credits`` by year).
+    ``inputs`` is the model's value accessor (:class:`netbenefit.model.cashflows.Inputs`); ``phases`` the
+    model's phases (:class:`netbenefit.model.cashflows.PhaseFlows`, their ``credits`` by year).
     """
     passed, _ = check_with_values(inputs, phases, retained_jobs_eligible)
     return passed
