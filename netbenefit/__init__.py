@@ -15,6 +15,7 @@ from . import _startup
 _startup.hold_while_starting()  # the command line: signals held from here (netbenefit._startup)
 
 import sys  # noqa: E402
+import types  # noqa: E402
 from importlib import import_module  # noqa: E402
 from importlib.machinery import ModuleSpec  # noqa: E402
 
@@ -25,6 +26,7 @@ PUBLIC_PATHS: dict[str, str] = {
     "netbenefit.award": "netbenefit.law.award",
     "netbenefit.methods": "netbenefit.model.methods",
     "netbenefit.parameters": "netbenefit.law.parameters",
+    "netbenefit.portfolio": "netbenefit.analysis.portfolio",
     "netbenefit.rules": "netbenefit.law.rules",
     "netbenefit.scenario": "netbenefit.model.scenario",
 }
@@ -53,13 +55,24 @@ class _PublicPaths:
 
 sys.meta_path.insert(0, _PublicPaths())
 
-# These share their name with their module: they are bound now, since importing the module
-# (which any command does) would otherwise leave the package attribute pointing at the module.
-from .diff import diff as diff  # noqa: E402
+# Bound now: every command evaluates (and ``explore`` shares its name with its module, which
+# would otherwise leave the package attribute pointing at the module once imported).
 from .explore import explore as explore  # noqa: E402
 from .model.compare import compare as compare  # noqa: E402
 from .model.evaluate import evaluate as evaluate  # noqa: E402
-from .portfolio import portfolio as portfolio  # noqa: E402
+
+
+class _FrontDoor(types.ModuleType):
+    """The package: the public path ``netbenefit.portfolio`` (a module) never replaces the function
+    ``netbenefit.portfolio`` when it is imported (the import system sets a package's attribute)."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name == "portfolio" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _FrontDoor
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
@@ -78,21 +91,23 @@ _EXPORTS = {
     "tornado": "charts",
     "award_table": "law.award",
     "Comparison": "model.compare",
-    "Diff": "diff",
+    "Diff": "analysis.diff",
+    "diff": "analysis.diff",
     "economist_view": "model.economics",
     "economist_view_of": "model.economics",
     "ScenarioError": "errors",
     "PARAMETERS": "law.parameters",
     "parameter": "law.parameters",
     "PlausibilityWarning": "model.plausibility",
-    "Portfolio": "portfolio",
-    "portfolio_montecarlo": "portfolio",
+    "Portfolio": "analysis.portfolio",
+    "portfolio": "analysis.portfolio",
+    "portfolio_montecarlo": "analysis.portfolio",
     "Result": "model.result",
     "Scenario": "model.scenario",
     "load_scenario": "model.scenario",
 }
 
-__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "explore", "portfolio"])
+__all__ = sorted([*_EXPORTS, "compare", "evaluate", "explore"])
 
 
 def __getattr__(name: str):

@@ -1,7 +1,7 @@
 """The one place where a model or analysis object reaches its views.
 
 A :class:`~netbenefit.model.result.Result`, a :class:`~netbenefit.model.scenario.Scenario`, a
-:class:`~netbenefit.diff.Diff`, a comparison, a Monte Carlo run, a sensitivity table, a solver's
+:class:`~netbenefit.analysis.diff.Diff`, a comparison, a Monte Carlo run, a sensitivity table, a solver's
 result and a portfolio each show themselves in a notebook, write their workbook or report and draw
 their charts through :func:`view`, which finds the view module by its name when first asked, as
 pandas finds its plotting backend (``pandas/plotting/_core.py``). So no model or analysis module
@@ -42,10 +42,10 @@ VIEWS: dict[str, tuple[str, str]] = {
     "tornado": ("netbenefit.charts", "tornado"),
     "solver_html": ("netbenefit.notebook", "solver_html"),
     # a portfolio
-    "portfolio_html": ("netbenefit.portfolio.views", "portfolio_html"),
+    "portfolio_html": ("netbenefit.portfolio_views", "portfolio_html"),
     "portfolio_charts": ("netbenefit.charts.portfolio", "PORTFOLIO_CHARTS"),
-    "write_portfolio_workbook": ("netbenefit.portfolio.views", "write_portfolio_workbook"),
-    "write_portfolio_page": ("netbenefit.portfolio.views", "write_portfolio_page"),
+    "write_portfolio_workbook": ("netbenefit.portfolio_views", "write_portfolio_workbook"),
+    "write_portfolio_page": ("netbenefit.portfolio_views", "write_portfolio_page"),
 }
 
 

@@ -4,6 +4,10 @@ Every function here runs :func:`netbenefit.model.cashflows.compute` on arrays of
 numbers are those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``. Values are
 checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 ``docs/analysis.md``.
+
+The analysis floor: many variants of one scenario, two scenarios (``diff``, ``margin``), many
+applications (``portfolio/``). May import the model, the law, ``io`` and ``errors``; never the views
+or the command line, but an analysis object reaches its views through ``netbenefit.views``.
 """
 
 from .bands import BAND_COLUMNS, cumulative_pv_bands

@@ -1,4 +1,4 @@
-"""Charts of a :class:`~netbenefit.portfolio.Portfolio`: the program by State fiscal year.
+"""Charts of a :class:`~netbenefit.analysis.portfolio.Portfolio`: the program by State fiscal year.
 
 - :func:`credits_by_application`: requested credits by fiscal year, stacked by application
   (an application that is not eligible hatched: it awards nothing);
@@ -40,7 +40,7 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..portfolio import Portfolio
+    from ..analysis.portfolio import Portfolio
 
 #: Colours of applications, each distinct (the house palette, then the lighter companions of
 #: Matplotlib's tab20 palette): up to this many applications each has its own colour and a legend

@@ -20,7 +20,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ..diff import diff
+    from ..analysis.diff import diff
     from ..io.safe_text import terminal_lines
 
     comparison = diff(args.a, args.b)

@@ -3,7 +3,7 @@
 A FILE may be a scenario file or a folder (its ``*.yaml`` scenario files, in name order). The
 folder receives ``fiscal_years.csv`` (the totals by fiscal year), ``applications.csv``,
 ``applications_by_fiscal_year.csv``, ``portfolio.xlsx`` (live SUM formulas), ``portfolio.html``
-and the charts (``charts/``); see :mod:`netbenefit.portfolio.views`. Every option, every
+and the charts (``charts/``); see :mod:`netbenefit.portfolio_views`. Every option, every
 application and (with ``--montecarlo``) every drawn value is checked before any line is printed or
 anything written; the folder rules of ``compare`` apply (``--force``, one run per folder,
 :mod:`netbenefit.io.run_folder`).
@@ -14,7 +14,7 @@ Aspire and Emerge cap (secondary), by each application's ``location.region``.
 (the statute's figure for Emerge could not be read; docs/portfolio.md): the headroom under it.
 
 ``--montecarlo PORTFOLIO.yaml``: the portfolio Monte Carlo of that file
-(:mod:`netbenefit.portfolio.montecarlo`), written to ``montecarlo_fiscal_years.csv``; its
+(:mod:`netbenefit.analysis.portfolio.montecarlo`), written to ``montecarlo_fiscal_years.csv``; its
 applications are then the file's, and no FILE is given. ``--dask`` runs it on a LocalCluster,
 ``--scheduler ADDRESS`` on a running cluster; the percentiles are the same for the same seed.
 """
@@ -56,7 +56,7 @@ def _client(args: argparse.Namespace):
             from distributed import Client
         except ImportError:
             raise ScenarioError("--dask", "", "running on Dask needs dask: pip install 'netbenefit[dask]'") from None
-        from ..portfolio.montecarlo import local_cluster
+        from ..analysis.portfolio.montecarlo import local_cluster
 
         started = None
         try:
@@ -119,8 +119,8 @@ def check_options(args: argparse.Namespace) -> None:
     """Every option checked before any file is read: the cap; the Monte Carlo's options only with
     ``--montecarlo`` (refused apart, not ignored); ``--draws`` and ``--seed`` in range; the
     scheduler's address. Raises ScenarioError."""
+    from ..analysis.portfolio.book import check_cap
     from ..errors import ScenarioError
-    from ..portfolio.book import check_cap
 
     check_cap(args.cap)
     if args.montecarlo is None:
@@ -138,7 +138,7 @@ def check_options(args: argparse.Namespace) -> None:
         if given:
             raise ScenarioError(given[0], "", "runs the Monte Carlo: give it with --montecarlo PORTFOLIO.yaml")
         return
-    from ..portfolio.montecarlo import check_run_arguments
+    from ..analysis.portfolio.montecarlo import check_run_arguments
 
     check_run_arguments("command line", args.draws, args.seed, prefix="--")
     if args.dask and args.scheduler is not None:
@@ -162,23 +162,23 @@ def run(args: argparse.Namespace) -> int:
     if args.montecarlo is not None:
         if args.files:
             raise ScenarioError(str(args.montecarlo), "", "give either scenario FILEs or --montecarlo, not both")
-        from ..portfolio.montecarlo import load_portfolio_file
+        from ..analysis.portfolio.montecarlo import load_portfolio_file
 
         book = load_portfolio_file(args.montecarlo)
         scenarios = list(book.scenarios)
     else:
         if not args.files:
             raise ScenarioError("portfolio", "", "give scenario files or folders, or --montecarlo PORTFOLIO.yaml")
-        from ..portfolio.book import scenario_files
+        from ..analysis.portfolio.book import scenario_files
 
         scenarios = scenario_files(args.files)
     results = [evaluate(item) for item in scenarios]  # every application first: nothing printed on error
-    from ..portfolio import portfolio
+    from ..analysis.portfolio import portfolio
 
     book_view = portfolio(results, cap=args.cap, regions=args.regions)
     if book is not None:  # the drawn values are checked as they are drawn: before any line
         from ..analysis.keys import CLIP_HINT, OutOfRangeError
-        from ..portfolio.montecarlo import portfolio_montecarlo
+        from ..analysis.portfolio.montecarlo import portfolio_montecarlo
 
         client = None
         try:
@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
-    from ..portfolio.views import write_portfolio
+    from ..portfolio_views import write_portfolio
 
     with one_run(folder) as run:
         formats = ("png", "svg") if args.svg else ("png",)

@@ -36,7 +36,7 @@ from .pieces import STYLE
 from .report import PAPER_SIZES
 
 if TYPE_CHECKING:
-    from ..diff import Diff
+    from ..analysis.diff import Diff
     from ..model.result import Result
 
 
@@ -145,7 +145,7 @@ def memo_html(
 
 
 def diff_memo_html(diff: Diff, *, date: dt.date | str | None = None, preparer: str = "", paper: str = "letter") -> str:
-    """The memo of a :class:`~netbenefit.diff.Diff`: the ratio of each scenario, the inputs that
+    """The memo of a :class:`~netbenefit.analysis.diff.Diff`: the ratio of each scenario, the inputs that
     differ and the attribution of the change, with its waterfall chart."""
     body = diff_page_html(diff, first=True)
     return _page(

@@ -385,7 +385,7 @@ def montecarlo_page_html(facts: MemoFacts, sections: MemoSections) -> str:
 
 
 def diff_page_html(diff: Any, *, first: bool = False) -> str:
-    """What changed between two scenarios and what moved the ratio (:class:`~netbenefit.diff.Diff`)."""
+    """What changed between two scenarios and what moved the ratio (:class:`~netbenefit.analysis.diff.Diff`)."""
     from .. import charts
     from ..charts.style import new_figure
     from ..law.labels import short_label
@@ -481,8 +481,8 @@ def optional_pages_html(facts: MemoFacts, sections: MemoSections, *, diff: Any =
     if sections.montecarlo:
         parts.append(montecarlo_page_html(facts, sections))
     if diff is not None:
-        from ..diff import Diff
-        from ..diff import diff as make_diff
+        from ..analysis.diff import Diff
+        from ..analysis.diff import diff as make_diff
 
         parts.append(diff_page_html(diff if isinstance(diff, Diff) else make_diff(diff, facts.result.scenario)))
     if actuals is not None:

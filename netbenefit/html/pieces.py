@@ -2,7 +2,7 @@
 failed check, the money and percent formatters, tables of a DataFrame, a scenario's inputs as
 written, and a chart as an embedded PNG. :mod:`netbenefit.html.result` and
 :mod:`netbenefit.html.report` build on them, and so do :mod:`netbenefit.notebook` and
-:mod:`netbenefit.portfolio.views`."""
+:mod:`netbenefit.portfolio_views`."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import netbenefit
 import netbenefit.model.cashflows
-from netbenefit.diff import MAX_PLAYERS, changed_inputs
+from netbenefit.analysis.diff import MAX_PLAYERS, changed_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICE = netbenefit.load_scenario(ROOT / "scenarios" / "office_hq_default_area.yaml")

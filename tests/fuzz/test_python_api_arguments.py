@@ -78,7 +78,7 @@ def test_an_analysis_of_a_path_runs_it_and_of_anything_else_says_a_scenario_is_e
 
 @pytest.mark.parametrize("cap", [10**400, 1.797e308, float("inf"), -1.0, "1e9", True])
 def test_a_cap_beyond_any_sum_is_refused_naming_it(cap):
-    from netbenefit.portfolio.book import check_cap
+    from netbenefit.analysis.portfolio.book import check_cap
 
     with pytest.raises(ScenarioError) as caught:
         check_cap(cap)

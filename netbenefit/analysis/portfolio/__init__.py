@@ -4,10 +4,10 @@
 >>> book = netbenefit.portfolio(["scenarios/portfolio/a.yaml", "scenarios/portfolio/b.yaml"])  # doctest: +SKIP
 >>> book.fiscal_years  # doctest: +SKIP
 
-- :func:`portfolio` / :class:`Portfolio` (:mod:`netbenefit.portfolio.book`): each application's
+- :func:`portfolio` / :class:`Portfolio` (:mod:`netbenefit.analysis.portfolio.book`): each application's
   requested credits and counted benefits by fiscal year, the totals, the cumulative credits, the
   applications passing and failing, and the headroom under a cap the user gives;
-- :func:`portfolio_montecarlo` (:mod:`netbenefit.portfolio.montecarlo`): the program's fiscal-year
+- :func:`portfolio_montecarlo` (:mod:`netbenefit.analysis.portfolio.montecarlo`): the program's fiscal-year
   cost with honest percentiles, each application's own uncertain drivers and shared macro draws,
   in one process or on a Dask cluster.
 

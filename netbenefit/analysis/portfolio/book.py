@@ -27,15 +27,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import ScenarioError
-from ..law.labels import money_exact
-from ..model.fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
-from ..views import view
+from ...errors import ScenarioError
+from ...law.labels import money_exact
+from ...model.fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
+from ...views import view
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..model.result import Result
+    from ...model.result import Result
 
 #: Columns of :attr:`Portfolio.fiscal_years` (after its index, ``fiscal_year``).
 FISCAL_YEAR_COLUMNS = (
@@ -99,14 +99,14 @@ PORTFOLIO_UNITS = {
 
 def _shown(frame: pd.DataFrame, *, unknown: str = "") -> pd.DataFrame:
     """``frame`` shown by unit in a notebook (its values and ``attrs`` unchanged)."""
-    from ..tables import ResultTable
+    from ...tables import ResultTable
 
     return ResultTable.of(frame, unknown=unknown, units=PORTFOLIO_UNITS)
 
 
 def cap_note(cap: float | None) -> str:
     """What the outputs say of the cap (module docstring)."""
-    from ..law.parameters import PARAMETERS
+    from ...law.parameters import PARAMETERS
 
     stated = PARAMETERS["aspire_and_emerge_annual_award_cap"]
     known = (
@@ -132,7 +132,7 @@ REGIONS = tuple(REGIONAL_CAPS)
 
 def regions_note() -> str:
     """What a portfolio with ``regions`` says of the regional split of the cap."""
-    from ..law.parameters import parameter
+    from ...law.parameters import parameter
 
     north, south = (money_exact(parameter(REGIONAL_CAPS[r])) for r in REGIONS)
     return (
@@ -145,7 +145,7 @@ def regions_note() -> str:
 def _regional_columns(results, applications, awards, totals, years) -> list[str]:
     """Add ``awarded_north``, ``cap_north``, ``cap_headroom_north`` (and the same for the south)
     to ``totals``; returns their names. An eligible application without a region is an error."""
-    from ..law.parameters import parameter
+    from ...law.parameters import parameter
 
     regions = []
     for result, eligible in zip(results, applications["eligible"], strict=True):
@@ -219,8 +219,8 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _items(scenarios: Any) -> list:
     """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
-    from ..model.result import Result
-    from ..model.scenario import Scenario
+    from ...model.result import Result
+    from ...model.scenario import Scenario
 
     if isinstance(scenarios, str | Path | Scenario | Result):
         scenarios = [scenarios]
@@ -239,8 +239,8 @@ def _items(scenarios: Any) -> list:
 
 
 def _evaluate(item: Any) -> Result:
-    from ..model.evaluate import evaluate
-    from ..model.result import Result
+    from ...model.evaluate import evaluate
+    from ...model.result import Result
 
     return item if isinstance(item, Result) else evaluate(item)
 
@@ -422,11 +422,11 @@ class Portfolio:
         return charts[kind](self, ax=ax)
 
     def to_excel(self, path) -> Path:
-        """The workbook of :func:`netbenefit.portfolio.views.write_portfolio_workbook`. Atomic."""
+        """The workbook of :func:`netbenefit.portfolio_views.write_portfolio_workbook`. Atomic."""
         return view("write_portfolio_workbook")(self, Path(path))
 
     def to_html(self, path) -> Path:
-        """The self-contained page of :func:`netbenefit.portfolio.views.write_portfolio_page`. Atomic."""
+        """The self-contained page of :func:`netbenefit.portfolio_views.write_portfolio_page`. Atomic."""
         return view("write_portfolio_page")(self, Path(path))
 
 

@@ -12,8 +12,8 @@ import math
 
 import numpy as np
 
-from .law.labels import years
-from .model.result import Result
+from ..law.labels import years
+from ..model.result import Result
 
 SAME_MARGIN = 1e-9  # not a statutory number: a residual below this (relative) is rounding, not a row
 

@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import ScenarioError
-from .law.labels import margin_points, money_exact, ratio
+from ..errors import ScenarioError
+from ..law.labels import margin_points, money_exact, ratio
+from ..model.result import Result
+from ..model.scenario import Scenario, load_scenario
 from .margin import benefit_window, margin_rows
-from .model.result import Result
-from .model.scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:  # pandas is imported when a diff is made, not when netbenefit is
     import pandas as pd
@@ -251,20 +251,20 @@ class Diff:
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall."""
-        from .views import view
+        from ..views import view
 
         return view("diff_html")(self)
 
     def plot(self, ax=None):
         """The ratio waterfall, :func:`netbenefit.charts.ratio_waterfall`; returns the Axes."""
-        from .views import view
+        from ..views import view
 
         return view("ratio_waterfall")(self, ax=ax)
 
     def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write this comparison as a memo PDF: the ratios, the inputs that differ, the attribution
         and its waterfall (options ``date``, ``preparer``, ``paper``). Returns the path."""
-        from .views import view
+        from ..views import view
 
         return view("write_diff_memo")(self, Path(path), **options)
 
@@ -292,7 +292,7 @@ def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
     >>> d = diff("scenarios/office_hq_default_area.yaml", variant)  # doctest: +SKIP
     >>> d.attribution  # doctest: +SKIP
     """
-    from .model.evaluate import evaluate
+    from ..model.evaluate import evaluate
 
     scenario_a = a if isinstance(a, Scenario) else load_scenario(a)
     scenario_b = b if isinstance(b, Scenario) else load_scenario(b)
@@ -473,10 +473,10 @@ def _coalition_ratios(
     scenario: Scenario, changes: Mapping[str, Any], players: list[tuple[str, list[str]]]
 ) -> np.ndarray:
     """The ratio of every coalition of ``players`` (bit i of the index: player i's changes made)."""
-    from .analysis.columns import result_columns
-    from .analysis.keys import key_spec
-    from .model.cashflows import compute
-    from .model.plausibility import quiet
+    from ..model.cashflows import compute
+    from ..model.plausibility import quiet
+    from .columns import result_columns
+    from .keys import key_spec
 
     numeric = [i for i, (_, keys) in enumerate(players) if all(_is_numeric(scenario, k, changes[k]) for k in keys)]
     other = [i for i in range(len(players)) if i not in numeric]
@@ -520,7 +520,7 @@ def _coalition_ratios(
 
 def _is_numeric(scenario: Scenario, key: str, new: Any) -> bool:
     """Whether a change can be an array of variants: a number (not a flag) at a variable key."""
-    from .analysis.keys import key_spec
+    from .keys import key_spec
 
     try:
         old = scenario.value_at(key)

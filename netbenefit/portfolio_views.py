@@ -12,16 +12,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..io import safe_text
-from ..io.safe_text import html as escape
-from ..io.writing import write_file
-from ..law.labels import money_exact as money
-from ..model.fiscal import BENEFIT_COLUMNS
-from ..result_files import csv_bytes, write_named_bytes
-from .book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
+from .analysis.portfolio.book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
+from .io import safe_text
+from .io.safe_text import html as escape
+from .io.writing import write_file
+from .law.labels import money_exact as money
+from .model.fiscal import BENEFIT_COLUMNS
+from .result_files import csv_bytes, write_named_bytes
 
 if TYPE_CHECKING:
-    from .book import Portfolio
+    from .analysis.portfolio.book import Portfolio
 
 #: Files of the output folder besides the charts, in the order they are written.
 TABLE_FILES = ("fiscal_years.csv", "applications.csv", "applications_by_fiscal_year.csv")
@@ -200,7 +200,7 @@ def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
     def write(temporary: Path) -> None:
         import xlsxwriter
 
-        from ..io.writing import NO_DATE, source_date
+        from .io.writing import NO_DATE, source_date
 
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         book = xlsxwriter.Workbook(str(temporary), {**options, "in_memory": True})
@@ -321,9 +321,9 @@ def portfolio_page(portfolio: Portfolio, images: Sequence[tuple[str, str]] = ())
 
 
 def _chart_images(portfolio: Portfolio) -> list[tuple[str, str]]:
-    from ..charts.portfolio import PORTFOLIO_CHARTS
-    from ..charts.style import new_figure
-    from ..html import figure_png_base64
+    from .charts.portfolio import PORTFOLIO_CHARTS
+    from .charts.style import new_figure
+    from .html import figure_png_base64
 
     images = []
     for name, chart in PORTFOLIO_CHARTS.items():
@@ -344,8 +344,8 @@ def write_portfolio(
 ) -> list[Path]:
     """Everything ``netbenefit portfolio`` writes into ``folder``; returns the paths in order:
     :data:`TABLE_FILES`, ``portfolio.xlsx``, ``portfolio.html`` and ``charts/<name>.<format>``."""
-    from ..charts.portfolio import PORTFOLIO_CHARTS
-    from ..charts.style import new_figure, save_figure
+    from .charts.portfolio import PORTFOLIO_CHARTS
+    from .charts.style import new_figure, save_figure
 
     folder = Path(folder)
     written = write_named_bytes(folder, csv_files(portfolio))
