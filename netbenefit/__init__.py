@@ -24,11 +24,14 @@ from importlib.machinery import ModuleSpec  # noqa: E402
 PUBLIC_PATHS: dict[str, str] = {
     "netbenefit.after_approval": "netbenefit.model.after_approval",
     "netbenefit.award": "netbenefit.law.award",
+    "netbenefit.charts": "netbenefit.views.charts",
+    "netbenefit.html": "netbenefit.views.html",
     "netbenefit.methods": "netbenefit.model.methods",
     "netbenefit.parameters": "netbenefit.law.parameters",
     "netbenefit.portfolio": "netbenefit.analysis.portfolio",
     "netbenefit.rules": "netbenefit.law.rules",
     "netbenefit.scenario": "netbenefit.model.scenario",
+    "netbenefit.workbook": "netbenefit.views.workbook",
 }
 
 
@@ -57,9 +60,9 @@ sys.meta_path.insert(0, _PublicPaths())
 
 # Bound now: every command evaluates (and ``explore`` shares its name with its module, which
 # would otherwise leave the package attribute pointing at the module once imported).
-from .explore import explore as explore  # noqa: E402
 from .model.compare import compare as compare  # noqa: E402
 from .model.evaluate import evaluate as evaluate  # noqa: E402
+from .views.explore import explore as explore  # noqa: E402
 
 
 class _FrontDoor(types.ModuleType):
@@ -88,7 +91,7 @@ _EXPORTS = {
     "montecarlo": "analysis",
     "sensitivity": "analysis",
     "sweep": "analysis",
-    "tornado": "charts",
+    "tornado": "views.charts",
     "award_table": "law.award",
     "Comparison": "model.compare",
     "Diff": "analysis.diff",

@@ -50,13 +50,13 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    if name == "tornado":  # the chart lives in netbenefit.charts; this old name still works, with a warning
+    if name == "tornado":  # the chart lives in netbenefit.views.charts; this old name still works, with a warning
         import warnings
 
         from ..views import view
 
         warnings.warn(
-            "netbenefit.analysis.tornado is deprecated; use netbenefit.charts.tornado (or netbenefit.tornado)",
+            "netbenefit.analysis.tornado is deprecated; use netbenefit.views.charts.tornado (or netbenefit.tornado)",
             DeprecationWarning,
             stacklevel=2,
         )

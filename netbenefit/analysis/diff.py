@@ -256,7 +256,7 @@ class Diff:
         return view("diff_html")(self)
 
     def plot(self, ax=None):
-        """The ratio waterfall, :func:`netbenefit.charts.ratio_waterfall`; returns the Axes."""
+        """The ratio waterfall, :func:`netbenefit.views.charts.ratio_waterfall`; returns the Axes."""
         from ..views import view
 
         return view("ratio_waterfall")(self, ax=ax)

@@ -229,7 +229,7 @@ class MonteCarloResult:
     key_labels: dict[str, str] = field(default_factory=dict, repr=False)
 
     def plot(self, ax=None):
-        """:func:`netbenefit.charts.montecarlo_distribution` of this run; returns the Axes."""
+        """:func:`netbenefit.views.charts.montecarlo_distribution` of this run; returns the Axes."""
         from ..views import view
 
         return view("montecarlo_distribution")(self, ax=ax)

@@ -33,7 +33,7 @@ SENSITIVITY_COLUMNS = (
 
 class SensitivityTable(pd.DataFrame):
     """The table of :func:`sensitivity`: a DataFrame that shows in a notebook with inputs in words,
-    values by unit and ratios as percents (:func:`netbenefit.notebook.sensitivity_html`), and
+    values by unit and ratios as percents (:func:`netbenefit.views.notebook.sensitivity_html`), and
     draws its tornado chart with :meth:`tornado`. Any table derived from it is a plain DataFrame."""
 
     @property
@@ -48,7 +48,7 @@ class SensitivityTable(pd.DataFrame):
         return view("sensitivity_html")(self)
 
     def tornado(self, ax=None):
-        """:func:`netbenefit.charts.tornado` of this table; returns the Axes."""
+        """:func:`netbenefit.views.charts.tornado` of this table; returns the Axes."""
         from ..views import view
 
         return view("tornado")(self, ax=ax)

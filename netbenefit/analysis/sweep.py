@@ -77,6 +77,6 @@ def sweep(
         index = np.arange(size) // int(np.prod(shape[axis + 1 :], dtype=np.int64)) % shape[axis]
         combinations[key] = array[index]
     table = run(scenario, combinations, size, chunk_size=chunk_size, client=client)
-    table.attrs["conventions"] = of_scenario(scenario, tuple(grid))  # for the charts: netbenefit.charts.sweep
+    table.attrs["conventions"] = of_scenario(scenario, tuple(grid))  # for the charts: netbenefit.views.charts.sweep
     table.attrs["key_labels"] = key_labels(scenario, grid)  # each key in words, with its phase
     return table

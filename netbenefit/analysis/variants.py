@@ -64,8 +64,8 @@ def iter_chunks(
 
 def frame(keys: Mapping[str, np.ndarray], columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
     """One row per variant: a column per varied key (named by the dotted key), then the results;
-    shown in a notebook by unit (:class:`netbenefit.tables.ResultTable`), the values unchanged."""
-    from ..tables import ResultTable
+    shown in a notebook by unit (:class:`netbenefit.model.tables.ResultTable`), the values unchanged."""
+    from ..model.tables import ResultTable
 
     data: dict[str, Any] = dict(keys)
     for name in RESULT_COLUMNS:

@@ -1,7 +1,7 @@
 """``netbenefit compare FILE... --out DIR``: several scenarios side by side, written to a folder.
 
 The folder receives ``summary.csv``, ``model/cashflows/<scenario>.csv``, one workbook
-``comparison.xlsx`` and the charts (``charts/``: PNG, and SVG too with ``--svg``). Every scenario
+``comparison.xlsx`` and the charts (``views/charts/``: PNG, and SVG too with ``--svg``). Every scenario
 is evaluated before anything is written; a non-empty folder is refused unless ``--force`` is
 given; each file is written to a temporary name and renamed into place. The folder holds one
 run's outputs (:mod:`netbenefit.io.run_folder`): a manifest of them, and a lock while a run writes.
@@ -12,7 +12,7 @@ evaluated, so that a bad file after a good one prints nothing on stdout; a progr
 (a terminal only) then counts the files written. The scenarios' charts
 are drawn in parallel processes, one per core; ``--charts summary`` draws the comparison chart
 alone, ``--charts none`` no chart. A chart whose inputs are unchanged since the previous run into the
-folder, and whose file is still the one that run wrote, is kept as it is (:mod:`netbenefit.chart_cache`);
+folder, and whose file is still the one that run wrote, is kept as it is (:mod:`netbenefit.views.chart_cache`);
 ``--no-cache`` draws every chart.
 """
 
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.safe_text import terminal
     from ..law.labels import margin_points
     from ..model.evaluate import evaluate
-    from ..result_files import check_output_folder, file_count, prepare_output_folder, write_comparison
+    from ..views.result_files import check_output_folder, file_count, prepare_output_folder, write_comparison
 
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
     check_unlocked(args.out)  # nor one another run is writing

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.safe_text import terminal, terminal_lines
     from ..model.plausibility import warn_if_implausible
     from ..model.scenario import load_scenario
-    from ..result_files import prepare_output_file
+    from ..views.result_files import prepare_output_file
 
     check_run_options(args)  # every option before any file is read
     if args.out is not None:

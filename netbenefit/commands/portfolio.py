@@ -3,7 +3,7 @@
 A FILE may be a scenario file or a folder (its ``*.yaml`` scenario files, in name order). The
 folder receives ``fiscal_years.csv`` (the totals by fiscal year), ``applications.csv``,
 ``applications_by_fiscal_year.csv``, ``portfolio.xlsx`` (live SUM formulas), ``portfolio.html``
-and the charts (``charts/``); see :mod:`netbenefit.portfolio_views`. Every option, every
+and the charts (``views/charts/``); see :mod:`netbenefit.views.portfolio_files`. Every option, every
 application and (with ``--montecarlo``) every drawn value is checked before any line is printed or
 anything written; the folder rules of ``compare`` apply (``--force``, one run per folder,
 :mod:`netbenefit.io.run_folder`).
@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.writing import atomic_write
     from ..law.labels import money_exact
     from ..model.evaluate import evaluate
-    from ..result_files import check_output_folder, csv_bytes, prepare_output_folder
+    from ..views.result_files import check_output_folder, csv_bytes, prepare_output_folder
 
     check_options(args)  # every option refused before any work
     check_output_folder(args.out, args.force)
@@ -199,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
-    from ..portfolio_views import write_portfolio
+    from ..views.portfolio_files import write_portfolio
 
     with one_run(folder) as run:
         formats = ("png", "svg") if args.svg else ("png",)

@@ -8,7 +8,7 @@ the page as a PDF through WeasyPrint (``pip install 'netbenefit[pdf]'``), next t
 with the suffix ``.pdf`` (or only the PDF when ``--out`` ends in ``.pdf``). An existing file is
 refused unless ``--force`` is given; each file is written to a temporary name and renamed.
 
-The PDF is the memo a director reads (:mod:`netbenefit.html.memo`): for each scenario a first page
+The PDF is the memo a director reads (:mod:`netbenefit.views.html.memo`): for each scenario a first page
 with the verdict, the deciding test and its margin, the award, the break-even discount rate and
 the three drivers that move the ratio most, then its charts; several scenarios open with a
 comparison page. The appendix (checks, conventions, cash flows, clawback) follows for one
@@ -75,7 +75,7 @@ MEMO_OPTIONS = ("date", "preparer", "appendix", "sensitivity", "vary", "diff", "
 
 
 def memo_options(args: argparse.Namespace) -> dict:
-    """The keyword arguments of :func:`netbenefit.html.memo.memo_html` from the command line."""
+    """The keyword arguments of :func:`netbenefit.views.html.memo.memo_html` from the command line."""
     return {
         "date": args.date,
         "preparer": args.preparer,
@@ -91,13 +91,13 @@ def memo_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..html import report_html, write_pdf
-    from ..html.memo import memo_html
     from ..io.safe_text import terminal
     from ..io.writing import OutputError, atomic_write_text
     from ..model.evaluate import evaluate
-    from ..result_files import prepare_output_file
     from ..version import installed_version
+    from ..views.html import report_html, write_pdf
+    from ..views.html.memo import memo_html
+    from ..views.result_files import prepare_output_file
 
     pdf_only = args.out.suffix.lower() == ".pdf"
     if pdf_only and not args.pdf:

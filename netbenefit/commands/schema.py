@@ -26,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from ..io.safe_text import terminal
     from ..io.writing import atomic_write_text
-    from ..result_files import prepare_output_file
+    from ..views.result_files import prepare_output_file
 
     prepare_output_file(args.out, args.force)
     atomic_write_text(args.out, text)

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from ..io.safe_text import csv_table, terminal
     from ..model.plausibility import warn_if_implausible
     from ..model.scenario import load_scenario
-    from ..result_files import prepare_output_file
+    from ..views.result_files import prepare_output_file
 
     check_scheduler_options(args)  # every option before any file is read
     if args.out is not None:

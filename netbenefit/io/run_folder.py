@@ -2,7 +2,7 @@
 
 The folder keeps a manifest, ``.netbenefit-manifest.json``, of the files netbenefit wrote into it:
 for each, the SHA-256 of its bytes, and for a chart the digest of everything that drew it
-(:mod:`netbenefit.chart_keys`). When a run (with ``--force``) writes into a folder that holds a
+(:mod:`netbenefit.views.chart_keys`). When a run (with ``--force``) writes into a folder that holds a
 previous run's outputs, the files the manifest lists and this run did not write are removed once
 this run has written everything, so the folder never shows a stale result beside a fresh one.
 Only a file whose bytes are those the manifest recorded is ever removed: a file the user put in

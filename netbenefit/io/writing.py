@@ -3,7 +3,7 @@ SIGTERM held while it is renamed; the output folder's own folders are never made
 A failing or interrupted run never leaves a half-written file.
 
 The ground floor of file writing: it imports nothing of netbenefit's, and everything that writes
-a file (:mod:`netbenefit.result_files`, the workbook, the HTML report, the charts) writes through it."""
+a file (:mod:`netbenefit.views.result_files`, the workbook, the HTML report, the charts) writes through it."""
 
 from __future__ import annotations
 

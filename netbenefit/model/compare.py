@@ -97,7 +97,7 @@ def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterabl
             continue
         scenario = item if isinstance(item, Scenario) else load_scenario(item)
         results.extend(evaluate(variant) for variant in under_methods(scenario, methods))
-    from ..tables import ResultTable  # shown in a notebook by unit, the values unchanged
+    from .tables import ResultTable  # shown in a notebook by unit, the values unchanged
 
     return ResultTable(pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS)))
 
@@ -123,7 +123,7 @@ class Comparison:
         return compare(self.results)
 
     def plot(self, ax=None):
-        """:func:`netbenefit.charts.compare_ratios` of these results; returns the Axes."""
+        """:func:`netbenefit.views.charts.compare_ratios` of these results; returns the Axes."""
         return view("compare_ratios")(self.results, ax=ax)
 
     def _repr_html_(self) -> str:
@@ -131,12 +131,13 @@ class Comparison:
 
     def to_excel(self, path: str | Path) -> Path:
         """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
-        :func:`netbenefit.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
+        :func:`netbenefit.views.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
         return view("write_workbook")(self.results, Path(path))
 
     def to_html(self, path: str | Path) -> Path:
-        """Write the report ``netbenefit report`` writes for these scenarios (:func:`netbenefit.html.report_html`):
-        their comparison, then each one. Atomic; returns the path; an OSError names the file."""
+        """Write the report ``netbenefit report`` writes for these scenarios
+        (:func:`netbenefit.views.html.report_html`): their comparison, then each one. Atomic;
+        returns the path; an OSError names the file."""
         return view("write_report")(self.results, Path(path))
 
     def to_pdf(self, path: str | Path, **options) -> Path:

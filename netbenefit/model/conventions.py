@@ -2,7 +2,7 @@
 
 A net benefit ratio cannot be read without them (a 5% and a 7% discount rate, end-of-year and
 mid-year timing, give different ratios for the same project). Every chart ends with them
-(:func:`netbenefit.charts.style.conventions_footnote`); the analysis tables carry them in
+(:func:`netbenefit.views.charts.style.conventions_footnote`); the analysis tables carry them in
 ``table.attrs["conventions"]`` so that their charts can too.
 """
 

@@ -89,7 +89,7 @@ class _Field:
             value = value()
             instance.__dict__[self.name] = value
         if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
-            from ..tables import ResultTable  # shown in a notebook with units and formats
+            from .tables import ResultTable  # shown in a notebook with units and formats
 
             value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
             instance.__dict__[self.name] = value
@@ -430,11 +430,11 @@ class Result:
         return len(getattr(self.net_benefit_decision, "comparisons", ())) > 1
 
     def _repr_html_(self) -> str:
-        """Rich display in Jupyter: :func:`netbenefit.html.result_html`."""
+        """Rich display in Jupyter: :func:`netbenefit.views.html.result_html`."""
         return view("result_html")(self)
 
     def to_excel(self, path) -> Path:
-        """Write the workbook of this result (:mod:`netbenefit.workbook`): inputs, cash flows whose
+        """Write the workbook of this result (:mod:`netbenefit.views.workbook`): inputs, cash flows whose
         discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
         checks, phase tests. Atomic; returns the path; an OSError names the file."""
         return view("write_workbook")([self], Path(path), comparison=False)
@@ -445,7 +445,7 @@ class Result:
         return view("write_report")(self, Path(path))
 
     def to_pdf(self, path, **options) -> Path:
-        """Write the memo of this result as a PDF (:func:`netbenefit.html.memo.memo_html`: the
+        """Write the memo of this result as a PDF (:func:`netbenefit.views.html.memo.memo_html`: the
         verdict, the deciding test and its margin, the award, the break-even rate and the drivers
         on a first page; the appendix after). ``options``: ``date``, ``preparer``, ``appendix``,
         ``sensitivity``, ``montecarlo``, ``draws``, ``seed``, ``diff``, ``actuals``, ``paper``.
@@ -455,7 +455,7 @@ class Result:
     def plot(self, kind: str = "cumulative_pv", ax=None):
         """A chart of this result; returns the Axes.
 
-        ``kind`` is a name of :data:`netbenefit.charts.SCENARIO_CHARTS`: ``cumulative_pv`` (the
+        ``kind`` is a name of :data:`netbenefit.views.charts.SCENARIO_CHARTS`: ``cumulative_pv`` (the
         default), ``benefit_streams``, ``benefits_by_tax``, ``phase_ratios``,
         ``repayment_schedule``, ``clawback_schedule`` or ``scorecard``.
         """

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import netbenefit  # noqa: E402
-from netbenefit import ScenarioError, charts  # noqa: E402
+from netbenefit import ScenarioError
 from netbenefit.cli import main  # noqa: E402
 from netbenefit.model.after_approval import follow  # noqa: E402
 from netbenefit.model.economics import (
@@ -22,6 +22,7 @@ from netbenefit.model.economics import (
     economist_view_of,
     pv_cost_of_growth,
 )
+from netbenefit.views import charts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"

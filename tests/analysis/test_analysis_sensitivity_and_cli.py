@@ -12,8 +12,8 @@ import pytest
 import netbenefit
 from netbenefit import ScenarioError
 from netbenefit.analysis import sensitivity
-from netbenefit.charts import tornado
 from netbenefit.cli import main
+from netbenefit.views.charts import tornado
 
 matplotlib.use("Agg")
 

@@ -140,7 +140,7 @@ def test_a_workbook_of_many_phases_or_streams_is_within_excel_limits(tmp_path, k
     import netbenefit
     from netbenefit.io.writing import file_stems
     from netbenefit.model.scenario import Scenario
-    from netbenefit.workbook import build_workbook
+    from netbenefit.views.workbook import build_workbook
 
     result = netbenefit.evaluate(Scenario.from_dict(_many(kind, count)))
     book = build_workbook([result], comparison=True, sheet_stems=file_stems([result]))
@@ -148,7 +148,7 @@ def test_a_workbook_of_many_phases_or_streams_is_within_excel_limits(tmp_path, k
 
 
 def test_a_scenario_named_history_gets_another_sheet_name():
-    from netbenefit.workbook import sheet_names
+    from netbenefit.views.workbook import sheet_names
 
     assert [name.casefold() for name in sheet_names(["History", "history", "Summary"])] == [
         "history~2",

@@ -67,7 +67,7 @@ def test_actual_results_print_no_numpy_warning(tmp_path, changes):
 def test_a_nul_is_never_written_raw_into_html():
     # Was: a NUL (here in the name of the file a scenario came from) written raw into the report.
     assert safe_text.html("a\x00b\x1b\ud800<") == "a\\x00b\\x1b\\ud800&lt;"
-    from netbenefit.html import report_html
+    from netbenefit.views.html import report_html
 
     page = report_html([netbenefit.evaluate(Scenario.from_dict(base_scenario_dict(), source="x\x00y.yaml"))])
     assert "\x00" not in page and "x\\x00y.yaml" in page

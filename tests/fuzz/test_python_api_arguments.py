@@ -96,7 +96,7 @@ class _Text:
     ids=["missing folders", "NUL", "surrogate", "a folder"],
 )
 def test_the_explorer_s_export_of_a_bad_path_says_so_and_makes_no_folder(tmp_path, monkeypatch, scenario, where):
-    from netbenefit.explore import Explorer
+    from netbenefit.views.explore import Explorer
 
     monkeypatch.chdir(tmp_path)
     explorer = Explorer.__new__(Explorer)  # the button's callback alone: no widget needed

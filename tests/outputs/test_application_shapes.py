@@ -18,8 +18,8 @@ import pytest
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit.charts import SCENARIO_CHARTS
 from netbenefit.cli import main
+from netbenefit.views.charts import SCENARIO_CHARTS
 
 matplotlib.use("Agg")
 

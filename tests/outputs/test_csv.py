@@ -11,7 +11,7 @@ import pytest
 
 import netbenefit
 from netbenefit.io import safe_text
-from netbenefit.result_files import csv_bytes, csv_files
+from netbenefit.views.result_files import csv_bytes, csv_files
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from netbenefit import cli
-from netbenefit.chart_keys import fonts_digest, style_digest
 from netbenefit.io.run_folder import MANIFEST_NAME, one_run, read_manifest
+from netbenefit.views.chart_keys import fonts_digest, style_digest
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 GOOD = SCENARIOS / "party_city.yaml"

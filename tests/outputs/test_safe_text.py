@@ -101,14 +101,14 @@ def every_csv_field(path: Path) -> list[str]:
         return [field for row in csv.reader(handle) for field in row]
 
 
-#: The spreadsheet functions the workbook's model uses (netbenefit.workbook).
+#: The spreadsheet functions the workbook's model uses (netbenefit.views.workbook).
 MODEL_FUNCTIONS = {"ABS", "AND", "IF", "MAX", "MIN", "NA", "OR", "POWER", "SUM", "SUMPRODUCT"}
 
 
 def assert_no_formula_in_outputs(out: Path) -> tuple[list[str], list[str]]:
     """Every cell of the workbook and every field of the CSV files; no formula but the model's own.
 
-    The workbook's model is formulas (netbenefit.workbook): each one may call only the functions
+    The workbook's model is formulas (netbenefit.views.workbook): each one may call only the functions
     the model uses, and none may hold text of the scenario's."""
     workbook = openpyxl.load_workbook(out / "comparison.xlsx")
     texts = []

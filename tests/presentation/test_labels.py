@@ -168,7 +168,7 @@ def test_value_formats_by_the_unit_of_the_key():
 
 
 def test_one_phase_wording_serves_labels_and_the_workbook():
-    from netbenefit import workbook
+    from netbenefit.views import workbook
 
     assert labels.phase_words(2) == "Phase 2"
     assert workbook.input_label("phases.0.jobs.new")[0].startswith("Phase 2: ")

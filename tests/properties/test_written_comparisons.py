@@ -20,7 +20,7 @@ from support import base_scenario_dict, with_changes
 
 import netbenefit
 from netbenefit.errors import ScenarioError
-from netbenefit.html.result import headline_html
+from netbenefit.views.html.result import headline_html
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = sorted((ROOT / "scenarios").glob("*.yaml"))

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit.charts import chart_note
 from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from netbenefit.html.memo import memo_date, memo_html
-from netbenefit.html.memo_sections import deciding_test, driver_grade, memo_facts
 from netbenefit.law.labels import margin_points, money_exact, ratio, share
+from netbenefit.views.charts import chart_note
+from netbenefit.views.html.memo import memo_date, memo_html
+from netbenefit.views.html.memo_sections import deciding_test, driver_grade, memo_facts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 ONE = SCENARIOS / "industry_multipliers_example.yaml"
@@ -111,7 +111,7 @@ def test_a_chart_with_nothing_to_show_is_its_sentence():
     assert result.passes and result.extended_years > 0 and result.incremental_credit == 0
     note = chart_note("repayment_schedule", result)
     assert "incremental credit is $0" in note and "nothing to repay" in note
-    page = netbenefit.html.report_html(result)
+    page = netbenefit.views.html.report_html(result)
     assert note in page
     assert "Bar chart of the repayment owed" not in page  # no image of an empty chart
     assert chart_note("cumulative_pv", result) is None

@@ -13,9 +13,9 @@ from workbook_engines import Recomputed, set_named_cell
 
 import netbenefit
 from netbenefit.cli import EXIT_OK, main
-from netbenefit.html import Comparison
 from netbenefit.model.disclosures import applied_multipliers
-from netbenefit.workbook import cell_text, input_rows
+from netbenefit.views.html import Comparison
+from netbenefit.views.workbook import cell_text, input_rows
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 #: single, phased, extended commitment, mid-year timing
@@ -379,7 +379,7 @@ def test_the_formulas_are_written_as_xlsxwriter_itself_prepares_them(results):
     from xlsxwriter.worksheet import Worksheet
 
     from netbenefit.io.writing import file_stems
-    from netbenefit.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
+    from netbenefit.views.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
 
     results = list(results.values())
     workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results))

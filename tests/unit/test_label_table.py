@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import netbenefit
-from netbenefit import notebook, workbook
 from netbenefit.law import labels
 from netbenefit.law.labels.table import DATE_FORMAT, NUMBER_FORMAT, SCENARIO_KEYS, WORKBOOK_LABELS
+from netbenefit.views import notebook, workbook
 
 ROOT = Path(__file__).resolve().parents[2]
 

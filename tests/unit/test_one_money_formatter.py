@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit import notebook
 from netbenefit.law import labels
+from netbenefit.views import notebook
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 ROOT = Path(__file__).resolve().parents[2] / "netbenefit"

@@ -72,7 +72,9 @@ def is_presentation(path: Path) -> bool:
     numbers (a dpi of 150, an alpha of 0.8) may coincide with statutory ones."""
     relative = path.relative_to(PACKAGE)
     presentation_words = ("chart", "html", "report", "plot")
-    return relative.parts[0] in ("commands", "charts") or any(word in path.stem for word in presentation_words)
+    return "commands" in relative.parts or relative.parts[:2] == ("views", "charts") or any(
+        word in path.stem for word in presentation_words
+    )
 
 
 MODEL_FILES = [path for path in SOURCE_FILES if not is_presentation(path)]

@@ -129,7 +129,7 @@ def test_as_errors_every_warning_of_the_scenario_is_carried(office):
 
 @pytest.mark.slow
 def test_the_notebook_view_and_the_report_show_the_warnings(office):
-    from netbenefit.html import report_html
+    from netbenefit.views.html import report_html
 
     with pytest.warns(PlausibilityWarning):
         result = netbenefit.evaluate(office.replace({"discount_rate": 6}))

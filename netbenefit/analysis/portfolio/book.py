@@ -13,7 +13,7 @@ eligible (it fails a check of section 71) awards nothing: ``requested`` holds ev
 request, ``awarded`` the eligible ones', and the cap counts awards. Every output says so.
 
 Every table (``fiscal_years``, ``applications``, ``by_application``, the wide tables) shows in a
-notebook with money as dollars and ratios as percents (:class:`netbenefit.tables.ResultTable`),
+notebook with money as dollars and ratios as percents (:class:`netbenefit.model.tables.ResultTable`),
 the values unchanged.
 """
 
@@ -99,7 +99,7 @@ PORTFOLIO_UNITS = {
 
 def _shown(frame: pd.DataFrame, *, unknown: str = "") -> pd.DataFrame:
     """``frame`` shown by unit in a notebook (its values and ``attrs`` unchanged)."""
-    from ...tables import ResultTable
+    from ...model.tables import ResultTable
 
     return ResultTable.of(frame, unknown=unknown, units=PORTFOLIO_UNITS)
 
@@ -415,18 +415,18 @@ class Portfolio:
         return view("portfolio_html")(self)
 
     def plot(self, kind: str = "credits_by_application", ax=None):
-        """A chart of :data:`netbenefit.charts.portfolio.PORTFOLIO_CHARTS`; returns the Axes."""
+        """A chart of :data:`netbenefit.views.charts.portfolio.PORTFOLIO_CHARTS`; returns the Axes."""
         charts = view("portfolio_charts")
         if kind not in charts:
             raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
         return charts[kind](self, ax=ax)
 
     def to_excel(self, path) -> Path:
-        """The workbook of :func:`netbenefit.portfolio_views.write_portfolio_workbook`. Atomic."""
+        """The workbook of :func:`netbenefit.views.portfolio_files.write_portfolio_workbook`. Atomic."""
         return view("write_portfolio_workbook")(self, Path(path))
 
     def to_html(self, path) -> Path:
-        """The self-contained page of :func:`netbenefit.portfolio_views.write_portfolio_page`. Atomic."""
+        """The self-contained page of :func:`netbenefit.views.portfolio_files.write_portfolio_page`. Atomic."""
         return view("write_portfolio_page")(self, Path(path))
 
 

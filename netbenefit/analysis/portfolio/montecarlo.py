@@ -520,7 +520,7 @@ def _table(totals: dict[str, np.ndarray], first: int, n_fy: int):
         data[f"{name}_mean"] = values.mean(axis=0)
         for p, row in zip(PERCENTILES, np.percentile(values, PERCENTILES, axis=0), strict=True):
             data[f"{name}_p{p}"] = row
-    from ...tables import ResultTable  # shown in a notebook as money, the values unchanged
+    from ...model.tables import ResultTable  # shown in a notebook as money, the values unchanged
 
     table = pd.DataFrame(data, index=pd.RangeIndex(first, first + n_fy, name="fiscal_year"))
     return ResultTable.of(table, unknown="USD", units={"fiscal_year": ""})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-#: Excel number formats of the workbook's cells (:mod:`netbenefit.workbook.layout` re-exports them).
+#: Excel number formats of the workbook's cells (:mod:`netbenefit.views.workbook.layout` re-exports them).
 MONEY_FORMAT, PERCENT_FORMAT, RATE_FORMAT = '"$"#,##0', "0.0%", "0.00%"
 JOBS_FORMAT, WEIGHT_FORMAT, FACTOR_FORMAT = "#,##0.0", "0.00", "0.000000"
 DATE_FORMAT, NUMBER_FORMAT = "yyyy-mm-dd", "General"

@@ -1,4 +1,4 @@
-"""The sections of a director's memo (:mod:`netbenefit.html.memo`): the facts of one scenario read
+"""The sections of a director's memo (:mod:`netbenefit.views.html.memo`): the facts of one scenario read
 once from their records, the first page, the charts, the comparison page, the optional pages
 (sensitivity, Monte Carlo, a diff, actual results) and the appendix.
 
@@ -11,16 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..io.safe_text import html as escape  # one rule for user text in HTML
-from ..law.labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
+from ...io.safe_text import html as escape  # one rule for user text in HTML
+from ...law.labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_png_base64, html_table
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ..analysis import SolverResult
-    from ..model.result import Result
-    from ..model.scenario import Scenario
+    from ...analysis import SolverResult
+    from ...model.result import Result
+    from ...model.scenario import Scenario
 
 #: The print style of the memo, after the report's: tables wrap at spaces only (never inside a
 #: word), every section but the first starts a page, charts sized for two on a page.
@@ -85,8 +85,8 @@ def driver_grade(scenario: Scenario, key: str) -> str:
     """The grade of a driver's value: ``assumption`` where the scenario file gives it (the
     applicant's or the analyst's figure), else the grade of the cited parameter it defaults to
     (``statute``, ``rule``, ``secondary``), else ``convention`` (a default this project chose)."""
-    from ..law.parameters import PARAMETERS
-    from ..model.scenario.paths import at_path
+    from ...law.parameters import PARAMETERS
+    from ...model.scenario.paths import at_path
 
     if at_path(scenario.as_written, key, None) is not None:
         return "assumption"
@@ -115,10 +115,10 @@ class MemoFacts:
 
 def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
     """The facts of ``result``: the deciding test, the break-even discount rate and the default
-    tornado (the ``count`` keys whose +/-20% moves the ratio most, :func:`netbenefit.explore.ranked_drivers`)."""
+    tornado (the ``count`` keys whose +/-20% moves the ratio most, :func:`netbenefit.views.explore.ranked_drivers`)."""
     import warnings
 
-    from ..analysis import break_even_discount_rate, sensitivity
+    from ...analysis import break_even_discount_rate, sensitivity
     from ..explore import RANKING_CHANGE, ranked_drivers
 
     scenario = result.scenario
@@ -172,7 +172,7 @@ def break_even_words(facts: MemoFacts) -> str:
 
 
 def _driver_rows(facts: MemoFacts, count: int) -> str:
-    from ..law.labels import short_label, value
+    from ...law.labels import short_label, value
 
     rows = []
     for row in facts.drivers.head(count).itertuples(index=False):
@@ -267,7 +267,7 @@ def charts_page_html(result: Result) -> str:
 
 def first_pages_html(facts: MemoFacts, *, first: bool) -> str:
     """One scenario's first pages: the summary page, then the charts."""
-    from ..io.writing import import_held
+    from ...io.writing import import_held
 
     import_held()  # matplotlib's C extensions initialised with the signals held
     return summary_page_html(facts, first=first) + charts_page_html(facts.result)
@@ -348,7 +348,7 @@ def sensitivity_page_html(facts: MemoFacts) -> str:
 
 
 def _distribution_words(key: str, spec: Any) -> str:
-    from ..law.labels import short_label
+    from ...law.labels import short_label
 
     shown = ", ".join(str(v) for v in spec) if isinstance(spec, list | tuple) else str(spec)
     return f"{short_label(key)} ({shown})"
@@ -356,9 +356,9 @@ def _distribution_words(key: str, spec: Any) -> str:
 
 def montecarlo_page_html(facts: MemoFacts, sections: MemoSections) -> str:
     """The fan of the cumulative PV of net benefits and the probability of passing."""
+    from ...analysis import montecarlo
+    from ...analysis.bands import cumulative_pv_bands
     from .. import charts
-    from ..analysis import montecarlo
-    from ..analysis.bands import cumulative_pv_bands
     from ..charts.style import new_figure
 
     scenario, vary = facts.result.scenario, dict(sections.montecarlo or {})
@@ -386,12 +386,12 @@ def montecarlo_page_html(facts: MemoFacts, sections: MemoSections) -> str:
 
 def diff_page_html(diff: Any, *, first: bool = False) -> str:
     """What changed between two scenarios and what moved the ratio (:class:`~netbenefit.analysis.diff.Diff`)."""
+    from ...law.labels import short_label
     from .. import charts
     from ..charts.style import new_figure
-    from ..law.labels import short_label
 
     def shown(key: str, value: Any) -> str:
-        from ..law.labels import value as formatted
+        from ...law.labels import value as formatted
 
         try:
             return formatted(key, value)
@@ -441,8 +441,8 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
 
 def actuals_page_html(result: Result, actuals: Any) -> str:
     """The scenario followed through its actual results (:func:`netbenefit.model.after_approval.follow`)."""
-    from ..law.labels import cell
-    from ..model.after_approval import follow
+    from ...law.labels import cell
+    from ...model.after_approval import follow
 
     after = follow(result.scenario, actuals)
     lines = "".join(f"<li>{escape(line.strip())}</li>" for line in after.summary().splitlines()[1:])
@@ -465,7 +465,7 @@ def actuals_page_html(result: Result, actuals: Any) -> str:
 
 
 def _measure(name: str) -> str:
-    from ..law.labels import label
+    from ...law.labels import label
 
     try:
         return label(name)
@@ -481,8 +481,8 @@ def optional_pages_html(facts: MemoFacts, sections: MemoSections, *, diff: Any =
     if sections.montecarlo:
         parts.append(montecarlo_page_html(facts, sections))
     if diff is not None:
-        from ..analysis.diff import Diff
-        from ..analysis.diff import diff as make_diff
+        from ...analysis.diff import Diff
+        from ...analysis.diff import diff as make_diff
 
         parts.append(diff_page_html(diff if isinstance(diff, Diff) else make_diff(diff, facts.result.scenario)))
     if actuals is not None:

@@ -1,5 +1,5 @@
 """What the workbook shows, gathered from a result: the inputs as rows, and the model behind a
-cash-flow sheet (:mod:`netbenefit.workbook`)."""
+cash-flow sheet (:mod:`netbenefit.views.workbook`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import numpy as np
 from .layout import EFFECT_LABELS, STREAM_LABELS
 
 if TYPE_CHECKING:
-    from ...result import Result
-    from ...scenario import Scenario
+    from result import Result
+    from scenario import Scenario
 
 # ----------------------------------------------------------------------------------------------
 # Inputs as rows

@@ -27,14 +27,14 @@ column of the Inputs sheet and one cash-flow sheet; its names carry the scenario
 suffix (``discount_rate_1``, ``ratio_1``, ``pv_benefits_2``...), listed on the Summary sheet.
 
 Every text that comes from a scenario or a message is written through
-:func:`~netbenefit.workbook.cells.cell_text`, so that no cell starts a formula.
+:func:`~netbenefit.views.workbook.cells.cell_text`, so that no cell starts a formula.
 
-The parts: :mod:`~netbenefit.workbook.layout` (sheet names, Excel's limits, number formats, labels
+The parts: :mod:`~netbenefit.views.workbook.layout` (sheet names, Excel's limits, number formats, labels
 and units: the Inputs sheet's from the one table of :mod:`netbenefit.law.labels.table`),
-:mod:`~netbenefit.workbook.model` (the inputs as rows, the model behind a cash-flow sheet),
-:mod:`~netbenefit.workbook.book` (the workbook in memory, written with XlsxWriter),
-:mod:`~netbenefit.workbook.cells` (writing cells and formulas), :mod:`~netbenefit.workbook.cashflow_sheet`
-and :mod:`~netbenefit.workbook.sheets` (the sheets).
+:mod:`~netbenefit.views.workbook.model` (the inputs as rows, the model behind a cash-flow sheet),
+:mod:`~netbenefit.views.workbook.book` (the workbook in memory, written with XlsxWriter),
+:mod:`~netbenefit.views.workbook.cells` (writing cells and formulas), :mod:`~netbenefit.views.workbook.cashflow_sheet`
+and :mod:`~netbenefit.views.workbook.sheets` (the sheets).
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ from .sheets import (
 )
 
 if TYPE_CHECKING:
-    from ..model.result import Result
+    from ...model.result import Result
 
 #: The names of the single module this package was, kept for their callers.
 
@@ -151,7 +151,7 @@ def write_workbook(results: Sequence[Result], path: Path, *, comparison: bool = 
 
     Raises OSError naming ``path`` when it cannot be written.
     """
-    from ..io.writing import file_stems, write_file
+    from ...io.writing import file_stems, write_file
 
     results = list(results)
     if not comparison and len(results) != 1:

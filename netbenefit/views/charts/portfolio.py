@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..law import labels
+from ...law import labels
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
@@ -40,7 +40,7 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..analysis.portfolio import Portfolio
+    from ...analysis.portfolio import Portfolio
 
 #: Colours of applications, each distinct (the house palette, then the lighter companions of
 #: Matplotlib's tab20 palette): up to this many applications each has its own colour and a legend

@@ -12,16 +12,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .analysis.portfolio.book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
-from .io import safe_text
-from .io.safe_text import html as escape
-from .io.writing import write_file
-from .law.labels import money_exact as money
-from .model.fiscal import BENEFIT_COLUMNS
+from ..analysis.portfolio.book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
+from ..io import safe_text
+from ..io.safe_text import html as escape
+from ..io.writing import write_file
+from ..law.labels import money_exact as money
+from ..model.fiscal import BENEFIT_COLUMNS
 from .result_files import csv_bytes, write_named_bytes
 
 if TYPE_CHECKING:
-    from .analysis.portfolio.book import Portfolio
+    from ..analysis.portfolio.book import Portfolio
 
 #: Files of the output folder besides the charts, in the order they are written.
 TABLE_FILES = ("fiscal_years.csv", "applications.csv", "applications_by_fiscal_year.csv")
@@ -200,7 +200,7 @@ def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
     def write(temporary: Path) -> None:
         import xlsxwriter
 
-        from .io.writing import NO_DATE, source_date
+        from ..io.writing import NO_DATE, source_date
 
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         book = xlsxwriter.Workbook(str(temporary), {**options, "in_memory": True})
@@ -343,7 +343,7 @@ def write_portfolio(
     portfolio: Portfolio, folder: Path, *, formats: Sequence[str] = ("png",), charts: bool = True
 ) -> list[Path]:
     """Everything ``netbenefit portfolio`` writes into ``folder``; returns the paths in order:
-    :data:`TABLE_FILES`, ``portfolio.xlsx``, ``portfolio.html`` and ``charts/<name>.<format>``."""
+    :data:`TABLE_FILES`, ``portfolio.xlsx``, ``portfolio.html`` and ``views/charts/<name>.<format>``."""
     from .charts.portfolio import PORTFOLIO_CHARTS
     from .charts.style import new_figure, save_figure
 

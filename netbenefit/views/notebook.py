@@ -13,15 +13,15 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
 
-from .law import labels
+from ..law import labels
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .analysis.montecarlo import MonteCarloResult
-    from .analysis.solvers import SolverResult
-    from .model.result import Result
-    from .model.scenario import Scenario
+    from ..analysis.montecarlo import MonteCarloResult
+    from ..analysis.solvers import SolverResult
+    from ..model.result import Result
+    from ..model.scenario import Scenario
 
 
 def _wrap(body: str) -> str:
@@ -162,7 +162,7 @@ def checks_frame(result: Result) -> pd.DataFrame:
 
 def comparison_frame(results: Sequence[Result]) -> pd.DataFrame:
     """:func:`netbenefit.compare` indexed by scenario name."""
-    from .model.compare import compare
+    from ..model.compare import compare
 
     table = compare(results)
     return table.set_index("name") if "name" in table.columns else table
@@ -223,7 +223,7 @@ def styled(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] |
 
 
 def result_table_html(table: pd.DataFrame, unknown: str = "", units: Mapping[str, str] | None = None) -> str:
-    """A table in a notebook (:class:`netbenefit.tables.ResultTable`): headers in words with
+    """A table in a notebook (:class:`netbenefit.model.tables.ResultTable`): headers in words with
     units, cells by unit (``units`` by column name, before the labels')."""
     import pandas as pd
 

@@ -1,20 +1,20 @@
 """The shared pieces of netbenefit's HTML: the inline style sheet, the colours of a passed and a
 failed check, the money and percent formatters, tables of a DataFrame, a scenario's inputs as
-written, and a chart as an embedded PNG. :mod:`netbenefit.html.result` and
-:mod:`netbenefit.html.report` build on them, and so do :mod:`netbenefit.notebook` and
-:mod:`netbenefit.portfolio_views`."""
+written, and a chart as an embedded PNG. :mod:`netbenefit.views.html.result` and
+:mod:`netbenefit.views.html.report` build on them, and so do :mod:`netbenefit.views.notebook` and
+:mod:`netbenefit.views.portfolio_files`."""
 
 from __future__ import annotations
 
 import base64
 from typing import TYPE_CHECKING
 
-from ..io.safe_text import html as escape  # one rule for user text in HTML
+from ...io.safe_text import html as escape  # one rule for user text in HTML
 
 if TYPE_CHECKING:
     import pandas as pd
 
-#: Background and text colours of a passed and a failed check (as in :mod:`netbenefit.charts`).
+#: Background and text colours of a passed and a failed check (as in :mod:`netbenefit.views.charts`).
 PASS_STYLE = "background:#e8f1fa;color:#0b4f8a"
 FAIL_STYLE = "background:#fde9d9;color:#a34700"
 
@@ -50,7 +50,7 @@ STYLE = """
 
 def _header(column, streams=()) -> str:
     """The label of a column in words with its unit (:mod:`netbenefit.law.labels`), else its name."""
-    from ..law.labels import label
+    from ...law.labels import label
 
     try:
         return label(str(column), streams=streams)

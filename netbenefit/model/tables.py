@@ -21,7 +21,7 @@ import pandas as pd
 
 class ResultTable(pd.DataFrame):
     """A DataFrame that shows in a notebook with its headers in words and units and its cells
-    formatted by unit (:func:`netbenefit.notebook.result_table_html`): dollars as money, ratios as
+    formatted by unit (:func:`netbenefit.views.notebook.result_table_html`): dollars as money, ratios as
     percents. The unit of a column is the one its label declares (:mod:`netbenefit.law.labels`), else
     the one given in ``units``, else ``unknown``. Any table derived from it (a slice, a filter, a
     computed column) is a ``ResultTable`` with the same units."""
@@ -44,7 +44,7 @@ class ResultTable(pd.DataFrame):
         return table
 
     def _repr_html_(self) -> str:
-        from .views import view
+        from ..views import view
 
         return view("result_table_html")(self, unknown=self._unknown_unit, units=self._units)
 

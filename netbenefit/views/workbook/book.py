@@ -1,5 +1,5 @@
 """The workbook held in memory (sheets of cells, workbook names) and its writing with XlsxWriter
-(:mod:`netbenefit.workbook`)."""
+(:mod:`netbenefit.views.workbook`)."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ class Book:
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         options["in_memory"] = True  # the parts zipped from memory, not from temporary files
         book = xlsxwriter.Workbook(str(path), options)
-        from ..io.writing import NO_DATE, source_date
+        from ...io.writing import NO_DATE, source_date
 
         # No time of writing, so that the same results give the same file (SOURCE_DATE_EPOCH to set one)
         book.set_properties({"created": source_date() or dt.datetime(*NO_DATE, tzinfo=dt.UTC)})

@@ -8,9 +8,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from .io import safe_text
-from .io.writing import CHART_FILE_STEMS, OutputError, atomic_write, file_stems, import_held, source_date
-from .model.result import Result
+from ..io import safe_text
+from ..io.writing import CHART_FILE_STEMS, OutputError, atomic_write, file_stems, import_held, source_date
+from ..model.result import Result
 
 
 def check_output_folder(folder: Path, force: bool) -> Path:
@@ -172,8 +172,8 @@ def write_charts(
 ) -> list[Path]:
     """The comparison chart and each scenario's meaningful charts, in every image format.
 
-    ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
-    charts of :func:`netbenefit.charts.meaningful_charts`. Each file is written atomically, by
+    ``views/charts/comparison_ratios.<format>``, then ``views/charts/<scenario>/<chart>.<format>`` for the
+    charts of :func:`netbenefit.views.charts.meaningful_charts`. Each file is written atomically, by
     this process, and each figure drawn once. ``charts="summary"`` writes the comparison chart
     alone, ``"none"`` nothing. The charts are drawn in up to ``workers`` processes (default: one
     per core), each taking the next chart when it has finished one, and sent back as images; the
@@ -269,8 +269,8 @@ def write_comparison(
 
     - ``summary.csv``: one row per scenario (:func:`netbenefit.compare`);
     - ``model/cashflows/<scenario>.csv``: each scenario's cash flows by project year;
-    - ``comparison.xlsx``: the workbook of :func:`netbenefit.workbook.write_workbook`;
-    - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
+    - ``comparison.xlsx``: the workbook of :func:`netbenefit.views.workbook.write_workbook`;
+    - ``views/charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
 
     ``progress`` (an object with ``update(n)``) is told of each file written; :func:`file_count`
     gives their number. Each file is written atomically, in the order above.
@@ -295,7 +295,7 @@ def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
     ``netbenefit.compare(results)`` and for each ``result.cashflows`` (text through
     :func:`netbenefit.io.safe_text.csv_field`), made from the results' rows and columns without
     pandas (tests/outputs/test_csv.py holds them to pandas' output)."""
-    from .model.compare import SUMMARY_COLUMNS, summary_row
+    from ..model.compare import SUMMARY_COLUMNS, summary_row
 
     summary = [summary_row(result) for result in results]
     files = [("summary.csv", csv_bytes(SUMMARY_COLUMNS, [[row[c] for c in SUMMARY_COLUMNS] for row in summary]))]

@@ -2,7 +2,7 @@
 
 A run into an output folder (:func:`netbenefit.io.run_folder.one_run`) finds in the folder's manifest,
 for each chart file the previous run wrote, the SHA-256 of its bytes and the digest of everything
-that drew it (:func:`netbenefit.chart_keys.chart_key`). A chart whose files all have both still
+that drew it (:func:`netbenefit.views.chart_keys.chart_key`). A chart whose files all have both still
 matching is kept; the others are drawn. The kept files are the bytes a drawing would give: the
 digest covers every input of the drawing, and drawing is deterministic
 (``tests/outputs/test_chart_cache.py`` compares a rerun with a cold run byte for byte).
@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .model.result import Result
+from ..model.result import Result
 
 
 def _options(image_format: str) -> dict:
     """The printing options of a chart file that are not in the package's code: the date an SVG
     or PDF records (``SOURCE_DATE_EPOCH``); and, for the record, the resolution and PNG options."""
+    from ..io.writing import source_date
     from .charts.style import DPI, PNG_OPTIONS
-    from .io.writing import source_date
 
     options: dict = {"dpi": DPI}
     if image_format == "png":
@@ -42,13 +42,13 @@ def kept_charts(
     the folder of ``places``), the paths of its files in each of ``formats`` when the run writing
     into ``root`` keeps them as they are, else None (it is to be drawn). Outside a run, every
     chart is drawn. The digest of each file is recorded for the run's manifest either way."""
-    from .io.run_folder import current_run, relative_name
+    from ..io.run_folder import current_run, relative_name
 
     run = current_run(root)
     if run is None:
         return [None] * len(jobs)
+    from ..io.writing import CHART_FILE_STEMS
     from .chart_keys import NotDigestible, chart_key, result_digest, style_digest
-    from .io.writing import CHART_FILE_STEMS
 
     try:
         digests: list[str] | None = [result_digest(result) for result in results]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..law import labels
+from ...law import labels
 from .style import (
     FAIL_COLOUR,
     NEUTRAL_COLOUR,
@@ -34,7 +34,7 @@ from .style import (
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..model.result import Result
+    from ...model.result import Result
 
 #: Order and colours of the taxes of ``Result.benefits_by_tax``.
 TAXES = ("gross_income_tax", "sales_and_use_tax", "corporation_business_tax", "other")

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..law import labels
-from ..law.labels import ratio_verdict
+from ...law import labels
+from ...law.labels import ratio_verdict
 from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..model.result import Result
+    from ...model.result import Result
 
 #: Categories of :func:`benefit_streams`, bottom to top, with their colours.
 STREAM_CATEGORIES = (

@@ -1,5 +1,5 @@
 """Writing cells: text, values and formulas, references, headers and widths, value tables; where a
-scenario's live cells are (:mod:`netbenefit.workbook`)."""
+scenario's live cells are (:mod:`netbenefit.views.workbook`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..io import safe_text
+from ...io import safe_text
 from .book import Book, Cell, Sheet, row_column
 from .layout import (
     CELL_TEXT_LIMIT,

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..io.safe_text import html as escape  # one rule for user text in HTML
-from ..law.labels import money_exact, ratio
-from ..version import installed_version
+from ...io.safe_text import html as escape  # one rule for user text in HTML
+from ...law.labels import money_exact, ratio
+from ...version import installed_version
 from .pieces import STYLE, figure_png_base64, flatten, html_table, written_value
 from .result import (
     award_calculation_html,
@@ -27,7 +27,7 @@ from .result import (
 )
 
 if TYPE_CHECKING:
-    from ..model.result import Result
+    from ...model.result import Result
 
 
 #: Paper sizes of the printed report (CSS ``@page size``).
@@ -78,7 +78,7 @@ CHART_CAPTIONS = {
 
 def chart_alt(chart: str, result: Result) -> str:
     """Alternative text of a chart of ``result``: what it shows, with its numbers."""
-    from ..law.labels import money_exact, ratio
+    from ...law.labels import money_exact, ratio
 
     head = f"{result.name}: net benefit {result.verdict(0)}."
     if chart == "cumulative_pv":
@@ -132,7 +132,7 @@ def chart_alt(chart: str, result: Result) -> str:
 
 def conventions_html(result: Result) -> str:
     """The conventions behind the numbers: discount rate, timing, periods, threshold."""
-    from ..law.labels import share
+    from ...law.labels import share
 
     scenario = result.scenario
     award = scenario.award
@@ -189,7 +189,7 @@ def inputs_html(result: Result) -> str:
     """The scenario's inputs as its author wrote them (:attr:`Scenario.as_written`): one row per
     value, its key, its label in words with its unit, and the value (no ``300.0`` for 300, no
     empty keys)."""
-    from ..law.labels import label
+    from ...law.labels import label
 
     rows = []
     for key, value in flatten(result.scenario.as_written):
@@ -210,7 +210,7 @@ def inputs_html(result: Result) -> str:
 
 def benefits_by_tax_html(result: Result) -> str:
     """``result.benefits_by_tax`` as a table with a total, or "" when the result has none."""
-    from ..law.labels import TAX_LABELS
+    from ...law.labels import TAX_LABELS
 
     table = result.benefits_by_tax
     if table is None or table.empty:
@@ -251,8 +251,8 @@ def _figure(figure, alt: str, caption: str) -> str:
 
 def _scenario_sections(result: Result) -> str:
     """Every section on one result, each a printed page of its own."""
+    from ...io.writing import import_held
     from .. import charts
-    from ..io.writing import import_held
 
     import_held()  # matplotlib's C extensions initialised with the signals held
 
@@ -351,7 +351,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
     paper : {"letter", "a4"}
         The paper size of the printed page.
     """
-    from ..model.result import Result
+    from ...model.result import Result
 
     if paper.lower() not in PAPER_SIZES:
         raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
@@ -408,7 +408,7 @@ amended by P.L.2021, c.160 and P.L.2023, c.98.</p>
 def write_report(results: Result | Sequence[Result], path: str | Path, *, paper: str = "letter") -> Path:
     """Write :func:`report_html` of ``results`` to ``path``, as ``netbenefit report`` does.
     Atomic; returns the path; an OSError names the file."""
-    from ..io.writing import write_file
+    from ...io.writing import write_file
 
     # the whole page first: nothing written on error
     page = report_html(results, version=installed_version("unknown"), paper=paper)
@@ -429,7 +429,7 @@ def write_pdf(page: str, path: str | Path) -> Path:
         raise ModuleNotFoundError(
             "writing a PDF needs WeasyPrint: pip install 'netbenefit[pdf]'", name="weasyprint"
         ) from error
-    from ..io.writing import atomic_write, dates_fixed
+    from ...io.writing import atomic_write, dates_fixed
 
     path = Path(path)
     document = HTML(string=page).render()

@@ -60,16 +60,16 @@ class Unavailable:
         return self.reason
 
     def _repr_html_(self) -> str:
-        from .io.safe_text import html
+        from ..io.safe_text import html
 
         return f"<p><b>{html(self.reason)}</b></p>"
 
 
 def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
     """The ``count`` keys whose +/-20% moves the ratio most: ``(key, base, swing)``, largest first."""
-    from .analysis.keys import key_spec
-    from .analysis.sensitivity import sensitivity
-    from .errors import ScenarioError
+    from ..analysis.keys import key_spec
+    from ..analysis.sensitivity import sensitivity
+    from ..errors import ScenarioError
 
     rows = []
     for key in candidate_keys(scenario):
@@ -92,7 +92,7 @@ def candidate_keys(scenario) -> list[str]:
     """The keys the explorer ranks: :data:`CANDIDATE_KEYS` of the initial phase, then those of each
     later phase (``phases.0.jobs.new``...) that the phases do not share (a shared key is the
     initial phase's, moved as one key: netbenefit.model.scenario.shared)."""
-    from .model.scenario.shared import covered
+    from ..model.scenario.shared import covered
 
     own = ("jobs.", "award.")  # a later phase has its own jobs and award
     shared = covered(scenario.shared)
@@ -108,14 +108,14 @@ def candidate_keys(scenario) -> list[str]:
 def slider_label(scenario, key: str) -> str:
     """A slider's description: the key in words with its phase in a phased project (``Phase 1: New
     full-time jobs``; a shared key, ``Every phase: ...``)."""
-    from .analysis.keys import key_label
+    from ..analysis.keys import key_label
 
     return key_label(scenario, key, short=True)
 
 
 def whole_slider(scenario, key: str) -> bool:
     """Whether a key's slider moves in whole steps (a whole-number key, or a count of jobs)."""
-    from .analysis.keys import key_spec, whole_jobs
+    from ..analysis.keys import key_spec, whole_jobs
 
     return whole_jobs(key) or key_spec(scenario, key).kind == "integer"
 
@@ -125,7 +125,7 @@ def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, 
     count of jobs or a whole-number key in whole steps between whole ends."""
     import math
 
-    from .analysis.keys import key_spec
+    from ..analysis.keys import key_spec
 
     spec = key_spec(scenario, key)
     base = float(spec.base)
@@ -159,14 +159,14 @@ class Explorer:
     def __init__(self, scenario, *, count: int = 6, keys=None) -> None:
         import ipywidgets as widgets
 
-        from .model.evaluate import evaluate
+        from ..model.evaluate import evaluate
 
         self.scenario = scenario
         self.result = evaluate(scenario)
         self.variant = scenario
         keys = list(keys) if keys is not None else [key for key, _, _ in ranked_drivers(scenario, count)]
         self.sliders = {}
-        from .analysis.keys import key_spec
+        from ..analysis.keys import key_spec
 
         for key in keys:
             low, high, step = slider_range(scenario, key)
@@ -211,7 +211,7 @@ class Explorer:
     # --- callbacks (testable without a browser) ------------------------------------------------
     def changes(self) -> dict[str, Any]:
         """The sliders' values that differ from the scenario's."""
-        from .analysis.keys import key_spec
+        from ..analysis.keys import key_spec
 
         changed = {}
         for key, slider in self.sliders.items():
@@ -220,8 +220,8 @@ class Explorer:
         return changed
 
     def _changed(self, change=None) -> None:
-        from .errors import ScenarioError
-        from .model.evaluate import evaluate
+        from ..errors import ScenarioError
+        from ..model.evaluate import evaluate
 
         changes = self.changes()
         try:
@@ -245,7 +245,7 @@ class Explorer:
 
     def reset(self) -> None:
         """Every slider back to the scenario's value."""
-        from .analysis.keys import key_spec
+        from ..analysis.keys import key_spec
 
         for key, slider in self.sliders.items():
             slider.unobserve(self._changed, names="value")
@@ -257,7 +257,7 @@ class Explorer:
         """Write the current variant as a scenario file (the ``File`` box's path by default). A path
         that cannot be written (a missing folder, which is not made; a NUL; a folder in the way) is
         said in the status line, never raised out of the button's callback."""
-        from .model.scenario.loading import unnameable
+        from ..model.scenario.loading import unnameable
 
         given = path if path is not None else self.path.value
         try:
@@ -288,7 +288,7 @@ CHART_SIZE, CHART_DPI = (9.0, 4.2), 80  # not statutory numbers: a view's choice
 
 
 class LiveChart:
-    """The explorer's cumulative PV chart (:func:`netbenefit.charts.cumulative_pv`), drawn once:
+    """The explorer's cumulative PV chart (:func:`netbenefit.views.charts.cumulative_pv`), drawn once:
     :meth:`update` sets the new values on its artists (the three lines, the title, the legend's
     words, the scale and the footnote) and :meth:`png` prints it. Where the chart's make-up
     changes (other years, the year the benefits reach the threshold multiple appearing or going,
@@ -392,7 +392,7 @@ def verdict_html(result) -> str:
 
 
 def _escape(text: Any) -> str:
-    from .io.safe_text import html
+    from ..io.safe_text import html
 
     return html(str(text))
 
@@ -415,7 +415,7 @@ def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
         import ipywidgets  # noqa: F401
     except ImportError:
         return Unavailable()
-    from .model.scenario import Scenario, load_scenario
+    from ..model.scenario import Scenario, load_scenario
 
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)

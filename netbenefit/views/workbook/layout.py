@@ -1,19 +1,19 @@
 """The workbook's layout: sheet names, Excel's limits, number formats, labels and units, widths
-(:mod:`netbenefit.workbook`)."""
+(:mod:`netbenefit.views.workbook`)."""
 
 from __future__ import annotations
 
 # the number formats are the one table's (netbenefit.law.labels.table), re-exported here
-from ..law.labels import positioned
-from ..law.labels.table import DATE_FORMAT as DATE_FORMAT
-from ..law.labels.table import FACTOR_FORMAT as FACTOR_FORMAT
-from ..law.labels.table import JOBS_FORMAT as JOBS_FORMAT
-from ..law.labels.table import MONEY_FORMAT as MONEY_FORMAT
-from ..law.labels.table import NUMBER_FORMAT as NUMBER_FORMAT
-from ..law.labels.table import PERCENT_FORMAT as PERCENT_FORMAT
-from ..law.labels.table import RATE_FORMAT as RATE_FORMAT
-from ..law.labels.table import WEIGHT_FORMAT as WEIGHT_FORMAT
-from ..law.labels.table import WORKBOOK_LABELS, table_entry
+from ...law.labels import positioned
+from ...law.labels.table import DATE_FORMAT as DATE_FORMAT
+from ...law.labels.table import FACTOR_FORMAT as FACTOR_FORMAT
+from ...law.labels.table import JOBS_FORMAT as JOBS_FORMAT
+from ...law.labels.table import MONEY_FORMAT as MONEY_FORMAT
+from ...law.labels.table import NUMBER_FORMAT as NUMBER_FORMAT
+from ...law.labels.table import PERCENT_FORMAT as PERCENT_FORMAT
+from ...law.labels.table import RATE_FORMAT as RATE_FORMAT
+from ...law.labels.table import WEIGHT_FORMAT as WEIGHT_FORMAT
+from ...law.labels.table import WORKBOOK_LABELS, table_entry
 
 # ----------------------------------------------------------------------------------------------
 # Sheet names, formats

@@ -53,7 +53,7 @@ from .style import (
     save_figure,
 )
 
-#: The charts, each drawn with math text off (netbenefit.charts.style.PLAIN_TEXT): a dollar sign in
+#: The charts, each drawn with math text off (netbenefit.views.charts.style.PLAIN_TEXT): a dollar sign in
 #: a name is drawn as written, whatever chart draws it and whoever calls it.
 _CHARTS = (
     "award_waterfall",

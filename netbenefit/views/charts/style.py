@@ -21,14 +21,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..law import labels
-from ..model.conventions import Conventions
+from ...law import labels
+from ...model.conventions import Conventions
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..model.result import Result
+    from ...model.result import Result
 
 #: Colours of a passing and a failing test, and of the threshold marks.
 PASS_COLOUR, FAIL_COLOUR, THRESHOLD_COLOUR = "#1f77b4", "#ff7f0e", "#222222"
@@ -56,7 +56,7 @@ PLAIN_TEXT = {"text.parse_math": False}
 
 def plain_text(function: Callable) -> Callable:
     """``function`` (a chart), drawing with math text off (:data:`PLAIN_TEXT`): every text it makes
-    is drawn as written. The charts of :mod:`netbenefit.charts` are all wrapped so."""
+    is drawn as written. The charts of :mod:`netbenefit.views.charts` are all wrapped so."""
 
     @functools.wraps(function)
     def drawn(*args, **kwargs):
@@ -132,7 +132,7 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float = DPI) -> Path:
     Path
         The path written.
     """
-    from ..io.writing import atomic_write
+    from ...io.writing import atomic_write
 
     path = Path(path)
     image_format = path.suffix.lstrip(".").lower()
@@ -181,7 +181,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
         from matplotlib.backends.backend_pdf import FigureCanvasPdf as Canvas
     import matplotlib
 
-    from ..io.writing import source_date
+    from ...io.writing import source_date
 
     date = None if image_format == "png" else source_date()  # checked before anything is drawn
     canvas, original_dpi = figure.canvas, figure.dpi

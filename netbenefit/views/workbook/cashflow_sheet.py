@@ -1,5 +1,5 @@
 """The cash-flow sheet of one scenario: one row per project year, the amounts as values and the
-model as formulas (:mod:`netbenefit.workbook`)."""
+model as formulas (:mod:`netbenefit.views.workbook`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .layout import FACTOR_FORMAT, JOBS_FORMAT, MONEY_FORMAT, NUMBER_FORMAT, PER
 from .model import SheetModel, SheetPhase, cashflow_model
 
 if TYPE_CHECKING:
-    from ...result import Result
+    from result import Result
 
 
 #: Context columns of the year table: (column of the result's cash flows, header, number format).

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .model.result import Result
+    from ..model.result import Result
 
 #: Changes whenever what the digest covers, or how, changes: every chart is drawn again.
 KEY_FORMAT = 2
@@ -110,9 +110,9 @@ def _slots(cls: type) -> list[str]:
 
 
 def _is_table(value) -> bool:
-    from .model.result import OnDemand
+    from ..model.result import OnDemand
 
-    # a pandas object, or a subclass of one (netbenefit.tables.ResultTable), without importing pandas
+    # a pandas object, or a subclass of one (netbenefit.model.tables.ResultTable), without importing pandas
     return isinstance(value, OnDemand) or any(k.__module__.startswith("pandas") for k in type(value).__mro__)
 
 
@@ -143,7 +143,7 @@ def result_digest(result: Result) -> str:
 @functools.cache
 def package_digest() -> str:
     """netbenefit's version and the digest of every file of the package (code and parameters)."""
-    from .version import installed_version
+    from ..version import installed_version
 
     root = Path(__file__).resolve().parent  # the package folder
     hasher = hashlib.sha256(f"netbenefit {installed_version()};".encode())

@@ -10,7 +10,7 @@ scenario's first pages; their appendices only when asked for.
 
 Every figure is read from the records that decided it (the result, the solver's answer, the
 sensitivity table, the Monte Carlo summary, the diff); none is recomputed here. The pieces are
-:mod:`netbenefit.html.memo_sections`.
+:mod:`netbenefit.views.html.memo_sections`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..io.safe_text import html as escape  # one rule for user text in HTML
-from ..version import installed_version
+from ...io.safe_text import html as escape  # one rule for user text in HTML
+from ...version import installed_version
 from .memo_sections import (
     MEMO_CSS,
     MemoSections,
@@ -36,14 +36,14 @@ from .pieces import STYLE
 from .report import PAPER_SIZES
 
 if TYPE_CHECKING:
-    from ..analysis.diff import Diff
-    from ..model.result import Result
+    from ...analysis.diff import Diff
+    from ...model.result import Result
 
 
 def memo_date(date: dt.date | str | None = None) -> dt.date:
     """The date a memo carries: ``date`` (a date or ``YYYY-MM-DD``), else the date of
     ``SOURCE_DATE_EPOCH`` when it is set (reproducible builds), else today."""
-    from ..io.writing import source_date
+    from ...io.writing import source_date
 
     if isinstance(date, dt.datetime):
         return date.date()
@@ -121,7 +121,7 @@ def memo_html(
         A page on the actual results of the (one) scenario (:func:`netbenefit.follow`).
     paper : {"letter", "a4"}
     """
-    from ..model.result import Result
+    from ...model.result import Result
 
     results = [results] if isinstance(results, Result) else list(results)
     if not results:

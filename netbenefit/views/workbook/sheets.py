@@ -1,12 +1,12 @@
 """The sheets of the workbook but the cash-flow sheets: inputs, phase tests, summary, checks,
-benefits by tax, clawback schedule, warnings (:mod:`netbenefit.workbook`)."""
+benefits by tax, clawback schedule, warnings (:mod:`netbenefit.views.workbook`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..model.disclosures import applied_multipliers
+from ...model.disclosures import applied_multipliers
 from .book import Book, Sheet
 from .cells import ScenarioCells, column_letter, fit_widths, header_row, put, put_formula, quote_sheetname, value_table
 from .layout import (
@@ -30,7 +30,7 @@ from .layout import (
 from .model import input_rows
 
 if TYPE_CHECKING:
-    from ...result import Result
+    from result import Result
 
 
 def inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
@@ -87,7 +87,7 @@ def _validate(sheet: Sheet, key: str, coordinates: Sequence[str]) -> None:
 
 def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
     """The cumulative net benefit tests, 71(a)(5), as formulas on the cash-flow sheets."""
-    from ..law.parameters import parameter
+    from ...law.parameters import parameter
 
     tolerance = float(parameter("net_benefit_ratio_relative_tolerance"))
     sheet = workbook.create_sheet(PHASE_TESTS_SHEET)
@@ -138,7 +138,7 @@ def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[Scena
 def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCells]) -> None:
     """One row per scenario (:func:`netbenefit.compare`); the figures that follow the discount rate
     are formulas on the names of the scenario."""
-    from ..model.compare import SUMMARY_COLUMNS, summary_row
+    from ...model.compare import SUMMARY_COLUMNS, summary_row
 
     columns = [*SUMMARY_COLUMNS, "cash_flow_sheet", "names_suffix"]
     rows = [
@@ -240,7 +240,7 @@ _SEE_RATIO = (
 def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
     """A visible note under a table of values: they are at the discount rate of the run, and do not
     follow the discount-rate cell of the Inputs sheet (the ratio cell does)."""
-    from ..law.labels import share
+    from ...law.labels import share
 
     rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
     text = (
