@@ -151,7 +151,7 @@ def test_a_scenario_file_name_that_starts_a_formula_is_written_as_text(tmp_path,
 
 
 def test_sweep_and_montecarlo_tables_are_written_with_the_same_guard(tmp_path):
-    from netbenefit.commands.options import write_table
+    from netbenefit.cli.commands.options import write_table
 
     table = pd.DataFrame({"=HYPERLINK(1)": [1.0], "note": ["-1+1"]})
     write_table(table, tmp_path / "table.csv")

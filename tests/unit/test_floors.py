@@ -39,7 +39,6 @@ FLOORS = {
     "law": 0,
     "analysis": 2,
     "cli": 4,
-    "commands": 4,
     "__main__": 4,
 }
 FLOOR_NAMES = ("ground", "model", "analysis", "views", "command line")

@@ -40,8 +40,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..io.safe_text import terminal_lines
-    from ..model.after_approval import follow
+    from ...io.safe_text import terminal_lines
+    from ...model.after_approval import follow
 
     after = follow(args.scenario, args.actuals)
     if args.json:

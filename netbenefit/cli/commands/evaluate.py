@@ -14,8 +14,8 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.safe_text import terminal_lines
-    from ..model.evaluate import evaluate
+    from ...io.safe_text import terminal_lines
+    from ...model.evaluate import evaluate
 
     result = evaluate(args.file)
     print(result.to_json() if args.json else terminal_lines(result.summary()))

@@ -18,15 +18,15 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..model.schema import scenario_schema_text
+    from ...model.schema import scenario_schema_text
 
     text = scenario_schema_text()
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    from ..io.safe_text import terminal
-    from ..io.writing import atomic_write_text
-    from ..views.result_files import prepare_output_file
+    from ...io.safe_text import terminal
+    from ...io.writing import atomic_write_text
+    from ...views.result_files import prepare_output_file
 
     prepare_output_file(args.out, args.force)
     atomic_write_text(args.out, text)

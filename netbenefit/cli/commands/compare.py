@@ -51,7 +51,7 @@ def register(subparsers) -> None:
 
 
 def _methods(text: str) -> tuple[str, ...]:
-    from ..model.methods import METHODS
+    from ...model.methods import METHODS
 
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     unknown = [name for name in names if name not in METHODS]
@@ -65,16 +65,16 @@ def _methods(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..io.run_folder import check_unlocked, one_run
-    from ..io.safe_text import terminal
-    from ..law.labels import margin_points
-    from ..model.evaluate import evaluate
-    from ..views.result_files import check_output_folder, file_count, prepare_output_folder, write_comparison
+    from ...io.run_folder import check_unlocked, one_run
+    from ...io.safe_text import terminal
+    from ...law.labels import margin_points
+    from ...model.evaluate import evaluate
+    from ...views.result_files import check_output_folder, file_count, prepare_output_folder, write_comparison
 
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
     check_unlocked(args.out)  # nor one another run is writing
-    from ..model.compare import under_methods
-    from ..model.scenario import load_scenario
+    from ...model.compare import under_methods
+    from ...model.scenario import load_scenario
 
     results = []
     for path in args.files:  # every scenario first: nothing printed nor written on error

@@ -42,11 +42,11 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ..analysis import sweep
-    from ..io.safe_text import csv_table, terminal
-    from ..model.plausibility import warn_if_implausible
-    from ..model.scenario import load_scenario
-    from ..views.result_files import prepare_output_file
+    from ...analysis import sweep
+    from ...io.safe_text import csv_table, terminal
+    from ...model.plausibility import warn_if_implausible
+    from ...model.scenario import load_scenario
+    from ...views.result_files import prepare_output_file
 
     check_scheduler_options(args)  # every option before any file is read
     if args.out is not None:

@@ -91,13 +91,13 @@ def memo_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..io.safe_text import terminal
-    from ..io.writing import OutputError, atomic_write_text
-    from ..model.evaluate import evaluate
-    from ..version import installed_version
-    from ..views.html import report_html, write_pdf
-    from ..views.html.memo import memo_html
-    from ..views.result_files import prepare_output_file
+    from ...io.safe_text import terminal
+    from ...io.writing import OutputError, atomic_write_text
+    from ...model.evaluate import evaluate
+    from ...version import installed_version
+    from ...views.html import report_html, write_pdf
+    from ...views.html.memo import memo_html
+    from ...views.result_files import prepare_output_file
 
     pdf_only = args.out.suffix.lower() == ".pdf"
     if pdf_only and not args.pdf:

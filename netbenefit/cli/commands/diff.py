@@ -20,8 +20,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ..analysis.diff import diff
-    from ..io.safe_text import terminal_lines
+    from ...analysis.diff import diff
+    from ...io.safe_text import terminal_lines
 
     comparison = diff(args.a, args.b)
     print(json.dumps(comparison.to_dict(), indent=2) if args.json else terminal_lines(comparison.summary()))

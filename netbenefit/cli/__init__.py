@@ -11,7 +11,9 @@ signal's number, as shells report it).
 Plausibility warnings (:mod:`netbenefit.model.plausibility`) are printed on stderr, one line each,
 beginning ``netbenefit: warning:``, and the status stays 0; with ``--strict`` (every command) they
 are errors: each is printed as a problem and the status is 2, before anything is written.
-"""
+
+The command-line floor, this folder: the parser (here) and the sub-commands (``commands/``), which
+parse and call; they may import every floor below and nothing imports them but ``__main__``."""
 
 from __future__ import annotations
 
@@ -24,9 +26,9 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 
+from ..errors import ScenarioError
+from ..io.safe_text import terminal
 from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
-from .errors import ScenarioError
-from .io.safe_text import terminal
 
 EXIT_OK, EXIT_WRITE_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -46,7 +48,7 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=default, help=help or "show the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from .version import installed_version
+        from ..version import installed_version
 
         print(f"netbenefit {installed_version('unknown')}")
         parser.exit()
@@ -140,7 +142,7 @@ def library_warning_line(message: str) -> str:
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     """The command's warning writer: every warning, the libraries' included, is one line
     ``netbenefit: warning: ...`` on stderr; a library's warning is written once."""
-    from .model.plausibility import PlausibilityWarning
+    from ..model.plausibility import PlausibilityWarning
 
     if issubclass(category, PlausibilityWarning):
         print(f"netbenefit: warning: {terminal(str(message))}", file=sys.stderr)
@@ -153,7 +155,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from . import _startup
+    from .. import _startup
 
     _RECEIVED.clear()
     _SHOWN.clear()
@@ -168,7 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _RECEIVED:
             return _stopped(_RECEIVED[0])
         args = build_parser().parse_args(argv)
-        from .model.plausibility import PlausibilityWarning
+        from ..model.plausibility import PlausibilityWarning
 
         with warnings.catch_warnings():
             warnings.simplefilter("error" if getattr(args, "strict", False) else "always", PlausibilityWarning)
@@ -180,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Stopped as stopped:
         return _stopped(stopped.number)
     finally:
-        from .io.writing import put_back_handlers
+        from ..io.writing import put_back_handlers
 
         try:
             if previous and _startup.is_command_line():
@@ -220,7 +222,7 @@ def _take_over_signals(previous: dict) -> None:
     """Set :func:`_stop` as the handler of SIGINT and SIGTERM (in the main thread), recording in
     ``previous`` each handler it replaces: the one before the command line held the signals while
     it started (netbenefit._startup), if it did. A signal ignored (SIG_IGN) stays ignored."""
-    from . import _startup
+    from .. import _startup
 
     if threading.current_thread() is not threading.main_thread():
         return
@@ -241,8 +243,8 @@ def _stopped(number: int) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .io.writing import OutputError
-    from .model.plausibility import PlausibilityWarning
+    from ..io.writing import OutputError
+    from ..model.plausibility import PlausibilityWarning
 
     try:
         return args.handler(args)

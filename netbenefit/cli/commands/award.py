@@ -45,10 +45,10 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ..errors import ScenarioError
-    from ..io.safe_text import terminal, terminal_lines
-    from ..model.economics import economist_view_of
-    from ..model.evaluate import evaluate
+    from ...errors import ScenarioError
+    from ...io.safe_text import terminal, terminal_lines
+    from ...model.economics import economist_view_of
+    from ...model.evaluate import evaluate
 
     costs = (args.cost_per_new_job, args.cost_per_resident, args.residents_per_new_job)
     if args.but_for_share is None and any(costs):
