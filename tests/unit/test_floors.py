@@ -1,16 +1,19 @@
 """The floors of the package and the size of its parts (docs/layout.md, "Floors").
 
 Every import statement of every module is read, those inside functions included (an import
-under ``if TYPE_CHECKING:`` is not run and is left out). The floors, from the ground up:
+under ``if TYPE_CHECKING:`` is not run and is left out). The floors are the package's folders,
+from the ground up:
 
-- ground: writing files, names, the version, the rules and taxes as pure functions, labels;
+- io: files in and out (writing, a run's folder, the YAML loader, named files, safe text);
+- law: the parameters, the rules and taxes as pure functions, the award calculator, labels;
 - model: the scenario, the cash flows, the result and what is computed from one scenario;
 - analysis: many variants of one scenario, diff, the portfolio;
-- views: HTML, the workbook, charts, notebook display, output folders;
-- command line: the parser and the commands.
+- views: HTML, the workbook, charts, notebook display, the files of a run;
+- cli: the parser and the commands.
 
-A module may import its own floor or a lower one, never a higher one. A model object reaches
-its views only by name, through :func:`netbenefit.views.view`.
+``errors``, ``version`` and ``_startup`` stay at the package's root, below every floor. A module
+may import its own floor or a lower one, never a higher one. A model object reaches its views
+only through the one door, :func:`netbenefit.views.view`.
 """
 
 from __future__ import annotations
@@ -26,22 +29,13 @@ from netbenefit.views import VIEWS, view
 
 PACKAGE = Path(__file__).resolve().parents[2] / "netbenefit"
 
-#: Each module (dotted, without ``netbenefit.``; a package by its folder) -> its floor, by prefix;
-#: the longest prefix that matches decides.
-FLOORS = {
-    "": 1,  # anything not named below is on the model floor
-    "errors": 0,
-    "io": 0,
-    "model": 1,
-    "version": 0,
-    "views": 3,
-    "_startup": 0,
-    "law": 0,
-    "analysis": 2,
-    "cli": 4,
-    "__main__": 4,
-}
-FLOOR_NAMES = ("ground", "model", "analysis", "views", "command line")
+#: The floors, from the ground up: each is a folder of the package (its ``__init__`` says what
+#: lives there and what it may import). A module's floor is its folder's.
+FLOORS = ("io", "law", "model", "analysis", "views", "cli")
+#: The files that stay at the package's root: the front door, ``python -m``, and the modules every
+#: floor may import (errors, the version, the signals held at start-up), below the ground floor.
+ROOT_FILES = {"__init__.py", "__main__.py", "_startup.py", "version.py", "errors.py"}
+BELOW = -1
 #: The package's front door imports whatever it exports, on first use; it is on no floor.
 FRONT_DOOR = ""
 #: The one door from a model object to its views (``netbenefit/views/__init__.py``).
@@ -72,11 +66,15 @@ def tree(module: str) -> ast.Module:
 
 def floor(module: str) -> int:
     if module == DOOR:
-        return 0  # the door itself imports no view at module level: every floor may reach it
-    best = max(
-        (prefix for prefix in FLOORS if module == prefix or module.startswith(prefix + ".") or not prefix), key=len
-    )
-    return FLOORS[best]
+        return BELOW  # the door itself imports no view at module level: every floor may reach it
+    top = module.split(".")[0]
+    if top == "__main__":
+        return FLOORS.index("cli")
+    return FLOORS.index(top) if top in FLOORS else BELOW
+
+
+def floor_name(module: str) -> str:
+    return "below the floors" if floor(module) == BELOW else FLOORS[floor(module)]
 
 
 def _type_checking_only(tree: ast.Module) -> set[int]:
@@ -173,7 +171,7 @@ def test_no_module_imports_a_higher_floor():
             if target != FRONT_DOOR and floor(target) > floor(module):
                 upward.append(
                     f"netbenefit/{MODULES[module].relative_to(PACKAGE)}:{line}: {module} "
-                    f"({FLOOR_NAMES[floor(module)]}) imports {target} ({FLOOR_NAMES[floor(target)]})"
+                    f"({floor_name(module)}) imports {target} ({floor_name(target)})"
                 )
     assert not upward, "\n".join(upward)
 
@@ -238,21 +236,27 @@ def test_module_and_function_sizes(module):
     assert not long, f"{path.relative_to(PACKAGE)}: functions over {MAX_FUNCTION_LINES} lines: {long}"
 
 
-def test_the_floor_table_names_only_modules_that_exist():
-    missing = [prefix for prefix in FLOORS if prefix and prefix not in MODULES]
-    assert not missing, missing
+def test_every_folder_of_the_package_is_one_floor_and_few_files_stay_at_its_root():
+    folders = {path.name for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
+    assert folders == set(FLOORS), sorted(folders ^ set(FLOORS))
+    files = {path.name for path in PACKAGE.glob("*.py")}
+    assert files <= ROOT_FILES and len(files) <= 6, sorted(files - ROOT_FILES)
+    for name in FLOORS:  # each floor says what lives there and what it may import
+        docstring = ast.get_docstring(tree(name)) or ""
+        assert "import" in docstring, f"netbenefit/{name}/__init__.py: say what the floor may import"
 
 
 def test_a_cycle_and_an_upward_import_are_found():
     # the checks themselves: a circle of three is found, and a model module importing a view is upward
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})[0] == ["a", "b", "c"]
-    assert floor("model.result") == 1 and floor("views.html") == 3 and floor("views.portfolio_files") == 3
-    assert floor("analysis.portfolio.book") == 2 and floor("cli") == 4 and floor("io.writing") == 0
+    assert floor("model.result") == 2 and floor("views.html") == 4 and floor("views.portfolio_files") == 4
+    assert floor("analysis.portfolio.book") == 3 and floor("cli") == 5 and floor("io.writing") == 0
+    assert floor("errors") == BELOW and floor("law.rules") == 1 and floor("__main__") == 5
 
 
 @pytest.mark.parametrize("name", sorted(VIEWS))
 def test_every_view_a_model_object_names_is_found_on_the_views_floor(name):
     module, _ = VIEWS[name]
-    assert floor(module.removeprefix("netbenefit.")) == 3, f"{name}: {module} is not a view module"
+    assert floor(module.removeprefix("netbenefit.")) == FLOORS.index("views"), f"{name}: {module} is not a view module"
     found = view(name)
     assert callable(found) or isinstance(found, dict), f"{name}: {found!r}"
