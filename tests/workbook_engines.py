@@ -63,6 +63,11 @@ def soffice() -> str | None:
 def libreoffice_values(path: Path, names: list[str]) -> dict[str, float]:
     """The values of workbook names after LibreOffice headless opened, recomputed and saved the
     workbook (read back from the values it cached)."""
+    return libreoffice_values_of([path], names)[0]
+
+
+def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str, float]]:
+    """:func:`libreoffice_values` of several workbooks (distinct file names), in one LibreOffice run."""
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         profile = folder / "profile"
@@ -80,14 +85,40 @@ def libreoffice_values(path: Path, names: list[str]) -> dict[str, float]:
                 "xlsx:Calc MS Excel 2007 XML",
                 "--outdir",
                 str(out),
-                str(path),
+                *map(str, paths),
             ],
             check=True,
             capture_output=True,
-            timeout=SOFFICE_TIMEOUT,
+            timeout=SOFFICE_TIMEOUT * max(1, len(paths) // 10),
             env=environment,
         )
-        converted = out / Path(path).name
-        targets = {name: name_target(path, name) for name in names}
-        workbook = openpyxl.load_workbook(converted, data_only=True)
-        return {name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()}
+        values = []
+        for path in paths:  # a name, or a cell as 'Sheet!B6'
+            targets = {name: _sheet_cell(name) if "!" in name else name_target(path, name) for name in names}
+            workbook = openpyxl.load_workbook(out / Path(path).name, data_only=True)
+            values.append({name: workbook[sheet][cell].value for name, (sheet, cell) in targets.items()})
+        return values
+
+
+def set_inputs(path: Path, changes: dict, out: Path) -> Path:
+    """Save a copy of the workbook at ``out`` with input cells changed, as a reviewer editing it
+    would: ``{name: value}`` for a named cell, ``{(name, k): value}`` for the k-th cell (from 0)
+    of a named row (a list by year)."""
+    from openpyxl.utils import column_index_from_string, get_column_letter
+
+    workbook = openpyxl.load_workbook(path)
+    for target, value in changes.items():
+        name, offset = target if isinstance(target, tuple) else (target, 0)
+        ((sheet, reference),) = list(workbook.defined_names[name].destinations)
+        first = reference.replace("$", "").split(":")[0]
+        letters = "".join(c for c in first if c.isalpha())
+        row = first[len(letters) :]
+        workbook[sheet][f"{get_column_letter(column_index_from_string(letters) + offset)}{row}"] = value
+    workbook.save(out)
+    return out
+
+
+def _sheet_cell(reference: str) -> tuple[str, str]:
+    """``'Sheet name'!B6`` or ``Sheet!B6`` -> (sheet, cell)."""
+    sheet, cell = reference.rsplit("!", 1)
+    return sheet.strip("'"), cell

@@ -59,7 +59,13 @@ def test_the_workbook_inputs_sheet_shows_the_value_applied_not_the_unused_defaul
     result.to_excel(path)
     rows = {row[1]: row for row in openpyxl.load_workbook(path)["Inputs"].iter_rows(values_only=True)}
     row = rows[f"revenue.{name}"]
-    assert row[3] == value and row[4] == "applied" and ROW in row[5]
+    # looked up by formula in the table's sheet (the value it gives is recomputed in the workbook tests)
+    column = {"earnings_multiplier": 2, "employment_multiplier": 3}[name]
+    assert row[3] == f"=VLOOKUP(business_naics,multiplier_table,{column},FALSE)"
+    assert row[4] == "applied" and ROW in row[5]
+    table = openpyxl.load_workbook(path)["Multiplier table"]
+    letter = "B" if name == "earnings_multiplier" else "C"
+    assert [c.value for c in table["A"][1:3]] == ["523", "541"] and table[f"{letter}2"].value == value
 
 
 def test_a_scenario_without_a_table_shows_its_own_multipliers():

@@ -16,6 +16,7 @@ from netbenefit.cli import EXIT_OK, main
 from netbenefit.model.disclosures import applied_multipliers
 from netbenefit.views.html import Comparison
 from netbenefit.views.workbook import cell_text, input_rows
+from netbenefit.views.workbook.inputs_sheet import BY_YEAR_ITEM
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 #: single, phased, extended commitment, mid-year timing
@@ -126,7 +127,7 @@ def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
     ordered = [results[stem] for stem in ("party_city", "phased_campus")]
     path = Comparison(tuple(ordered)).to_excel(tmp_path / "comparison.xlsx")
     workbook = openpyxl.load_workbook(path)
-    assert workbook.sheetnames[:4] == ["Summary", "Inputs", "party_city", "phased_campus"]
+    assert workbook.sheetnames[:5] == ["Summary", "Inputs", "Inputs by year", "party_city", "phased_campus"]
     for suffix in ("_1", "_2"):
         for name in ("discount_rate", "timing", "ratio", "pv_benefits", "pv_credits", "threshold", "passes"):
             assert name + suffix in workbook.defined_names
@@ -143,7 +144,10 @@ def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
     expected = netbenefit.evaluate(ordered[1].scenario.replace(discount_rate=0.03))
     assert abs(engine.name("ratio_2") - expected.ratio) <= RATIO_TOLERANCE
     eligible = _columns(summary)["Eligible"]
-    assert summary[f"{eligible}3"].value == "=AND(passes_2,TRUE)"
+    # 71(a)(5) and the checks that are formulas of the input cells (71(a)(1), (a)(2), (d)), and the others' values
+    formula = summary[f"{eligible}3"].value
+    assert formula.startswith("=AND(passes_2,'phased_campus'!$E$") and formula.endswith(",TRUE)")
+    assert formula.count("'phased_campus'!") == 3
     assert bool(engine.cell("Summary", f"{eligible}3")) is expected.eligible
 
 
@@ -151,11 +155,12 @@ def test_a_comparison_workbook_names_each_scenario_by_number(results, tmp_path):
 
 
 @pytest.mark.slow
-def test_amounts_are_values_and_the_model_is_formulas(results, workbooks):
+def test_the_amounts_are_formulas_of_the_named_inputs(results, workbooks):
     result = results["party_city"]
     workbook = openpyxl.load_workbook(workbooks["party_city"])
     assert workbook.sheetnames == [
         "Inputs",
+        "Inputs by year",
         "Cash flows",
         "Phase tests",
         "Checks",
@@ -165,8 +170,11 @@ def test_amounts_are_values_and_the_model_is_formulas(results, workbooks):
     ]
     sheet = workbook["Cash flows"]
     columns = _columns(sheet)
-    assert isinstance(sheet[f"{columns['published net benefit [USD]']}2"].value, int | float)  # an explicit stream
-    assert isinstance(sheet[f"{columns['Requested credits [USD]']}2"].value, int | float)
+    stream = sheet[f"{columns['published net benefit [USD]']}2"].value  # an explicit stream, by year
+    assert stream.startswith("=") and "INDEX(streams_0_by_year," in stream
+    assert "award_annual_credit" in sheet[f"{columns['Requested credits [USD]']}2"].value
+    assert "jobs_new" in sheet[f"{columns['New full-time jobs']}2"].value
+    assert "jobs_median_salary" in sheet[f"{columns['Median salary [USD]']}2"].value
     factor = sheet[f"{columns['Discount factor']}3"].value
     assert factor.startswith("=") and "discount_rate" in factor and "timing" in factor
     for header in ("Counted net benefits [USD]", "PV of counted net benefits [USD]", "PV of requested credits [USD]"):
@@ -185,16 +193,21 @@ def test_the_inputs_sheet_holds_every_input(results, workbooks):
     result = results["phased_campus"]
     sheet = openpyxl.load_workbook(workbooks["phased_campus"])["Inputs"]
     rows = {row[1].value: row for row in sheet.iter_rows(min_row=2)}
-    expected = input_rows(result.scenario)
-    assert len(expected) > 60 and set(rows) == {key for key, _, _ in expected}
+    # every scalar input a row; a list by year (capital investment, ramp, a stream's amounts) one
+    # row pointing to its named row on the Inputs by year sheet
+    expected = [(key, value, given) for key, value, given in input_rows(result.scenario) if not BY_YEAR_ITEM.match(key)]
+    lists = {"capital_investment", "jobs.ramp", "phases.0.capital_investment", "phases.0.jobs.ramp"}
+    assert len(expected) > 60 and set(rows) == {key for key, _, _ in expected} | lists
+    assert rows["phases.0.capital_investment"][3].value.endswith("(phases_0_capital_investment_by_year)")
     # A multiplier another value stands for (a table row, the earnings multiplier for the
-    # construction one) shows the value applied, marked "applied" (netbenefit.model.disclosures).
+    # construction one) is marked "applied" (netbenefit.model.disclosures); the construction one not
+    # given apart is the earnings multiplier's cell, by formula.
     applied = {f"revenue.{m.name}": m for m in applied_multipliers(result.scenario) if not m.is_the_key}
     assert set(applied) == {"revenue.construction_earnings_multiplier"}
     for key, value, given in expected:
         cell = rows[key][3].value
         if key in applied:
-            assert (cell, rows[key][4].value) == (applied[key].value, "applied"), key
+            assert (cell, rows[key][4].value) == ("=revenue_earnings_multiplier", "applied"), key
             continue
         if isinstance(value, float | int) and not isinstance(value, bool):
             assert cell == value, key
@@ -358,6 +371,7 @@ def test_benefits_by_tax_clawback_and_warnings_sheets(results, tmp_path):
     workbook = openpyxl.load_workbook(result.to_excel(tmp_path / "all.xlsx"))
     assert workbook.sheetnames == [
         "Inputs",
+        "Inputs by year",
         "Cash flows",
         "Phase tests",
         "Checks",
@@ -367,7 +381,9 @@ def test_benefits_by_tax_clawback_and_warnings_sheets(results, tmp_path):
     ]
     by_tax = workbook["Benefits by tax"]
     assert [c.value for c in by_tax[1]] == ["Tax", "Counted benefits, nominal [USD]", "Counted benefits, PV [USD]"]
-    assert by_tax["C2"].value == 8.0e5 and by_tax["C2"].number_format == '"$"#,##0'
+    # formulas of the cash-flow sheet: party_city has no income tax stream, its published one is "other"
+    assert by_tax["C2"].value == "=0" and by_tax["C2"].number_format == '"$"#,##0'
+    assert by_tax["C3"].value.startswith("=SUMPRODUCT('Cash flows'!$")
     clawback = workbook["Clawback schedule"]
     assert clawback["A1"].value == "Years maintained" and clawback["F3"].value == 4.0e5
     assert clawback.freeze_panes == "A2"

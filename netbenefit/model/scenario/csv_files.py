@@ -180,3 +180,20 @@ def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[s
             )
         values[column] = value
     return values
+
+
+def multiplier_table_rows(scenario: Scenario) -> list[dict[str, str]]:
+    """Every row of the scenario's ``revenue.multiplier_table`` as written (column -> text), for a
+    view that shows the whole table (the workbook's Multiplier table sheet); [] without a table.
+    The file is read as :func:`read_multiplier_table` reads it (the one rule of named files)."""
+    if scenario.revenue is None or scenario.revenue.multiplier_table is None:
+        return []
+    key = "revenue.multiplier_table"
+    _, text = read_named_file(
+        scenario.revenue.multiplier_table, scenario.base_dir, scenario.source, key, "the scenario file's folder"
+    )
+    rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]
+    if not rows:
+        return []
+    header = [cell.strip().lower() for cell in rows[0]]
+    return [dict(zip(header, (cell.strip() for cell in row), strict=False)) for row in rows[1:]]

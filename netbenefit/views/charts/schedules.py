@@ -13,6 +13,7 @@ import numpy as np
 from ...law import labels
 from .style import (
     FAIL_COLOUR,
+    LABEL_BACKING,
     NEUTRAL_COLOUR,
     PALETTE,
     PASS_COLOUR,
@@ -204,6 +205,7 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
                 ha="center",
                 va="bottom",
                 fontsize=7,
+                **LABEL_BACKING,  # the credits-received line passes behind the label, never through it
             )
     ax.set_xticks(years)
     ax.set_xlim(years.min() - 0.6, years.max() + 0.6)

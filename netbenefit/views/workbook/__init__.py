@@ -1,40 +1,30 @@
-"""The Excel workbook: a model a reviewer can audit, change and recompute.
+"""The Excel workbook: a model a reviewer can audit, change and recompute (docs/workbook.md).
 
-:func:`write_workbook` writes one or several evaluated scenarios. The layout (docs/workbook.md):
+:func:`write_workbook` writes one or several evaluated scenarios. The layout:
 
-- **Inputs**: every scenario input as validated (dotted key, human label, unit, value), defaults
-  included. Two cells are live: the discount rate (workbook name ``discount_rate``) and the
-  timing (``timing``: ``end_of_year`` or ``mid_year``). The other inputs are the record of
-  what netbenefit evaluated; changing them changes nothing in the workbook.
-- a **cash-flow sheet** per scenario: one row per project year. The amount of each benefit or
-  cost stream of each phase, and each phase's requested credits, are values computed by
-  netbenefit from the inputs (salaries, tax rates, ramp-up...). Everything that follows from
-  them is an Excel formula: each phase's counted net benefits (abated streams left out,
-  71(a)(5)(e)), its benefit-window weight (from the phase's window end, a fractional final year
-  weighing its fraction), the counted net benefits of the year, the discount factor
-  ``(1 + discount_rate) ^ -(t - offset)`` (offset 0.5 for mid-year timing), the present
-  values, their sums and the net benefit ratio. Below the table: the PV of benefits (name
-  ``pv_benefits``), of credits (``pv_credits``), the ratio (``ratio``), the threshold and the
-  benefit window of each phase.
+- **Inputs**: every scalar input of the scenario as validated (dotted key, human label, unit,
+  value), defaults included, each value cell named by its key with dots as underscores
+  (``jobs_median_salary``; ``phases_0_jobs_new`` for a later phase); **Inputs by year**: the lists
+  by year as named rows (``capital_investment_by_year``, ``jobs_ramp``, ``streams_0_by_year``).
+  Each input's note says whether a formula reads it.
+- a **cash-flow sheet** per scenario: one row per project year, every figure a formula of those
+  cells (:mod:`~netbenefit.views.workbook.drivers`): jobs, wages, construction, the streams of the
+  revenue drivers (the Gross Income Tax on the brackets in closed form), the streams given by year,
+  the credits, the benefit windows, the present values, the ratio (``ratio``), the threshold
+  from the location cells (``threshold``); under the table the job minimum of 71(c)(1), the checks
+  71(a)(1) and 71(d) (:mod:`~netbenefit.views.workbook.eligibility_cells`) and each phase's window. A
+  figure no formula computes (the CBT of an allocated income) is netbenefit's value, its header
+  saying so.
 - **Phase tests**: the cumulative test of 71(a)(5) per phase, as formulas on the cash-flow sheet.
-- **Checks**, **Benefits by tax**, **Clawback schedule**, **Warnings**: values. The first three
-  carry a visible note under their table: their present values and messages are at the discount
-  rate of the run and do not follow the discount-rate cell; the message of the net benefit test
-  points to the ratio cell, which does.
+- **Checks**: 71(a)(1), (a)(2), (a)(5) and (d) as formulas with ``TEXT`` sentences; the others,
+  **Benefits by tax**, **Clawback schedule**, **Warnings**: values, noted as netbenefit's.
 
 A comparison (several scenarios) starts with a **Summary** sheet and gives each scenario one value
 column of the Inputs sheet and one cash-flow sheet; its names carry the scenario's number as a
-suffix (``discount_rate_1``, ``ratio_1``, ``pv_benefits_2``...), listed on the Summary sheet.
+suffix (``discount_rate_1``, ``jobs_new_1``, ``ratio_1``...), listed on the Summary sheet.
 
 Every text that comes from a scenario or a message is written through
 :func:`~netbenefit.views.workbook.cells.cell_text`, so that no cell starts a formula.
-
-The parts: :mod:`~netbenefit.views.workbook.layout` (sheet names, Excel's limits, number formats, labels
-and units: the Inputs sheet's from the one table of :mod:`netbenefit.law.labels.table`),
-:mod:`~netbenefit.views.workbook.model` (the inputs as rows, the model behind a cash-flow sheet),
-:mod:`~netbenefit.views.workbook.book` (the workbook in memory, written with XlsxWriter),
-:mod:`~netbenefit.views.workbook.cells` (writing cells and formulas), :mod:`~netbenefit.views.workbook.cashflow_sheet`
-and :mod:`~netbenefit.views.workbook.sheets` (the sheets).
 """
 
 from __future__ import annotations
@@ -47,6 +37,7 @@ from typing import TYPE_CHECKING
 from .book import FORMULA_FUNCTIONS, Book, Cell, Sheet, row_column, worksheet_class
 from .cashflow_sheet import cashflow_sheet
 from .cells import ScenarioCells, cell_text, column_letter, define_name, quote_sheetname
+from .inputs_sheet import inputs_sheet, mark_live_inputs, table_title
 from .layout import (
     BY_TAX_SHEET,
     CASHFLOW_SHEET,
@@ -79,15 +70,7 @@ from .layout import (
     input_label,
 )
 from .model import input_rows
-from .sheets import (
-    by_tax_sheet,
-    checks_sheet,
-    clawback_sheet,
-    inputs_sheet,
-    phase_tests_sheet,
-    summary_sheet,
-    warnings_sheet,
-)
+from .sheets import by_tax_sheet, checks_sheet, clawback_sheet, phase_tests_sheet, summary_sheet, warnings_sheet
 
 if TYPE_CHECKING:
     from ...model.result import Result
@@ -181,7 +164,8 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
     """The workbook of :func:`write_workbook`, in memory (its ``save(path)`` writes it)."""
     workbook = Book()
     cells = [ScenarioCells(suffix=f"_{i}" if comparison else "") for i in range(1, len(results) + 1)]
-    cashflow_sheets = sheet_names(sheet_stems) if comparison else [CASHFLOW_SHEET]
+    tables = [table_title(k, comparison) for k in range(1, len(results) + 1)]  # (where a table is used)
+    cashflow_sheets = sheet_names(sheet_stems, (*FIXED_SHEETS, *tables)) if comparison else [CASHFLOW_SHEET]
     if comparison:
         summary = workbook.create_sheet(SUMMARY_SHEET)
     inputs_sheet(workbook, results, cells, comparison)
@@ -193,13 +177,12 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
         summary_sheet(summary, results, cells)
     labels = [r.name for r in results] if comparison else None
     checks_sheet(workbook, results, labels, cells)
-    by_tax_sheet(workbook, results, labels)
+    by_tax_sheet(workbook, results, labels, cells)
     clawback_sheet(workbook, results, labels)
     warnings_sheet(workbook, results, labels)
     for cell in cells:
-        define_name(workbook, f"discount_rate{cell.suffix}", INPUTS_SHEET, cell.discount_rate)
-        define_name(workbook, f"timing{cell.suffix}", INPUTS_SHEET, cell.timing)
         for name in ("pv_benefits", "pv_credits", "ratio", "threshold", "passes"):
             define_name(workbook, f"{name}{cell.suffix}", cell.sheet, getattr(cell, name))
+    mark_live_inputs(workbook, cells)
     # (no cached values: the workbook asks for every formula to be computed on opening, see Book.save)
     return workbook

@@ -64,6 +64,28 @@ class Book:
     def __init__(self) -> None:
         self.sheets: dict[str, Sheet] = {}
         self.names: dict[str, str] = {}  # name -> absolute reference, e.g. 'Inputs'!$D$5
+        self.plain_formulas: set[str] = set()  # formulas of FORMULA_FUNCTIONS only (scan_formulas)
+
+    def scan_formulas(self) -> set[str]:
+        """The words every formula reads (names, references' letters, texts' words), in one pass;
+        the formulas made of :data:`FORMULA_FUNCTIONS` only are kept in :attr:`plain_formulas`, so
+        that writing them skips the check of :func:`worksheet_class`."""
+        words: set[str] = set()
+        for sheet in self.sheets.values():
+            texts = [cell.value for cell in sheet.cells.values() if cell.formula]
+            if not texts:
+                continue
+            text = "\n".join(texts)  # one pass over the sheet's formulas (a newline is in none)
+            words.update(_NAME.findall(text))
+            if FORMULA_FUNCTIONS.issuperset(_FUNCTION_CALL.findall(text)):
+                self.plain_formulas.update(t for t in texts if not t.startswith("{"))
+            else:  # some formula of the sheet calls another function: formula by formula
+                self.plain_formulas.update(
+                    t
+                    for t in texts
+                    if FORMULA_FUNCTIONS.issuperset(_FUNCTION_CALL.findall(t)) and not t.startswith("{")
+                )
+        return words
 
     def create_sheet(self, title: str) -> Sheet:
         self.sheets[title] = sheet = Sheet(title)
@@ -105,6 +127,7 @@ class Book:
         written_by = worksheet_class()
         for sheet in self.sheets.values():
             worksheet = book.add_worksheet(sheet.title, worksheet_class=written_by)
+            worksheet.plain_formulas = self.plain_formulas
             for (row, column), cell in sheet.cells.items():
                 r, c, value, cell_format = row - 1, column - 1, cell.value, look(cell)
                 if cell.formula:
@@ -133,7 +156,12 @@ class Book:
 
 #: The functions the workbook's formulas use: none is one that XlsxWriter renames for Excel
 #: (``_xlfn.`` prefixes of functions newer than Excel 2007).
-FORMULA_FUNCTIONS = frozenset({"ABS", "AND", "IF", "MAX", "MIN", "NA", "OR", "POWER", "SUM", "SUMPRODUCT"})
+FORMULA_FUNCTIONS = frozenset(
+    {
+        *("ABS", "AND", "COLUMNS", "EXP", "IF", "INDEX", "ISNUMBER", "LN", "MAX", "MIN", "NA", "NORMSDIST", "NOT"),
+        *("OR", "POWER", "ROUNDUP", "SUM", "SUMPRODUCT", "TEXT", "VLOOKUP"),
+    }
+)
 
 
 @functools.cache
@@ -147,20 +175,26 @@ def worksheet_class():
     skip its renaming. Being private, it may change in any release: pyproject.toml caps XlsxWriter
     to the major version tested (3), and tests/reports/test_workbook_xlsxwriter.py fails if the
     method's signature changes or the override stops being called. Without the override the
-    workbook's bytes are the same, only slower to write."""
-    # How it would be removed: return XlsxWriter's own Worksheet here (or drop ``worksheet_class=``
-    # from add_worksheet above), lift the cap on XlsxWriter in pyproject.toml and delete the override's
-    # test; nothing else changes but the time. Or, better, once XlsxWriter offers a public switch
-    # to write a formula without its renaming passes, set that switch instead of this subclass.
+    workbook's bytes are the same, only slower to write.
+
+    To remove it (should XlsxWriter change the method, or offer a public way): delete this function,
+    ``Book.scan_formulas``'s ``plain_formulas`` and the ``worksheet_class=`` argument of
+    ``add_worksheet`` in :meth:`Book.save`, and the tests of tests/reports/test_workbook_xlsxwriter.py."""
     from xlsxwriter.worksheet import Worksheet
 
     class _Worksheet(Worksheet):
+        plain_formulas: set[str] = set()  # checked already (Book.scan_formulas)
+
         def _prepare_formula(self, formula, *args, **kwargs):
-            if set(_FUNCTION_CALL.findall(formula)) <= FORMULA_FUNCTIONS and not formula.startswith("{"):
+            if formula in self.plain_formulas or (
+                set(_FUNCTION_CALL.findall(formula)) <= FORMULA_FUNCTIONS and not formula.startswith("{")
+            ):
                 return formula[1:] if formula.startswith("=") else formula
             return super()._prepare_formula(formula, *args, **kwargs)
 
     return _Worksheet
 
 
-_FUNCTION_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\(")
+_FUNCTION_CALL = re.compile(r"(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.]*+)\(")  # no backtracking in a word
+#: A word of a formula that is not a function's name (no parenthesis follows it).
+_NAME = re.compile(r"(?<![A-Za-z0-9_.\\])[A-Za-z_\\][A-Za-z0-9_.\\]*+(?!\()")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -195,3 +195,21 @@ class ScenarioCells:
     years: tuple[int, int] = (2, 2)  # first and last row of the year table
     phase_columns: tuple[tuple[str, str, str], ...] = ()  # (net benefits, weight, credits) column letters
     discount_factor_column: str = ""
+    names: dict[str, str] = field(default_factory=dict)  # dotted input key -> workbook name (suffixed)
+    positions: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (row, column) on the Inputs sheet
+    by_year: dict[str, str] = field(default_factory=dict)  # list key (capital_investment...) -> name of its row
+    horizon: int = 0  # the last project year of the year table
+    by_tax: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # tax -> (stream, weight) columns
+    covered: str = ""  # the cell saying whether the year rows reach the last year the model needs
+    facts: dict[str, str] = field(default_factory=dict)  # figures a check's sentence quotes -> their cells
+    checks: dict[str, str] = field(default_factory=dict)  # check id -> the cell of its formula, e.g. 'Cash flows'!$E$40
+
+    def name(self, key: str) -> str:
+        """The workbook name of the input cell of a dotted key (``jobs.new`` -> ``jobs_new``)."""
+        return self.names[key]
+
+
+def input_name(key: str) -> str:
+    """A dotted input key as a workbook name: dots as underscores (``phases.0.jobs.new`` ->
+    ``phases_0_jobs_new``)."""
+    return key.replace(".", "_")

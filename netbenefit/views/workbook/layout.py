@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 # the number formats are the one table's (netbenefit.law.labels.table), re-exported here
 from ...law.labels import positioned
 from ...law.labels.table import DATE_FORMAT as DATE_FORMAT
@@ -22,6 +24,7 @@ from ...law.labels.table import WORKBOOK_LABELS, table_entry
 #: Fixed sheet names.
 SUMMARY_SHEET = "Summary"
 INPUTS_SHEET = "Inputs"
+INPUTS_BY_YEAR_SHEET = "Inputs by year"
 CASHFLOW_SHEET = "Cash flows"  # the cash-flow sheet of a single result
 PHASE_TESTS_SHEET = "Phase tests"
 CHECKS_SHEET = "Checks"
@@ -31,6 +34,7 @@ WARNINGS_SHEET = "Warnings"
 FIXED_SHEETS = (
     SUMMARY_SHEET,
     INPUTS_SHEET,
+    INPUTS_BY_YEAR_SHEET,
     CASHFLOW_SHEET,
     PHASE_TESTS_SHEET,
     CHECKS_SHEET,
@@ -49,7 +53,7 @@ FORMULA_ARGUMENT_LIMIT = 255
 CELL_TEXT_LIMIT = 32767
 #: The widest a workbook column is made. [characters]
 MAX_COLUMN_WIDTH = 64
-#: Fill of the cells a reviewer may change (discount rate, timing).
+#: Fill of the input cells the formulas read (a reviewer changes them and the model follows).
 LIVE_FILL = "FFF2CC"
 
 # ----------------------------------------------------------------------------------------------
@@ -130,6 +134,7 @@ STREAM_LABELS = {
 EFFECT_LABELS = {"direct": "direct", "indirect_and_induced": "indirect and induced"}
 
 
+@functools.cache
 def input_label(key: str) -> tuple[str, str, str]:
     """(label, unit, number format) of a dotted input key (``phases.0.capital_investment.2``)."""
     segments = key.split(".")

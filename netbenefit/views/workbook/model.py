@@ -12,8 +12,8 @@ import numpy as np
 from .layout import EFFECT_LABELS, STREAM_LABELS
 
 if TYPE_CHECKING:
-    from result import Result
-    from scenario import Scenario
+    from ...model.result import Result
+    from ...model.scenario import Scenario
 
 # ----------------------------------------------------------------------------------------------
 # Inputs as rows
@@ -57,6 +57,11 @@ class SheetStream:
     label: str
     amounts: np.ndarray  # signed: revenues > 0, costs < 0 [USD, nominal]
     abated: bool
+    name: str = ""  # the component's name (income_tax..., or the stream's own)
+    source: str = ""  # operations | construction | explicit
+    effect: str = "direct"  # direct | indirect_and_induced
+    explicit_index: int | None = None  # j of the phase's streams.j, for a stream the scenario gives
+    tax: str = "other"  # the tax the stream belongs to (netbenefit.taxes.TAXES)
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,7 @@ class SheetPhase:
     counted_extension_years: float
     streams: tuple[SheetStream, ...]
     credits: np.ndarray  # [USD, nominal]
+    section_75: bool = False  # the award is built by the section 75 calculator
 
 
 @dataclass(frozen=True)
@@ -88,13 +94,28 @@ def cashflow_model(result: Result) -> SheetModel:
     phases = []
     for flows, award in zip(computation.phases, awards, strict=True):
         streams = []
+        explicit = 0
         for component in flows.components:
             sign = 1.0 if component.kind == "revenue" else -1.0
             label = STREAM_LABELS.get(component.name, component.name)
             if component.source != "explicit":
                 label = f"{label}, {EFFECT_LABELS.get(component.effect, component.effect)}"
             amounts = sign * np.broadcast_to(component.values, (1, n_years))[0]
-            streams.append(SheetStream(label, amounts.astype(float), bool(component.abated)))
+            index = None
+            if component.source == "explicit":
+                index, explicit = explicit, explicit + 1
+            streams.append(
+                SheetStream(
+                    label,
+                    amounts.astype(float),
+                    bool(component.abated),
+                    component.name,
+                    component.source,
+                    component.effect,
+                    index,
+                    component.tax,
+                )
+            )
         phases.append(
             SheetPhase(
                 number=flows.number,
@@ -105,6 +126,7 @@ def cashflow_model(result: Result) -> SheetModel:
                 counted_extension_years=extension,
                 streams=tuple(streams),
                 credits=np.broadcast_to(flows.credits, (1, n_years))[0].astype(float),
+                section_75=award.annual_credit is None and award.section_75 is not None,
             )
         )
     columns, rows = result.table_columns_and_rows("cashflows")  # the result's own totals over phases

@@ -6,16 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...model.disclosures import applied_multipliers
 from .book import Book, Sheet
-from .cells import ScenarioCells, column_letter, fit_widths, header_row, put, put_formula, quote_sheetname, value_table
+from .cells import ScenarioCells, fit_widths, header_row, put, put_formula, quote_sheetname, value_table
 from .layout import (
     BY_TAX_SHEET,
     CHECK_TITLES,
     CHECKS_SHEET,
     CLAWBACK_SHEET,
-    INPUTS_SHEET,
-    LIVE_FILL,
+    FORMULA_LENGTH_LIMIT,
     MAX_COLUMN_WIDTH,
     MONEY_FORMAT,
     NET_BENEFIT_CHECK,
@@ -24,65 +22,11 @@ from .layout import (
     PHASE_TESTS_SHEET,
     TABLE_FORMATS,
     WARNINGS_SHEET,
-    input_label,
     table_header,
 )
-from .model import input_rows
 
 if TYPE_CHECKING:
-    from result import Result
-
-
-def inputs_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
-    sheet = workbook.create_sheet(INPUTS_SHEET)
-    per_scenario = [{key: (value, given) for key, value, given in input_rows(r.scenario)} for r in results]
-    # The multipliers as applied (a table row, or the earnings multiplier standing for the
-    # construction one), not the scenario's unused defaults (netbenefit.model.disclosures).
-    applied = [{f"revenue.{m.name}": m for m in applied_multipliers(r.scenario)} for r in results]
-    keys = list(dict.fromkeys(key for rows in per_scenario for key in rows))
-    value_headers = [r.name for r in results] if comparison else ["Value"]
-    extra = [] if comparison else ["Given in the scenario"]
-    header_row(sheet, ["Input", "Key", "Unit", *value_headers, *extra, "Note"])
-    first_value = 4
-    note_column = first_value + len(results) + len(extra)
-    for row, key in enumerate(keys, start=2):
-        label, unit, number_format = input_label(key)
-        put(sheet, row, 1, label)
-        put(sheet, row, 2, key)
-        put(sheet, row, 3, unit)
-        for k, rows in enumerate(per_scenario):
-            if key in rows:
-                value, given = rows[key]
-                multiplier = applied[k].get(key)
-                derived = multiplier is not None and not multiplier.is_the_key
-                put(sheet, row, first_value + k, multiplier.value if derived else value, number_format)
-                if not comparison:
-                    put(sheet, row, first_value + 1, "applied" if derived else "yes" if given else "default")
-                if derived:
-                    put(sheet, row, note_column, f"Applied: {multiplier.value:g} from {multiplier.source}")
-        if key in ("discount_rate", "timing"):
-            for k, cell in enumerate(cells):
-                coordinate = f"{column_letter(first_value + k)}{row}"
-                sheet[coordinate].fill = LIVE_FILL
-                setattr(cell, key, coordinate)
-            _validate(sheet, key, [f"{column_letter(first_value + k)}{row}" for k in range(len(cells))])
-            what = "the discount factors" if key == "discount_rate" else "the discount factors (mid_year: t - 0.5)"
-            names = ", ".join(f"{key}{cell.suffix}" for cell in cells)
-            put(sheet, row, note_column, f"Live: {what} of the cash-flow sheets use this cell (name {names})")
-    fit_widths(sheet)
-    sheet.set_width(note_column, MAX_COLUMN_WIDTH)
-    sheet.freeze_panes = f"{column_letter(first_value)}2"
-
-
-def _validate(sheet: Sheet, key: str, coordinates: Sequence[str]) -> None:
-    """Refuse an edit of a live cell that netbenefit would refuse: a rate of -1 or less, a timing
-    other than end_of_year or mid_year."""
-    if key == "timing":
-        rule = {"validate": "list", "source": ["end_of_year", "mid_year"], "error_message": "end_of_year or mid_year"}
-    else:
-        rule = {"validate": "decimal", "criteria": ">", "value": -1}
-        rule["error_message"] = "a decimal rate greater than -1 (0.06 for 6%)"
-    sheet.validations.append(({**rule, "ignore_blank": False, "show_error": True}, list(coordinates)))
+    from ...model.result import Result
 
 
 def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
@@ -130,7 +74,8 @@ def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[Scena
         column = ord(cell.passes[0]) - ord("A") + 1
         # one range of the phases' cells, not a list of them (Excel takes at most 255 arguments)
         first_pass, last_pass = pass_cells[0], pass_cells[-1].rsplit("!", 1)[1]
-        put_formula(target, int(cell.passes[1:]), column, f"=AND({first_pass}:{last_pass})")
+        covered = f"{quote_sheetname(cell.sheet)}!{cell.covered}"
+        put_formula(target, int(cell.passes[1:]), column, f"=IF({covered},AND({first_pass}:{last_pass}),NA())")
     fit_widths(sheet)
     sheet.freeze_panes = "A2"
 
@@ -155,6 +100,7 @@ def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCell
         "pv_credits": "pv_credits",
         "discount_rate": "discount_rate",
         "passes": "passes",
+        "threshold": "threshold",
     }
     for row_number, (row, cell) in enumerate(zip(rows, cells, strict=True), start=2):
         for k, (column, value) in enumerate(zip(columns, row, strict=True), start=1):
@@ -163,9 +109,10 @@ def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCell
                 put_formula(sheet, row_number, k, f"={live[column]}{cell.suffix}", number_format)
             elif column == "max_credit_pv":
                 put_formula(sheet, row_number, k, f"=pv_benefits{cell.suffix}/threshold{cell.suffix}", number_format)
-            elif column == "eligible":  # every check: 71(a)(5) follows the discount rate, the others are values
+            elif column == "eligible":  # every check: the formula checks follow the input cells, the others are values
                 others = _other_checks_pass(results[row_number - 2])
-                put_formula(sheet, row_number, k, f"=AND(passes{cell.suffix},{'TRUE' if others else 'FALSE'})")
+                terms = [f"passes{cell.suffix}", *(cell.checks[c] for c in FORMULA_CHECKS if c in cell.checks)]
+                put_formula(sheet, row_number, k, f"=AND({','.join(terms)},{'TRUE' if others else 'FALSE'})")
             else:
                 put(sheet, row_number, k, value, number_format)
     fit_widths(sheet)
@@ -194,23 +141,56 @@ def _scenario_labels(results, labels, attribute):
 
 
 def _other_checks_pass(result: Result) -> bool:
-    """Whether every check but the net benefit test, 71(a)(5), passed."""
-    return all(bool(check.passed) for check in result.table_rows("checks") if check.id != NET_BENEFIT_CHECK)
+    """Whether every check but those of :data:`FORMULA_CHECKS` passed."""
+    return all(bool(check.passed) for check in result.table_rows("checks") if check.id not in FORMULA_CHECKS)
+
+
+#: The checks whose rule is a formula of the input cells (their Passed and Message cells follow them).
+FORMULA_CHECKS = ("71(a)(1)", "71(a)(2)", NET_BENEFIT_CHECK, "71(d)")
+#: Said of a check's message that is netbenefit's, not a formula of the input cells.
+_AS_EVALUATED = " (As evaluated by netbenefit, not recomputed: it does not follow the input cells.)"
+
+
+def check_sentence(check: str, cell: ScenarioCells) -> str:
+    """The message of a check as a ``TEXT`` formula of the live cells (FORMULA_CHECKS)."""
+    facts, suffix = cell.facts, cell.suffix
+    passed = f"passes{suffix}" if check == NET_BENEFIT_CHECK else cell.checks[check]
+    verdict = f'IF({passed},"Met","Not met")'
+    if check == "71(a)(1)":
+        return (
+            f'="Capital investment of the initial phase "&TEXT({facts["capital_investment"]},"$#,##0")'
+            f'&" vs minimum "&TEXT({facts["capital_minimum"]},"$#,##0")&" (71(b)(1); a shortfall is donated to '
+            f'the infrastructure fund where 71(b)(2) is read so). "&{verdict}&"."'
+        )
+    if check == "71(a)(2)":
+        return (
+            f'=TEXT({facts["jobs_created"]},"#,##0.0")&" new full-time jobs created within the eligibility '
+            f'period, and the retained jobs, against the minimums of 71(c)(1)(a)-(f): "&{verdict}&"."'
+        )
+    if check == "71(d)":
+        return (
+            f'={verdict}&", 71(d): "&TEXT({facts["withholding_share"]},"0.0%")&" of the withholdings of the jobs '
+            f"of all phases are subject to the NJ Gross Income Tax (at least 80%), and every premises must "
+            f'accommodate more than 50% of the new and retained full-time employees."'
+        )
+    return (
+        f'="PV of net benefits / PV of requested credits = "&TEXT(ratio{suffix},"0.00%")'
+        f'&IF(passes{suffix}," meets"," does not meet")&" the threshold of "&TEXT(threshold{suffix},"0%")'
+        f'&" (71(a)(5), every cumulative phase test) at a "&TEXT(discount_rate{suffix},"0.00%")&" discount rate."'
+    )
 
 
 def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]) -> None:
-    """The checks as values, but the passed cell of the net benefit test, 71(a)(5), which is the
-    formula of the cash-flow sheet (its message is the one at the scenario's rate)."""
-
-    suffix_of = {id(result): cell.suffix for result, cell in zip(results, cells, strict=True)}
+    """The checks: those of :data:`FORMULA_CHECKS` as formulas of the input cells (Passed, and
+    the message as a ``TEXT`` sentence of the live cells); the others as netbenefit evaluated them,
+    their messages saying so."""
 
     def table(result):
-        see = _SEE_RATIO.format(suffix=suffix_of[id(result)])
         rows = [
             (
                 check.id,
                 bool(check.passed),
-                check.message + (see if check.id == NET_BENEFIT_CHECK else ""),
+                check.message + ("" if check.id in FORMULA_CHECKS else _AS_EVALUATED),
                 f"P.L.2020, c.156, s.{check.id}: {CHECK_TITLES.get(check.id, '')}".rstrip(": "),
             )
             for check in result.table_rows("checks")
@@ -222,19 +202,23 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
     value_table(sheet, columns, rows, scenario_column=names, formats=dict.fromkeys(columns, NUMBER_FORMAT))
     offset = 1 if names is not None else 0
     sheet.set_width(columns.index("Message") + 1 + offset, MAX_COLUMN_WIDTH)
-    suffixes = [cell.suffix for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
-    for row, (check, suffix) in enumerate(zip((row[0] for row in rows), suffixes, strict=True), start=2):
+    of_rows = [cell for result, cell in zip(results, cells, strict=True) for _ in result.table_rows("checks")]
+    for row, (check, cell) in enumerate(zip((row[0] for row in rows), of_rows, strict=True), start=2):
         if check == NET_BENEFIT_CHECK:
-            put_formula(sheet, row, 2 + offset, f"=passes{suffix}")
-    _fixed_rate_note(sheet, results, len(rows) + 3, "The messages")
+            put_formula(sheet, row, 2 + offset, f"=passes{cell.suffix}")
+        elif check in cell.checks:  # a check whose rule is a formula of the input cells
+            put_formula(sheet, row, 2 + offset, f"={cell.checks[check]}")
+        if check in FORMULA_CHECKS and (check == NET_BENEFIT_CHECK or check in cell.checks):
+            put_formula(sheet, row, 3 + offset, check_sentence(check, cell))
+    from ...law.labels import share
 
-
-#: Appended to the message of the net benefit test: the message is at the run's rate, the cell beside
-#: it and the ratio cell follow the Inputs sheet.
-_SEE_RATIO = (
-    " (This message is at the discount rate of the run; after a change of the discount-rate cell, "
-    "see the ratio cell, named ratio{suffix}, and the Passed cell beside, which follow it.)"
-)
+    rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
+    note = (
+        f"Note: the checks {', '.join(FORMULA_CHECKS)} are formulas of the input cells: their Passed and "
+        "Message cells follow the Inputs sheet. The other checks are as netbenefit evaluated them, at the "
+        f"discount rate of the run ({rates}): they do not follow the discount-rate cell or any other input cell."
+    )
+    put(sheet, len(rows) + 3, 1, note, NUMBER_FORMAT)
 
 
 def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
@@ -251,13 +235,46 @@ def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
     put(sheet, row, 1, text, NUMBER_FORMAT)
 
 
-def by_tax_sheet(workbook: Book, results, labels) -> None:
+def by_tax_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]) -> None:
+    """The counted benefits by tax, nominal and PV, as formulas of the cash-flow sheet: each counted
+    stream of the tax weighted by its phase's window (``SUMPRODUCT`` with the weights, and with the
+    discount factors for the PV), as netbenefit sums them (``result.benefits_by_tax``)."""
+    tables = [(r, c) for r, c in zip(results, cells, strict=True) if r.table_columns_and_rows("benefits_by_tax")]
     columns, rows, names = _scenario_labels(results, labels, lambda r: r.table_columns_and_rows("benefits_by_tax"))
     if columns is None:
         return
     sheet = workbook.create_sheet(BY_TAX_SHEET)
     value_table(sheet, columns, rows, scenario_column=names, formats={"tax": NUMBER_FORMAT})
-    _fixed_rate_note(sheet, results, len(rows) + 3, "The present values")
+    offset = 1 if names is not None else 0
+    row, too_long = 2, False
+    for result, cell in tables:
+        cf = quote_sheetname(cell.sheet)
+        first, last = cell.years
+
+        def rng(column: str, cf=cf, first=first, last=last) -> str:
+            return f"{cf}!${column}${first}:${column}${last}"
+
+        factor = rng(cell.discount_factor_column)
+        for tax in result.table_columns_and_rows("benefits_by_tax")[1]:
+            streams = cell.by_tax.get(tax[0], [])
+            nominal = "+".join(f"SUMPRODUCT({rng(s)},{rng(w)})" for s, w in streams) or "0"
+            pv = "+".join(f"SUMPRODUCT({rng(s)},{rng(w)},{factor})" for s, w in streams) or "0"
+            if len(pv) < FORMULA_LENGTH_LIMIT:  # else (thousands of streams) netbenefit's values stay
+                put_formula(sheet, row, columns.index("nominal") + 1 + offset, f"={nominal}", MONEY_FORMAT)
+                put_formula(sheet, row, columns.index("pv") + 1 + offset, f"={pv}", MONEY_FORMAT)
+            else:
+                too_long = True
+            row += 1
+    note = (
+        "Note: the counted benefits by tax are formulas of the cash-flow sheets: they follow the input "
+        "cells of the Inputs sheet, the discount-rate cell included."
+    )
+    if too_long:
+        note += (
+            " Where a tax has more streams than one formula of Excel can hold, its cells are netbenefit's "
+            "values at the run, as evaluated, not recomputed."
+        )
+    put(sheet, len(rows) + 3, 1, note, NUMBER_FORMAT)
 
 
 def clawback_sheet(workbook: Book, results, labels) -> None:
