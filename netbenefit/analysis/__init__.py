@@ -10,6 +10,7 @@ applications (``portfolio/``). May import the model, the law, ``io`` and ``error
 or the command line, but an analysis object reaches its views through ``netbenefit.views``.
 """
 
+from .. import views
 from .bands import BAND_COLUMNS, cumulative_pv_bands
 from .keys import KeySpec, check_values, key_label, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
@@ -50,15 +51,13 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    if name == "tornado":  # the chart lives in netbenefit.views.charts; this old name still works, with a warning
+    if name == "tornado":  # the chart lives in netbenefit.charts; this old name still works, with a warning
         import warnings
 
-        from ..views import view
-
         warnings.warn(
-            "netbenefit.analysis.tornado is deprecated; use netbenefit.views.charts.tornado (or netbenefit.tornado)",
+            "netbenefit.analysis.tornado is deprecated; use netbenefit.charts.tornado (or netbenefit.tornado)",
             DeprecationWarning,
             stacklevel=2,
         )
-        return view("tornado")
+        return views.chart_module().tornado
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

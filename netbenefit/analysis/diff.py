@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import views
 from ..errors import ScenarioError
 from ..law.labels import margin_points, money_exact, ratio
 from ..model.result import Result
@@ -251,22 +252,16 @@ class Diff:
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall."""
-        from ..views import view
-
-        return view("diff_html")(self)
+        return views.diff_html(self)
 
     def plot(self, ax=None):
         """The ratio waterfall, :func:`netbenefit.views.charts.ratio_waterfall`; returns the Axes."""
-        from ..views import view
-
-        return view("ratio_waterfall")(self, ax=ax)
+        return views.ratio_waterfall(self, ax=ax)
 
     def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write this comparison as a memo PDF: the ratios, the inputs that differ, the attribution
         and its waterfall (options ``date``, ``preparer``, ``paper``). Returns the path."""
-        from ..views import view
-
-        return view("write_diff_memo")(self, Path(path), **options)
+        return views.write_diff_memo(self, Path(path), **options)
 
 
 def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:

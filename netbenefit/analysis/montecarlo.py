@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import views
 from ..errors import ScenarioError
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
@@ -230,14 +231,10 @@ class MonteCarloResult:
 
     def plot(self, ax=None):
         """:func:`netbenefit.views.charts.montecarlo_distribution` of this run; returns the Axes."""
-        from ..views import view
-
-        return view("montecarlo_distribution")(self, ax=ax)
+        return views.montecarlo_distribution(self, ax=ax)
 
     def _repr_html_(self) -> str:
-        from ..views import view
-
-        return view("montecarlo_html")(self)
+        return views.montecarlo_html(self)
 
 
 def _progress_bar(enabled: bool | None, total: int, chunks: int):

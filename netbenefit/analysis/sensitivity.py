@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .. import views
 from ..errors import ScenarioError
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
@@ -43,15 +44,11 @@ class SensitivityTable(pd.DataFrame):
     def _repr_html_(self) -> str:
         if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
             return pd.DataFrame(self)._repr_html_()
-        from ..views import view
-
-        return view("sensitivity_html")(self)
+        return views.sensitivity_html(self)
 
     def tornado(self, ax=None):
         """:func:`netbenefit.views.charts.tornado` of this table; returns the Axes."""
-        from ..views import view
-
-        return view("tornado")(self, ax=ax)
+        return views.tornado(self, ax=ax)
 
 
 def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:

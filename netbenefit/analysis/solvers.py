@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import views
 from ..errors import ScenarioError
 from ..law import finance
 from ..law.labels import money_exact
@@ -66,9 +67,7 @@ class SolverResult:
         return self.status == SOLVED
 
     def _repr_html_(self) -> str:
-        from ..views import view
-
-        return view("solver_html")(self)
+        return views.solver_html(self)
 
     def __str__(self) -> str:
         return self.message

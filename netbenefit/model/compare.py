@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..views import view
+from .. import views
 from .evaluate import evaluate
 from .result import Result
 from .scenario import Scenario
@@ -124,23 +124,23 @@ class Comparison:
 
     def plot(self, ax=None):
         """:func:`netbenefit.views.charts.compare_ratios` of these results; returns the Axes."""
-        return view("compare_ratios")(self.results, ax=ax)
+        return views.compare_ratios(self.results, ax=ax)
 
     def _repr_html_(self) -> str:
-        return view("comparison_html")(self.results)
+        return views.comparison_html(self.results)
 
     def to_excel(self, path: str | Path) -> Path:
         """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
         :func:`netbenefit.views.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
-        return view("write_workbook")(self.results, Path(path))
+        return views.write_workbook(self.results, Path(path))
 
     def to_html(self, path: str | Path) -> Path:
         """Write the report ``netbenefit report`` writes for these scenarios
         (:func:`netbenefit.views.html.report_html`): their comparison, then each one. Atomic;
         returns the path; an OSError names the file."""
-        return view("write_report")(self.results, Path(path))
+        return views.write_report(self.results, Path(path))
 
     def to_pdf(self, path: str | Path, **options) -> Path:
         """Write the memo of these scenarios as a PDF: a comparison page, then each one's first
         pages (options as :meth:`Result.to_pdf`; appendices with ``appendix=True``). Returns the path."""
-        return view("write_memo")(self.results, Path(path), **options)
+        return views.write_memo(self.results, Path(path), **options)

@@ -9,9 +9,9 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from .. import views
 from ..law.labels import money_exact, net_benefit_headline, ratio_verdict
 from ..law.rules.clawback import SCHEDULE_COLUMNS
-from ..views import view
 from .scenario import Scenario
 
 if TYPE_CHECKING:
@@ -431,18 +431,18 @@ class Result:
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: :func:`netbenefit.views.html.result_html`."""
-        return view("result_html")(self)
+        return views.result_html(self)
 
     def to_excel(self, path) -> Path:
         """Write the workbook of this result (:mod:`netbenefit.views.workbook`): inputs, cash flows whose
         discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
         checks, phase tests. Atomic; returns the path; an OSError names the file."""
-        return view("write_workbook")([self], Path(path), comparison=False)
+        return views.write_workbook([self], Path(path), comparison=False)
 
     def to_html(self, path) -> Path:
         """Write the self-contained HTML report of ``netbenefit report``. Atomic; returns the path;
         an OSError names the file."""
-        return view("write_report")(self, Path(path))
+        return views.write_report(self, Path(path))
 
     def to_pdf(self, path, **options) -> Path:
         """Write the memo of this result as a PDF (:func:`netbenefit.views.html.memo.memo_html`: the
@@ -450,7 +450,7 @@ class Result:
         on a first page; the appendix after). ``options``: ``date``, ``preparer``, ``appendix``,
         ``sensitivity``, ``montecarlo``, ``draws``, ``seed``, ``diff``, ``actuals``, ``paper``.
         Needs WeasyPrint (the pdf extra). Returns the path."""
-        return view("write_memo")(self, Path(path), **options)
+        return views.write_memo(self, Path(path), **options)
 
     def plot(self, kind: str = "cumulative_pv", ax=None):
         """A chart of this result; returns the Axes.
@@ -459,7 +459,7 @@ class Result:
         default), ``benefit_streams``, ``benefits_by_tax``, ``phase_ratios``,
         ``repayment_schedule``, ``clawback_schedule`` or ``scorecard``.
         """
-        charts = view("scenario_charts")
+        charts = views.scenario_charts()
         if not isinstance(kind, str):  # plot(ax) as before: the Axes given first
             kind, ax = "cumulative_pv", kind
         if kind not in charts:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 
 import pandas as pd
 
+from .. import views
+
 
 class ResultTable(pd.DataFrame):
     """A DataFrame that shows in a notebook with its headers in words and units and its cells
@@ -44,9 +46,7 @@ class ResultTable(pd.DataFrame):
         return table
 
     def _repr_html_(self) -> str:
-        from ..views import view
-
-        return view("result_table_html")(self, unknown=self._unknown_unit, units=self._units)
+        return views.result_table_html(self, unknown=self._unknown_unit, units=self._units)
 
 
 def shown(frame: pd.DataFrame, *, units: Mapping[str, str] | None = None, unknown: str = "") -> ResultTable:

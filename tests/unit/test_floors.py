@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from netbenefit.views import VIEWS, view
+import netbenefit.views as door
 
 PACKAGE = Path(__file__).resolve().parents[2] / "netbenefit"
 
@@ -165,7 +165,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_module_imports_a_higher_floor():
     upward = []
     for module, targets in imports().items():
-        if module == FRONT_DOOR:
+        if module in (FRONT_DOOR, DOOR):  # the door's functions are the one way up, each one import
             continue
         for target, _, line in targets:
             if target != FRONT_DOOR and floor(target) > floor(module):
@@ -189,7 +189,12 @@ def test_no_module_imports_the_front_door():
 
 
 def test_import_circles_have_at_most_two_modules():
-    graph = {module: {target for target, _, _ in targets} - {FRONT_DOOR} for module, targets in imports().items()}
+    # the door's own imports (one per view, each on first call) are the one way up, left out here
+    graph = {
+        module: {target for target, _, _ in targets} - {FRONT_DOOR}
+        for module, targets in imports().items()
+        if module != DOOR
+    }
     largest = _cycles(graph)[0]
     assert len(largest) <= 2, f"an import circle of {len(largest)} modules: {largest}"
 
@@ -254,9 +259,37 @@ def test_a_cycle_and_an_upward_import_are_found():
     assert floor("errors") == BELOW and floor("law.rules") == 1 and floor("__main__") == 5
 
 
-@pytest.mark.parametrize("name", sorted(VIEWS))
-def test_every_view_a_model_object_names_is_found_on_the_views_floor(name):
-    module, _ = VIEWS[name]
-    assert floor(module.removeprefix("netbenefit.")) == FLOORS.index("views"), f"{name}: {module} is not a view module"
-    found = view(name)
-    assert callable(found) or isinstance(found, dict), f"{name}: {found!r}"
+DOOR_FUNCTIONS = sorted(
+    node.name for node in ast.parse((PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")).body
+    if isinstance(node, ast.FunctionDef)
+)
+
+
+def test_the_door_names_no_view_by_a_string():
+    # each door function reaches its view by an import statement the import reader follows
+    source = (PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")
+    assert "import_module" not in source and "__import__" not in source and "getattr(" not in source
+    assert len(DOOR_FUNCTIONS) >= 20
+
+
+@pytest.mark.parametrize("name", DOOR_FUNCTIONS)
+def test_every_door_function_imports_its_view_from_the_views_floor(name):
+    function = next(node for node in tree(DOOR).body if isinstance(node, ast.FunctionDef) and node.name == name)
+    imported = [node for node in ast.walk(function) if isinstance(node, ast.ImportFrom)]
+    assert len(imported) == 1 and imported[0].level == 1, f"{name}: one relative import of a view module"
+    target = f"views.{imported[0].module}" if imported[0].module else f"views.{imported[0].names[0].name}"
+    assert target in MODULES and floor(target) == FLOORS.index("views"), f"{name}: {target}"
+    assert callable(getattr(door, name))
+
+
+def test_views_are_reached_only_through_the_door():
+    # below the views floor, a module names a view only as ``views.<function>`` of the door
+    found = []
+    for module in MODULES:
+        if floor(module) >= FLOORS.index("views") or module == DOOR:
+            continue
+        for node in ast.walk(tree(module)):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "views":
+                if node.attr not in DOOR_FUNCTIONS:
+                    found.append(f"{module}:{node.lineno}: views.{node.attr}")
+    assert not found, found

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ... import views
 from ...errors import ScenarioError
 from ...law.labels import money_exact
 from ...model.fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
-from ...views import view
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -412,22 +412,22 @@ class Portfolio:
 
     # --- views ---------------------------------------------------------------------------------
     def _repr_html_(self) -> str:
-        return view("portfolio_html")(self)
+        return views.portfolio_html(self)
 
     def plot(self, kind: str = "credits_by_application", ax=None):
         """A chart of :data:`netbenefit.views.charts.portfolio.PORTFOLIO_CHARTS`; returns the Axes."""
-        charts = view("portfolio_charts")
+        charts = views.portfolio_charts()
         if kind not in charts:
             raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
         return charts[kind](self, ax=ax)
 
     def to_excel(self, path) -> Path:
         """The workbook of :func:`netbenefit.views.portfolio_files.write_portfolio_workbook`. Atomic."""
-        return view("write_portfolio_workbook")(self, Path(path))
+        return views.write_portfolio_workbook(self, Path(path))
 
     def to_html(self, path) -> Path:
         """The self-contained page of :func:`netbenefit.views.portfolio_files.write_portfolio_page`. Atomic."""
-        return view("write_portfolio_page")(self, Path(path))
+        return views.write_portfolio_page(self, Path(path))
 
 
 def _check_finite(by_application: pd.DataFrame, applications: pd.DataFrame) -> None:

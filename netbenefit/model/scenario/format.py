@@ -14,6 +14,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import Field, PrivateAttr, Strict, ValidationError
 
+from ... import views
 from ...errors import ScenarioError
 from ...io.text_rule import Prose
 from .blocks import (
@@ -253,9 +254,7 @@ class Scenario(Block):
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: the inputs as written, with their labels."""
-        from ...views import view
-
-        return view("scenario_html")(self)
+        return views.scenario_html(self)
 
     def value_at(self, key: str) -> Any:
         """The value at a dotted key path (``jobs.new``, ``phases.0.award.annual_credit``)."""
