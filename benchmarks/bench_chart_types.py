@@ -3,7 +3,7 @@
     python benchmarks/bench_chart_types.py [--rounds N]
 
 One process draws the charts of a cold ``compare`` of the 13 bundled scenarios, in compare's
-order, as its workers draw them (started as they are; :func:`netbenefit.charts.style.figure_bytes`:
+order, as its workers draw them (started as they are; :func:`netbenefit.views.charts.style.figure_bytes`:
 Matplotlib's own Agg canvas, 150 dpi, the same PNG writer), for ``N`` rounds after a warm-up round;
 beside each chart, the minimal chart of ``bench_compare.py``'s floor (one line of 11 points, a title,
 two axis labels) at the same pixel size, drawn the same way. CPU milliseconds per chart, the mean of the rounds:
@@ -66,10 +66,10 @@ def main() -> None:
 
     import netbenefit
     from benchmarks.bench_compare import minimal_chart  # the floor's chart
-    from netbenefit import charts
-    from netbenefit.chart_cache import warm_up
-    from netbenefit.charts.style import figure_bytes, figure_size
-    from netbenefit.output import _chart_jobs, _chart_worker_started
+    from netbenefit.views import charts
+    from netbenefit.views.chart_cache import warm_up
+    from netbenefit.views.charts.style import figure_bytes, figure_size
+    from netbenefit.views.result_files import _chart_jobs, _chart_worker_started
 
     files = sorted((ROOT / "scenarios").glob("*.yaml"))
     results = [netbenefit.evaluate(path) for path in files]

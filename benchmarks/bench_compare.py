@@ -48,8 +48,8 @@ EDITED = "office_hq_default_area.yaml"
 def minimal_chart(size: tuple[float, float], index: int = 0) -> bytes:
     """The floor's chart ``index`` as a PNG: the least a reader needs (one line of 11 points, a title
     of two lines, two axis labels and the tick labels), ``size`` inches, printed as the scenario
-    charts are (:func:`netbenefit.charts.style.figure_bytes`)."""
-    from netbenefit.charts.style import figure_bytes, new_figure
+    charts are (:func:`netbenefit.views.charts.style.figure_bytes`)."""
+    from netbenefit.views.charts.style import figure_bytes, new_figure
 
     figure, ax = new_figure(size)
     ax.plot(range(1, 12), [index + k * k for k in range(11)], marker="o")
@@ -64,9 +64,9 @@ FLOOR = """
 import io, multiprocessing, os
 from concurrent.futures import ProcessPoolExecutor
 import netbenefit
-from netbenefit.charts import meaningful_charts
-from netbenefit.charts.style import figure_size
-from netbenefit.output import chart_count
+from netbenefit.views.charts import meaningful_charts
+from netbenefit.views.charts.style import figure_size
+from netbenefit.views.result_files import chart_count
 from benchmarks.bench_compare import minimal_chart
 
 results = [netbenefit.evaluate(path) for path in FILES]
@@ -79,8 +79,8 @@ def draw(index):
     return len(minimal_chart(sizes[index], index))
 
 workers = min(len(results), os.cpu_count() or 1)
-from netbenefit.chart_cache import warm_up
-from netbenefit.output import _chart_worker_started
+from netbenefit.views.chart_cache import warm_up
+from netbenefit.views.result_files import _chart_worker_started
 warm_up()  # as compare does before its workers fork, which start as compare's do
 fork = multiprocessing.get_context("fork")
 with ProcessPoolExecutor(workers, mp_context=fork, initializer=_chart_worker_started) as pool:

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 import netbenefit
-from netbenefit.parameters import parameter
+from netbenefit.law.parameters import parameter
 
 ROOT = Path(__file__).resolve().parents[1]
 OFFICE = ROOT / "scenarios" / "office_hq_default_area.yaml"

@@ -52,7 +52,7 @@ def floor_chart() -> bytes:
     """The floor's minimal chart at the pixel size of the explorer's chart (printed at 150 dpi by
     ``minimal_chart``, so its size in inches is scaled from the explorer's resolution)."""
     from benchmarks.bench_compare import minimal_chart
-    from netbenefit.explore import CHART_DPI, CHART_SIZE
+    from netbenefit.views.explore import CHART_DPI, CHART_SIZE
 
     scale = CHART_DPI / 150
     return minimal_chart((CHART_SIZE[0] * scale, CHART_SIZE[1] * scale))
@@ -82,9 +82,9 @@ def first_open(work: str) -> tuple[float, float]:
 def new_figure_move(variant) -> bytes:
     """A move as the explorer drew it before: the variant evaluated, a new chart drawn whole and printed."""
     import netbenefit
-    from netbenefit.charts import cumulative_pv
-    from netbenefit.charts.style import figure_bytes, new_figure
-    from netbenefit.explore import CHART_DPI, CHART_SIZE
+    from netbenefit.views.charts import cumulative_pv
+    from netbenefit.views.charts.style import figure_bytes, new_figure
+    from netbenefit.views.explore import CHART_DPI, CHART_SIZE
 
     figure, ax = new_figure(CHART_SIZE)
     cumulative_pv(netbenefit.evaluate(variant), ax=ax)
@@ -109,7 +109,7 @@ def main() -> None:
     args = parser.parse_args()
 
     import netbenefit
-    from netbenefit.explore import Explorer
+    from netbenefit.views.explore import Explorer
 
     scenario = netbenefit.load_scenario(SCENARIO)
     netbenefit.evaluate(scenario)  # imports and first-use caches warmed on both sides

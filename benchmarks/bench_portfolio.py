@@ -33,7 +33,12 @@ from pathlib import Path
 
 import numpy as np
 
-from netbenefit.portfolio.montecarlo import load_portfolio_file, local_cluster, portfolio_montecarlo, totals_match
+from netbenefit.analysis.portfolio.montecarlo import (
+    load_portfolio_file,
+    local_cluster,
+    portfolio_montecarlo,
+    totals_match,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo.yml"

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import netbenefit
-from netbenefit.workbook import write_workbook
+from netbenefit.views.workbook import write_workbook
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "netbenefit/workbook"

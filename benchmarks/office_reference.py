@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from netbenefit.parameters import parameter
+from netbenefit.law.parameters import parameter
 
 #: The varied keys and their distributions, in the order of their random streams.
 VARY = {

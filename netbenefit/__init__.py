@@ -14,21 +14,74 @@ from . import _startup
 
 _startup.hold_while_starting()  # the command line: signals held from here (netbenefit._startup)
 
+import sys  # noqa: E402
+import types  # noqa: E402
 from importlib import import_module  # noqa: E402
+from importlib.machinery import ModuleSpec  # noqa: E402
 
-# These share their name with their module: they are bound now, since importing the module
-# (which any command does) would otherwise leave the package attribute pointing at the module.
-from .compare import compare as compare  # noqa: E402
-from .diff import diff as diff  # noqa: E402
-from .evaluate import evaluate as evaluate  # noqa: E402
-from .explore import explore as explore  # noqa: E402
-from .portfolio import portfolio as portfolio  # noqa: E402
+#: The public import paths of modules that live in a floor's folder (docs/layout.md): the public
+#: path, and every module under it, is the module of the folder, imported on first use.
+PUBLIC_PATHS: dict[str, str] = {
+    "netbenefit.after_approval": "netbenefit.model.after_approval",
+    "netbenefit.award": "netbenefit.law.award",
+    "netbenefit.charts": "netbenefit.views.charts",
+    "netbenefit.html": "netbenefit.views.html",
+    "netbenefit.methods": "netbenefit.model.methods",
+    "netbenefit.parameters": "netbenefit.law.parameters",
+    "netbenefit.portfolio": "netbenefit.analysis.portfolio",
+    "netbenefit.rules": "netbenefit.law.rules",
+    "netbenefit.scenario": "netbenefit.model.scenario",
+    "netbenefit.workbook": "netbenefit.views.workbook",
+}
+
+
+class _PublicPaths:
+    """Finds ``netbenefit.parameters`` (and every public path above) as the module it names, the
+    same module object, so that a public path and the folder's path are one module, not two."""
+
+    @staticmethod
+    def _real(name: str) -> str | None:
+        for public, real in PUBLIC_PATHS.items():
+            if name == public or name.startswith(public + "."):
+                return real + name[len(public) :]
+        return None
+
+    def find_spec(self, name, path=None, target=None):
+        return None if self._real(name) is None else ModuleSpec(name, self)
+
+    def create_module(self, spec):
+        return import_module(self._real(spec.name))
+
+    def exec_module(self, module):
+        pass  # the module ran when it was imported by its own path
+
+
+sys.meta_path.insert(0, _PublicPaths())
+
+# Bound now: every command evaluates (and ``explore`` shares its name with its module, which
+# would otherwise leave the package attribute pointing at the module once imported).
+from .model.compare import compare as compare  # noqa: E402
+from .model.evaluate import evaluate as evaluate  # noqa: E402
+from .views.explore import explore as explore  # noqa: E402
+
+
+class _FrontDoor(types.ModuleType):
+    """The package: the public path ``netbenefit.portfolio`` (a module) never replaces the function
+    ``netbenefit.portfolio`` when it is imported (the import system sets a package's attribute)."""
+
+    def __setattr__(self, name: str, value) -> None:
+        if name == "portfolio" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _FrontDoor
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
-    "Actuals": "after_approval",
-    "follow": "after_approval",
-    "load_actuals": "after_approval",
+    "Actuals": "model.after_approval",
+    "follow": "model.after_approval",
+    "load_actuals": "model.after_approval",
     "break_even_discount_rate": "analysis",
     "cumulative_pv_bands": "analysis",
     "evaluate_variants": "analysis",
@@ -38,24 +91,26 @@ _EXPORTS = {
     "montecarlo": "analysis",
     "sensitivity": "analysis",
     "sweep": "analysis",
-    "tornado": "charts",
-    "award_table": "award",
-    "Comparison": "compare",
-    "Diff": "diff",
-    "economist_view": "economics",
-    "economist_view_of": "economics",
+    "tornado": "views.charts",
+    "award_table": "law.award",
+    "Comparison": "model.compare",
+    "Diff": "analysis.diff",
+    "diff": "analysis.diff",
+    "economist_view": "model.economics",
+    "economist_view_of": "model.economics",
     "ScenarioError": "errors",
-    "PARAMETERS": "parameters",
-    "parameter": "parameters",
-    "PlausibilityWarning": "plausibility",
-    "Portfolio": "portfolio",
-    "portfolio_montecarlo": "portfolio",
-    "Result": "result",
-    "Scenario": "scenario",
-    "load_scenario": "scenario",
+    "PARAMETERS": "law.parameters",
+    "parameter": "law.parameters",
+    "PlausibilityWarning": "model.plausibility",
+    "Portfolio": "analysis.portfolio",
+    "portfolio": "analysis.portfolio",
+    "portfolio_montecarlo": "analysis.portfolio",
+    "Result": "model.result",
+    "Scenario": "model.scenario",
+    "load_scenario": "model.scenario",
 }
 
-__all__ = sorted([*_EXPORTS, "compare", "diff", "evaluate", "explore", "portfolio"])
+__all__ = sorted([*_EXPORTS, "compare", "evaluate", "explore"])
 
 
 def __getattr__(name: str):

@@ -64,7 +64,7 @@ def _workbooks_within_excel_limits(monkeypatch):
     function of more than 255 arguments, a sheet named History."""
     from workbook_limits import workbook_problems
 
-    from netbenefit import workbook
+    from netbenefit.views import workbook
 
     save = workbook.Book.save
 

@@ -42,7 +42,7 @@ def formula_problems(formula: str) -> list[str]:
 
 
 def workbook_problems(book) -> list[str]:
-    """The problems of every formula and sheet name of a ``netbenefit.workbook.Book``."""
+    """The problems of every formula and sheet name of a ``netbenefit.views.workbook.Book``."""
     problems = []
     for sheet in book.sheets.values():
         if sheet.title.casefold() in RESERVED_SHEET_NAMES:

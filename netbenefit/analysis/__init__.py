@@ -1,11 +1,16 @@
 """Scenario analysis at scale: sweeps, Monte Carlo, percentile bands, solvers and sensitivity.
 
-Every function here runs :func:`netbenefit.cashflows.compute` on arrays of variants, so its
+Every function here runs :func:`netbenefit.model.cashflows.compute` on arrays of variants, so its
 numbers are those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``. Values are
 checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 ``docs/analysis.md``.
+
+The analysis floor: many variants of one scenario, two scenarios (``diff``, ``margin``), many
+applications (``portfolio/``). May import the model, the law, ``io`` and ``errors``; never the views
+or the command line, but an analysis object reaches its views through ``netbenefit.views``.
 """
 
+from .. import views
 from .bands import BAND_COLUMNS, cumulative_pv_bands
 from .keys import KeySpec, check_values, key_label, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
@@ -49,12 +54,10 @@ def __getattr__(name: str):
     if name == "tornado":  # the chart lives in netbenefit.charts; this old name still works, with a warning
         import warnings
 
-        from ..views import view
-
         warnings.warn(
             "netbenefit.analysis.tornado is deprecated; use netbenefit.charts.tornado (or netbenefit.tornado)",
             DeprecationWarning,
             stacklevel=2,
         )
-        return view("tornado")
+        return views.chart_module().tornado
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,9 +2,9 @@
 
 :func:`cumulative_pv_bands` draws values of some keys (the distributions of
 :func:`netbenefit.analysis.montecarlo`), runs the model on every draw at once
-(:func:`netbenefit.cashflows.compute`) and gives, for each project year, percentiles of the
+(:func:`netbenefit.model.cashflows.compute`) and gives, for each project year, percentiles of the
 cumulative PV of counted net benefits and of the cumulative PV of the credits. Its chart is
-:func:`netbenefit.charts.fan`, which draws the table only.
+:func:`netbenefit.views.charts.fan`, which draws the table only.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..conventions import Conventions
 from ..errors import ScenarioError
-from ..scenario import Scenario
+from ..model.cashflows import compute
+from ..model.conventions import Conventions
+from ..model.scenario import Scenario
 from .keys import check_values, key_labels, key_spec
 from .montecarlo import parse_distribution
 
@@ -71,7 +71,7 @@ def cumulative_pv_bands(
     Examples
     --------
     >>> bands = netbenefit.cumulative_pv_bands(scenario, {"jobs.new": ("normal", 260, 25)}, seed=1)  # doctest: +SKIP
-    >>> netbenefit.charts.fan(bands)  # doctest: +SKIP
+    >>> netbenefit.views.charts.fan(bands)  # doctest: +SKIP
     """
     if isinstance(draws, bool) or not isinstance(draws, int | np.integer) or not 1 <= draws <= 100_000:
         raise ScenarioError(scenario.source, "", f"draws must be a whole number from 1 to 100,000, not {draws!r}")

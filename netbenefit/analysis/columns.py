@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..cashflows import Computation, compute
-from ..scenario import Scenario
+from ..model.cashflows import Computation, compute
+from ..model.scenario import Scenario
 
 #: Result columns, after one column per varied key.
 RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note")
@@ -52,7 +52,7 @@ def result_columns(computation: Computation) -> dict[str, np.ndarray]:
 
 def failed_checks(computation: Computation) -> np.ndarray:
     """Per variant, a bit mask of the checks of s.71 it fails: bit i for the i-th check of
-    ``computation.checks`` (statute order, as :data:`netbenefit.evaluate.CHECK_IDS`)."""
+    ``computation.checks`` (statute order, as :data:`netbenefit.model.evaluate.CHECK_IDS`)."""
     mask = np.zeros(computation.size, dtype=np.int32)
     same = 0  # the bits of the checks every variant fails alike (one value for all)
     for bit, passed in enumerate(computation.checks.values()):
@@ -81,7 +81,7 @@ def repeated(scenario: Scenario, size: int) -> dict[str, np.ndarray]:
 
 
 def general_columns(scenario: Scenario, overrides: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
-    """The result columns of ``size`` variants by the general path: :func:`~netbenefit.cashflows.compute`
+    """The result columns of ``size`` variants by the general path: :func:`~netbenefit.model.cashflows.compute`
     on the overrides, or the scenario itself repeated where none is given."""
     return result_columns(compute(scenario, overrides)) if overrides else repeated(scenario, size)
 

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ScenarioError
-from ..scenario import Scenario
+from ..model.scenario import Scenario
 from .columns import general_columns
 from .keys import drawn_values
 from .structure import columns_on_structure, plan_for

@@ -3,7 +3,7 @@
 A distribution of ``discount_rate`` written in percent (``uniform(5, 7)``, ``normal(6, 0.5)``)
 draws nothing but implausible values; each parameter that places the draws (a bound, a mode, a
 mean, a median, a listed value) is checked against the key's plausible range
-(:func:`netbenefit.plausibility.entered_warnings`) before any draw, with the likely fix ("did you
+(:func:`netbenefit.model.plausibility.entered_warnings`) before any draw, with the likely fix ("did you
 mean 0.06?"). The spread (``sd``, ``sigma``) places nothing and is not checked.
 """
 
@@ -13,8 +13,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..plausibility import emit, entered_warnings, reader_number
-from ..scenario import Scenario
+from ..model.plausibility import emit, entered_warnings, reader_number
+from ..model.scenario import Scenario
 
 
 def located_values(distribution: Any) -> list[tuple[str, float]]:

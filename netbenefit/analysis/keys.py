@@ -2,7 +2,7 @@
 
 A *key* is a dotted path into a scenario (``jobs.new``, ``discount_rate``,
 ``capital_investment.2``, ``phases.0.award.annual_credit``). The constraints of a key are read
-from the pydantic models of :mod:`netbenefit.scenario`, so a sweep or a Monte Carlo run accepts
+from the pydantic models of :mod:`netbenefit.model.scenario`, so a sweep or a Monte Carlo run accepts
 exactly the values a scenario file would accept:
 
 - a *number* key (``Money``, ``Count``, ``Share``, rates...) takes finite numbers within the
@@ -38,10 +38,10 @@ import numpy as np
 from pydantic import BaseModel
 
 from ..errors import ScenarioError
-from ..plausibility import quiet, warn_entered
-from ..scenario import Scenario
-from ..scenario.paths import key_label
-from ..scenario.shared import tied_to
+from ..model.plausibility import quiet, warn_entered
+from ..model.scenario import Scenario
+from ..model.scenario.paths import at_path, key_label
+from ..model.scenario.shared import tied_to
 
 #: Keys whose values the model reads from the scenario object, never from variant arrays.
 _NOT_VARIABLE_LEAVES = ("abated",)
@@ -195,14 +195,14 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
             field = annotation.model_fields[segment]
             metadata = list(field.metadata)
             annotation = field.annotation
-            node = None if node is None else getattr(node, segment)
+            node = at_path(node, [segment], None)  # the one reader of a dotted key
         elif origin is tuple:
             if not segment.isdigit() or node is None or int(segment) >= len(node):
                 size = 0 if node is None else len(node)
                 parent = ".".join(segments[:depth])
                 raise ScenarioError(source, key, f"no item {segment} in the list {parent} of {size}")
             annotation = typing.get_args(annotation)[0]
-            node = node[int(segment)]
+            node = at_path(node, [segment], None)  # the one reader of a dotted key
         elif origin is Union or origin is types.UnionType:  # a choice or a table (commitment.recapture)
             raise ScenarioError(source, key, _NOT_VARIABLE_CHOICE.format(parent=".".join(segments[:depth])))
         elif isinstance(origin, type) and issubclass(origin, Mapping):
@@ -214,7 +214,7 @@ def key_spec(scenario: Scenario, key: str) -> KeySpec:
                     "add it to the scenario file first",
                 )
             annotation = typing.get_args(annotation)[1]
-            node = node[int(segment)]
+            node = at_path(node, [segment], None)  # the one reader of a dotted key
         else:
             raise ScenarioError(source, key, f"{'.'.join(segments[:depth])!r} is a value, not a block of keys")
     annotation = _unwrap(annotation, metadata)
@@ -302,11 +302,10 @@ def check_values(
         (``key -> (low, high)``), kept up to date here: values between them are not applied again.
         Checking only the extremes of a batch already reads a key valid at two values as valid
         between them; a run in chunks reads its chunks the same way, and a chunk within the
-        values checked before needs no :meth:`Scenario.replace` (the benchmark's run of four keys
-        over ten chunks: 25 instead of 80).
+        values checked before needs no :meth:`Scenario.replace` (docs/analysis.md counts them).
     via : str, optional
         How the values were given by hand (``"given to sweep"``): each distinct value outside its
-        plausible range is then a :class:`~netbenefit.plausibility.PlausibilityWarning` with the
+        plausible range is then a :class:`~netbenefit.model.plausibility.PlausibilityWarning` with the
         likely fix, before any computation. None for values the package makes (draws, probes).
 
     Returns
@@ -419,7 +418,7 @@ def check_overrides(
     Returns
     -------
     dict of key -> ndarray
-        Ready for :func:`netbenefit.cashflows.compute`.
+        Ready for :func:`netbenefit.model.cashflows.compute`.
     """
     checked = {
         key: check_values(scenario, key, values, out_of_range=out_of_range, replace=replace)
@@ -432,7 +431,7 @@ def check_overrides(
 
 
 # ----------------------------------------------------------------------------------------------
-# Keys in words, with their phase (netbenefit.scenario.paths); counts of jobs in whole jobs
+# Keys in words, with their phase (netbenefit.model.scenario.paths); counts of jobs in whole jobs
 # ----------------------------------------------------------------------------------------------
 
 #: Counts of jobs: where a key is stepped (a slider, a sensitivity's relative move) it moves in whole jobs.

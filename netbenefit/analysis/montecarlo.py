@@ -36,11 +36,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..conventions import Conventions
+from .. import views
 from ..errors import ScenarioError
-from ..scenario import Scenario
-from ..scenario.loading import scenario_argument
+from ..model.cashflows import compute
+from ..model.conventions import Conventions
+from ..model.scenario import Scenario
+from ..model.scenario.loading import scenario_argument
 from .columns import DEFAULT_CHUNK_SIZE, NOTES, allocate, count_failures
 from .entered import warn_distributions
 from .keys import drawn_values, key_labels, key_spec, table_values
@@ -229,15 +230,11 @@ class MonteCarloResult:
     key_labels: dict[str, str] = field(default_factory=dict, repr=False)
 
     def plot(self, ax=None):
-        """:func:`netbenefit.charts.montecarlo_distribution` of this run; returns the Axes."""
-        from ..views import view
-
-        return view("montecarlo_distribution")(self, ax=ax)
+        """:func:`netbenefit.views.charts.montecarlo_distribution` of this run; returns the Axes."""
+        return views.montecarlo_distribution(self, ax=ax)
 
     def _repr_html_(self) -> str:
-        from ..views import view
-
-        return view("montecarlo_html")(self)
+        return views.montecarlo_html(self)
 
 
 def _progress_bar(enabled: bool | None, total: int, chunks: int):
@@ -382,7 +379,7 @@ def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple
         raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
     if chunk_size < 1:
         raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
-    from ..memory import check_memory
+    from ..model.memory import check_memory
 
     check_memory(source, "draws", int(draws) * 8 * 2, f"a run of {int(draws):,} draws")  # the ratios, at least
     return scenario, int(draws)

@@ -8,10 +8,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..conventions import Conventions
+from .. import views
 from ..errors import ScenarioError
-from ..scenario import Scenario
+from ..model.cashflows import compute
+from ..model.conventions import Conventions
+from ..model.scenario import Scenario
 from .columns import result_columns
 from .keys import check_values, key_labels, key_spec, whole_steps
 
@@ -33,7 +34,7 @@ SENSITIVITY_COLUMNS = (
 
 class SensitivityTable(pd.DataFrame):
     """The table of :func:`sensitivity`: a DataFrame that shows in a notebook with inputs in words,
-    values by unit and ratios as percents (:func:`netbenefit.notebook.sensitivity_html`), and
+    values by unit and ratios as percents (:func:`netbenefit.views.notebook.sensitivity_html`), and
     draws its tornado chart with :meth:`tornado`. Any table derived from it is a plain DataFrame."""
 
     @property
@@ -43,15 +44,11 @@ class SensitivityTable(pd.DataFrame):
     def _repr_html_(self) -> str:
         if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
             return pd.DataFrame(self)._repr_html_()
-        from ..views import view
-
-        return view("sensitivity_html")(self)
+        return views.sensitivity_html(self)
 
     def tornado(self, ax=None):
-        """:func:`netbenefit.charts.tornado` of this table; returns the Axes."""
-        from ..views import view
-
-        return view("tornado")(self, ax=ax)
+        """:func:`netbenefit.views.charts.tornado` of this table; returns the Axes."""
+        return views.tornado(self, ax=ax)
 
 
 def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:

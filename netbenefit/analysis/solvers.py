@@ -23,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import finance
-from ..cashflows import compute
+from .. import views
 from ..errors import ScenarioError
-from ..labels import money_exact
-from ..parameters import parameter
-from ..plausibility import warn_entered
-from ..scenario import Scenario
+from ..law import finance
+from ..law.labels import money_exact
+from ..law.parameters import parameter
+from ..model.cashflows import compute
+from ..model.plausibility import warn_entered
+from ..model.scenario import Scenario
 from .columns import result_columns
 from .keys import check_values
 
@@ -66,9 +67,7 @@ class SolverResult:
         return self.status == SOLVED
 
     def _repr_html_(self) -> str:
-        from ..views import view
-
-        return view("solver_html")(self)
+        return views.solver_html(self)
 
     def __str__(self) -> str:
         return self.message
@@ -271,11 +270,11 @@ def held_text(held: list[dict[str, Any]]) -> str:
 
 
 def _section_75_bound(scenario: Scenario, key: str, retained_eligible: bool) -> tuple[float, float] | None:
-    """The largest value of an award key the section 75 maximum allows (:mod:`netbenefit.rules.section_75`),
+    """The largest value of an award key the section 75 maximum allows (:mod:`netbenefit.law.rules.section_75`),
     and that maximum per job; None where the key is not bounded by it."""
-    from .. import award
-    from ..cashflows import Inputs
-    from ..rules import section_75
+    from ..law import award
+    from ..law.rules import section_75
+    from ..model.cashflows import Inputs
 
     prefix = key[: key.index("award.")]
     inputs = Inputs(scenario)

@@ -10,7 +10,7 @@ with ``v_k`` the key's value divided by its largest size over the box the distri
 (:func:`box`: a uniform's or triangular's bounds, a normal's mean +- 8 sd, within the key's valid
 range), ``v_S`` the product over ``S``, ``x = D(t + 1) / D(t)`` the model's one-year discount
 factor and ``D1`` its factor of year 1. The coefficient rows ``a_S`` are not written out from
-formulas: they are read from the model itself (:func:`netbenefit.cashflows.compute`) at the
+formulas: they are read from the model itself (:func:`netbenefit.model.cashflows.compute`) at the
 corners of the box (the counted benefits by year, summed over phases, the credits by year and
 the requested credits), then turned into the coefficients of the multilinear form (the Moebius
 transform of the corner values, then a change of variable key by key); a subset whose
@@ -39,7 +39,7 @@ path's numbers (:func:`plan`), else the general path runs:
   maximums (monotone in each key), which those of s.71 are.
 
 The pass flag and the ratio are then made by the model's own functions
-(:func:`netbenefit.cashflows.present_values.ratio`, :func:`netbenefit.rules.net_benefit.meets_threshold`), and
+(:func:`netbenefit.model.cashflows.present_values.ratio`, :func:`netbenefit.law.rules.net_benefit.meets_threshold`), and
 the table's columns by :func:`netbenefit.analysis.variants.result_columns`.
 """
 
@@ -50,9 +50,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..cashflows import Computation, compute, present_values
-from ..rules.net_benefit import meets_threshold
-from ..scenario import Scenario
+from ..law.rules.net_benefit import meets_threshold
+from ..model.cashflows import Computation, compute, present_values
+from ..model.scenario import Scenario
 from .columns import OVERFLOW, ZERO_CREDITS, general_columns, result_columns
 
 #: The varied key the fast path treats as the discount rate.
@@ -222,7 +222,7 @@ def _sum_of_products(left: np.ndarray, right: np.ndarray, out: np.ndarray) -> No
 
 def _factors(rates: np.ndarray, timing: str) -> tuple[np.ndarray, np.ndarray]:
     """The model's discount factor of year 1 and its one-year factor ``D(2) / D(1)`` for each rate."""
-    from ..finance import discount_factors
+    from ..law.finance import discount_factors
 
     two = discount_factors(rates, np.array([1, 2]), timing).reshape(-1, 2)
     return two[:, 0], two[:, 1] / two[:, 0]

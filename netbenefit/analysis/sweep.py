@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..conventions import of_scenario
 from ..errors import ScenarioError
-from ..scenario import Scenario
-from ..scenario.loading import scenario_argument
+from ..model.conventions import of_scenario
+from ..model.scenario import Scenario
+from ..model.scenario.loading import scenario_argument
 from .keys import check_values, key_labels
 from .variants import DEFAULT_CHUNK_SIZE, run
 
@@ -35,7 +35,7 @@ def sweep(
         E.g. ``{"jobs.new": [200, 260, 320], "discount_rate": [0.05, 0.06, 0.07]}``. Each value
         must be valid for its key (see :mod:`netbenefit.analysis.keys`); each distinct value is
         also checked with :meth:`Scenario.replace`. A value outside its plausible range (a percent
-        for a rate) is a :class:`~netbenefit.plausibility.PlausibilityWarning`, before any work.
+        for a rate) is a :class:`~netbenefit.model.plausibility.PlausibilityWarning`, before any work.
     chunk_size : int
         Combinations computed at once. [rows]
     client : distributed.Client, optional
@@ -77,6 +77,6 @@ def sweep(
         index = np.arange(size) // int(np.prod(shape[axis + 1 :], dtype=np.int64)) % shape[axis]
         combinations[key] = array[index]
     table = run(scenario, combinations, size, chunk_size=chunk_size, client=client)
-    table.attrs["conventions"] = of_scenario(scenario, tuple(grid))  # for the charts: netbenefit.charts.sweep
+    table.attrs["conventions"] = of_scenario(scenario, tuple(grid))  # for the charts: netbenefit.views.charts.sweep
     table.attrs["key_labels"] = key_labels(scenario, grid)  # each key in words, with its phase
     return table

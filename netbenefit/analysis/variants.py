@@ -1,7 +1,7 @@
 """Many variants of one scenario at once: the shared engine of sweeps, Monte Carlo and solvers.
 
 :func:`evaluate_variants` checks the values (:mod:`netbenefit.analysis.keys`), runs
-:func:`netbenefit.cashflows.compute` in chunks, and returns one row per variant. The numbers are
+:func:`netbenefit.model.cashflows.compute` in chunks, and returns one row per variant. The numbers are
 those :func:`netbenefit.evaluate` gives for ``scenario.replace({...})``, because both run the
 same code.
 
@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..cashflows import compute
-from ..scenario import Scenario
+from ..model.cashflows import compute
+from ..model.scenario import Scenario
 from .columns import (  # noqa: F401  (importable from here as before)
     DEFAULT_CHUNK_SIZE,
     NOTES,
@@ -64,8 +64,8 @@ def iter_chunks(
 
 def frame(keys: Mapping[str, np.ndarray], columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
     """One row per variant: a column per varied key (named by the dotted key), then the results;
-    shown in a notebook by unit (:class:`netbenefit.tables.ResultTable`), the values unchanged."""
-    from ..tables import ResultTable
+    shown in a notebook by unit (:class:`netbenefit.model.tables.ResultTable`), the values unchanged."""
+    from ..model.tables import ResultTable
 
     data: dict[str, Any] = dict(keys)
     for name in RESULT_COLUMNS:

@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 from netbenefit import ScenarioError
-from netbenefit.after_approval import Actuals, load_actuals
+from netbenefit.model.after_approval import Actuals, load_actuals
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "scenarios" / "actuals" / "office_hq_actuals.yaml"

@@ -7,7 +7,8 @@ import pytest
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit.after_approval import (
+from netbenefit.law.parameters import PARAMETERS, parameter
+from netbenefit.model.after_approval import (
     Actuals,
     certified_credit,
     extension_repayment,
@@ -16,7 +17,6 @@ from netbenefit.after_approval import (
     forfeited_years,
     more_than,
 )
-from netbenefit.parameters import PARAMETERS, parameter
 
 
 def actuals(rows, workforce_before_approval=1000.0, **extra):

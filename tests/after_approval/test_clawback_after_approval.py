@@ -6,7 +6,7 @@ import pytest
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit.after_approval import Actuals, follow
+from netbenefit.model.after_approval import Actuals, follow
 
 
 def scenario(**changes):

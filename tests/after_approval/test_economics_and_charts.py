@@ -12,16 +12,17 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import netbenefit  # noqa: E402
-from netbenefit import ScenarioError, charts  # noqa: E402
-from netbenefit.after_approval import follow  # noqa: E402
+from netbenefit import ScenarioError
 from netbenefit.cli import main  # noqa: E402
-from netbenefit.economics import (  # noqa: E402
+from netbenefit.model.after_approval import follow  # noqa: E402
+from netbenefit.model.economics import (
     VIEWS,
     but_for_share_to_pass,
     economist_view,
     economist_view_of,
     pv_cost_of_growth,
 )
+from netbenefit.views import charts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"

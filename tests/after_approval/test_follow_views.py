@@ -13,9 +13,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import netbenefit  # noqa: E402
-from netbenefit import charts  # noqa: E402
-from netbenefit.after_approval import Actuals, follow  # noqa: E402
-from netbenefit.economics import economist_view_of  # noqa: E402
+from netbenefit.model.after_approval import Actuals, follow  # noqa: E402
+from netbenefit.model.economics import economist_view_of  # noqa: E402
+from netbenefit.views import charts  # noqa: E402
 
 DRIVERS = {
     "jobs.new": 100,

@@ -12,10 +12,10 @@ from support import base_scenario_dict, with_changes
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.after_approval import Actuals, follow
 from netbenefit.cli import main
-from netbenefit.rules.certification import allocate_to_phases, below_floor
-from netbenefit.rules.clawback import YearsAfterApproval, recapture
+from netbenefit.law.rules.certification import allocate_to_phases, below_floor
+from netbenefit.law.rules.clawback import YearsAfterApproval, recapture
+from netbenefit.model.after_approval import Actuals, follow
 
 DRIVERS = {
     "jobs.new": 100,

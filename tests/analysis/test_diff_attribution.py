@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import netbenefit
-import netbenefit.cashflows
-from netbenefit.diff import MAX_PLAYERS, changed_inputs
+import netbenefit.model.cashflows
+from netbenefit.analysis.diff import MAX_PLAYERS, changed_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICE = netbenefit.load_scenario(ROOT / "scenarios" / "office_hq_default_area.yaml")
@@ -71,13 +71,13 @@ def test_an_input_that_does_not_move_the_ratio_gets_zero():
 
 def test_numeric_changes_are_evaluated_in_one_batch(monkeypatch):
     calls = []
-    compute = netbenefit.cashflows.compute
+    compute = netbenefit.model.cashflows.compute
 
     def counting(scenario, overrides=None):
         calls.append(0 if overrides is None else len(next(iter(overrides.values()))))
         return compute(scenario, overrides)
 
-    monkeypatch.setattr(netbenefit.cashflows, "compute", counting)
+    monkeypatch.setattr(netbenefit.model.cashflows, "compute", counting)
     changes = {"discount_rate": 0.05, "jobs.new": 200, "jobs.median_salary": 90_000, "award.annual_credit": 800_000}
     d = netbenefit.diff(OFFICE, OFFICE.replace(changes))
     assert calls == [2**4]  # every coalition of the four changes at once

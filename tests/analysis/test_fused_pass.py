@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import netbenefit
-from netbenefit import cashflows
 from netbenefit.analysis import montecarlo
-from netbenefit.cashflows import Component, compute
+from netbenefit.model import cashflows
+from netbenefit.model.cashflows import Component, compute
 
 SCENARIOS = sorted((Path(__file__).resolve().parents[2] / "scenarios").glob("*.yaml"))
 RTOL = 1e-12

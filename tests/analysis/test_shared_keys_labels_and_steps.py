@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import netbenefit
 from netbenefit.analysis import key_label, max_award, montecarlo, sensitivity, sweep
 from netbenefit.analysis.keys import whole_jobs
-from netbenefit.scenario import Scenario
-from netbenefit.scenario.paths import phase_of
+from netbenefit.model.scenario import Scenario
+from netbenefit.model.scenario.paths import phase_of
 
 PHASED = "scenarios/phased_campus.yaml"  # phase 2 starts 3 years after approval
 
@@ -140,7 +140,7 @@ def test_the_tornado_the_sweep_and_the_monte_carlo_summary_carry_the_phase():
 
     grid = sweep(scenario, {"jobs.new": [250, 300]})
     assert grid.attrs["key_labels"] == {"jobs.new": "Phase 1: New full-time jobs [jobs]"}
-    ax = netbenefit.charts.sweep(grid)
+    ax = netbenefit.views.charts.sweep(grid)
     assert ax.get_xlabel() == "Phase 1: New full-time jobs [jobs]"
     plt.close(ax.figure)
 
@@ -167,7 +167,7 @@ def test_a_relative_move_of_a_job_count_is_whole_jobs():
 
 
 def test_the_explorer_offers_every_phase_in_whole_jobs_and_labels_the_phase():
-    from netbenefit.explore import candidate_keys, slider_label, slider_range
+    from netbenefit.views.explore import candidate_keys, slider_label, slider_range
 
     scenario = netbenefit.load_scenario(PHASED)
     keys = candidate_keys(scenario)
@@ -186,7 +186,7 @@ def test_the_explorer_offers_every_phase_in_whole_jobs_and_labels_the_phase():
 
 def test_the_explorer_sliders_move_whole_jobs():
     widgets = pytest.importorskip("ipywidgets")
-    from netbenefit.explore import Explorer
+    from netbenefit.views.explore import Explorer
 
     explorer = Explorer(netbenefit.load_scenario(PHASED), keys=["jobs.new", "phases.0.jobs.new", "discount_rate"])
     assert isinstance(explorer.sliders["jobs.new"], widgets.IntSlider)
@@ -238,7 +238,7 @@ def test_the_command_line_moves_a_shared_key_as_one_and_refuses_it_at_a_phase(tm
 
 
 def test_the_conventions_footnote_names_the_varied_keys_with_their_phase():
-    from netbenefit.charts.style import conventions_text
+    from netbenefit.views.charts.style import conventions_text
 
     scenario = netbenefit.load_scenario(PHASED)
     table = sensitivity(scenario, {"jobs.new": None, "phases.0.jobs.new": None})

@@ -10,9 +10,9 @@ from support import base_scenario_dict, with_changes
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.award import BASE_AREAS, annual_credit, award_table, base_credit_per_job, credit_per_job
-from netbenefit.cashflows import compute
-from netbenefit.parameters import PARAMETERS, parameter
+from netbenefit.law.award import BASE_AREAS, annual_credit, award_table, base_credit_per_job, credit_per_job
+from netbenefit.law.parameters import PARAMETERS, parameter
+from netbenefit.model.cashflows import compute
 
 
 def calculator_scenario(section_75=None, **changes):

@@ -4,7 +4,7 @@ from importlib import resources
 
 import pytest
 
-from netbenefit.parameters import FIELDS, PARAMETERS, parse_parameter_files
+from netbenefit.law.parameters import FIELDS, PARAMETERS, parse_parameter_files
 
 ENTRY = "\n".join(
     [
@@ -21,14 +21,15 @@ ENTRY = "\n".join(
 
 
 def test_every_yaml_file_of_the_folder_is_loaded():
-    files = [entry.name for entry in resources.files("netbenefit.parameters").iterdir() if entry.name.endswith(".yaml")]
+    folder = resources.files("netbenefit.law.parameters")
+    files = [entry.name for entry in folder.iterdir() if entry.name.endswith(".yaml")]
     assert {"emerge.yaml", "award.yaml"} <= set(files)
     assert "award_credit_cap_per_job" in PARAMETERS
     assert "net_benefit_threshold_default" in PARAMETERS
 
 
 def test_award_parameters_have_the_same_fields_as_emerge():
-    text = resources.files("netbenefit.parameters").joinpath("award.yaml").read_text(encoding="utf-8")
+    text = resources.files("netbenefit.law.parameters").joinpath("award.yaml").read_text(encoding="utf-8")
     assert set(parse_parameter_files([("award.yaml", text)])) <= set(PARAMETERS)
     secondary = (
         "award_credit_cap_per_job",
@@ -63,8 +64,8 @@ def test_distinct_names_in_two_files_load():
 
 
 def test_the_data_files_reader_refuses_a_name_twice_at_any_depth():
-    # The plausible ranges are read with it too (netbenefit.plausibility).
-    from netbenefit.parameters import parse_data_yaml
+    # The plausible ranges are read with it too (netbenefit.model.plausibility).
+    from netbenefit.law.parameters import parse_data_yaml
 
     assert parse_data_yaml("a:\n  low: 1\nb: 2\n") == {"a": {"low": 1}, "b": 2}
     with pytest.raises(RuntimeError, match="names given twice in one file: low"):

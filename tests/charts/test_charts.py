@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import netbenefit
-from netbenefit import charts
+from netbenefit.views import charts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

@@ -12,11 +12,12 @@ import pandas as pd
 import pytest
 
 import netbenefit
-from netbenefit import charts, labels
-from netbenefit.after_approval import follow
 from netbenefit.analysis import montecarlo, sensitivity, sweep
 from netbenefit.analysis.bands import BAND_COLUMNS, cumulative_pv_bands
-from netbenefit.economics import economist_view, economist_view_of
+from netbenefit.law import labels
+from netbenefit.model.after_approval import follow
+from netbenefit.model.economics import economist_view, economist_view_of
+from netbenefit.views import charts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -77,7 +78,7 @@ def test_footnote_of_several_results_spans_their_values(extended):
 
 
 def test_footnote_says_nominal_or_real_dollars_as_the_conventions_say(extended):
-    from netbenefit.conventions import Conventions
+    from netbenefit.model.conventions import Conventions
 
     nominal = Conventions.of_result(extended)
     assert nominal.dollars == "nominal" and "; nominal USD." in charts.conventions_text(nominal)

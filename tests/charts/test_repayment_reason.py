@@ -5,7 +5,7 @@ import warnings
 from pathlib import Path
 
 import netbenefit
-from netbenefit import charts
+from netbenefit.views import charts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

@@ -16,12 +16,13 @@ import numpy as np
 import pytest
 
 import netbenefit
-from netbenefit import charts, labels
-from netbenefit.after_approval import follow
 from netbenefit.analysis import montecarlo, sensitivity, sweep
 from netbenefit.analysis.bands import cumulative_pv_bands
-from netbenefit.economics import economist_view_of
-from netbenefit.plausibility import PlausibilityWarning
+from netbenefit.law import labels
+from netbenefit.model.after_approval import follow
+from netbenefit.model.economics import economist_view_of
+from netbenefit.model.plausibility import PlausibilityWarning
+from netbenefit.views import charts
 
 from .text_fit import leading_digit, line_problems, money_amounts, money_tick_problems, text_problems
 
@@ -167,7 +168,7 @@ def analysis_figures():
 def portfolio_figures():
     """(name, figure) for the portfolio's charts: the bundled applications with and without a cap,
     and 150 applications (the bundled ones again, each named apart)."""
-    from netbenefit.charts.portfolio import PORTFOLIO_CHARTS
+    from netbenefit.views.charts.portfolio import PORTFOLIO_CHARTS
 
     files = sorted((SCENARIOS / "portfolio").glob("*.yaml"))
     base = [netbenefit.load_scenario(path) for path in files]
@@ -193,7 +194,7 @@ def test_every_chart_text_fits():
     import matplotlib
 
     matplotlib.use("Agg")
-    from netbenefit.charts.style import MissingGlyphsWarning
+    from netbenefit.views.charts.style import MissingGlyphsWarning
 
     problems, missing_glyphs = [], []
     figures = _all_figures()

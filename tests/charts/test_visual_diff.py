@@ -1,6 +1,6 @@
 """A visual diff of every chart ``compare`` draws: each chart of every bundled scenario (and the
 comparison chart) is printed twice, once as ``compare``'s workers print it
-(:func:`netbenefit.output._chart_images`, whatever it does to be fast) and once through the plain
+(:func:`netbenefit.views.result_files._chart_images`, whatever it does to be fast) and once through the plain
 reference path of this module (a new figure, constrained layout on, ``Figure.savefig`` at 150 dpi
 with Pillow's default PNG settings: how the charts were printed before any shortcut was taken).
 
@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 import netbenefit
-from netbenefit import charts
-from netbenefit.charts.style import PLAIN_TEXT, figure_size
-from netbenefit.output import _chart_images
+from netbenefit.views import charts
+from netbenefit.views.charts.style import PLAIN_TEXT, figure_size
+from netbenefit.views.result_files import _chart_images
 
 pytestmark = pytest.mark.slow
 

@@ -152,7 +152,7 @@ def line_problems(figure, name: str = "") -> list[str]:
     """Labels struck by a line: every text an Axes writes (annotations, value labels; not the
     footnote, titles or ticks) against every drawn line of the figure (data lines, thresholds),
     unless the label has an opaque backing drawn above the line."""
-    from netbenefit.charts.style import FOOTNOTE_GID
+    from netbenefit.views.charts.style import FOOTNOTE_GID
 
     texts = drawn_texts(figure)
     renderer = figure.canvas.get_renderer()

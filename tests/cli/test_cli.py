@@ -197,12 +197,12 @@ def test_version():
 def test_a_write_failure_is_one_line_and_exit_1(tmp_path, monkeypatch, capsys):
     import errno
 
-    import netbenefit.output
+    import netbenefit.views.result_files
 
     def full_disk(path, write):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
 
-    monkeypatch.setattr(netbenefit.output, "atomic_write", full_disk)
+    monkeypatch.setattr(netbenefit.views.result_files, "atomic_write", full_disk)
     assert main(["compare", str(PARTY_CITY), "--out", str(tmp_path / "results")]) == 1
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "No space left on device" in err and "summary.csv" in err

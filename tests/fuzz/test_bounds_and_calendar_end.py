@@ -13,7 +13,7 @@ import pytest
 import netbenefit
 from netbenefit import ScenarioError
 from netbenefit.cli import main
-from netbenefit.fiscal import fiscal_years
+from netbenefit.model.fiscal import fiscal_years
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTY = ROOT / "scenarios" / "party_city.yaml"

@@ -12,7 +12,7 @@ import pytest
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 PARTY = ROOT / "scenarios" / "party_city.yaml"
@@ -78,7 +78,7 @@ def test_an_analysis_of_a_path_runs_it_and_of_anything_else_says_a_scenario_is_e
 
 @pytest.mark.parametrize("cap", [10**400, 1.797e308, float("inf"), -1.0, "1e9", True])
 def test_a_cap_beyond_any_sum_is_refused_naming_it(cap):
-    from netbenefit.portfolio.book import check_cap
+    from netbenefit.analysis.portfolio.book import check_cap
 
     with pytest.raises(ScenarioError) as caught:
         check_cap(cap)
@@ -96,7 +96,7 @@ class _Text:
     ids=["missing folders", "NUL", "surrogate", "a folder"],
 )
 def test_the_explorer_s_export_of_a_bad_path_says_so_and_makes_no_folder(tmp_path, monkeypatch, scenario, where):
-    from netbenefit.explore import Explorer
+    from netbenefit.views.explore import Explorer
 
     monkeypatch.chdir(tmp_path)
     explorer = Explorer.__new__(Explorer)  # the button's callback alone: no widget needed

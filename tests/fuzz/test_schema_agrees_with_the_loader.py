@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import netbenefit
-from netbenefit.schema import CROSS_KEY_RULES, scenario_schema
+from netbenefit.model.schema import CROSS_KEY_RULES, scenario_schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
 from scenario_strategies import scenario_dicts  # noqa: E402

@@ -4,7 +4,7 @@ application with an extension in a distressed municipality. A feature is done wh
 shape, not when it works on one.
 
 Each view must draw or write without an error, and every verdict it states must agree with the
-result's own record (:mod:`netbenefit.rules.decision`).
+result's own record (:mod:`netbenefit.law.rules.decision`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import pytest
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit.charts import SCENARIO_CHARTS
 from netbenefit.cli import main
+from netbenefit.views.charts import SCENARIO_CHARTS
 
 matplotlib.use("Agg")
 

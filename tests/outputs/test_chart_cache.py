@@ -16,8 +16,8 @@ import pytest
 
 import netbenefit
 from netbenefit import cli
-from netbenefit.chart_keys import result_digest, style_digest
-from netbenefit.outdir import LOCK_NAME, MANIFEST_NAME
+from netbenefit.io.run_folder import LOCK_NAME, MANIFEST_NAME
+from netbenefit.views.chart_keys import result_digest, style_digest
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 NAMES = ("party_city", "office_hq_default_area", "phased_campus")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from netbenefit.cli import main
-from netbenefit.evaluate import evaluate
-from netbenefit.output import file_count, write_charts
+from netbenefit.model.evaluate import evaluate
+from netbenefit.views.result_files import file_count, write_charts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = [SCENARIOS / "party_city.yaml", SCENARIOS / "phased_campus.yaml", SCENARIOS / "extended_commitment.yaml"]
@@ -31,11 +31,11 @@ def test_charts_drawn_in_worker_processes_are_the_files_one_process_writes(tmp_p
 
 
 def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
-    from netbenefit import charts
+    from netbenefit.views import charts
 
     result = evaluate(FILES[1])
     charts.save_figure(charts.draw("phase_ratios", result), tmp_path / "once.png")
-    from netbenefit.charts.style import PNG_OPTIONS
+    from netbenefit.views.charts.style import PNG_OPTIONS
 
     figure = charts.draw("phase_ratios", result)
     figure.savefig(tmp_path / "savefig.png", format="png", dpi=150, pil_kwargs=PNG_OPTIONS)
@@ -50,8 +50,8 @@ def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas(
 
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from netbenefit import charts
-    from netbenefit.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
+    from netbenefit.views import charts
+    from netbenefit.views.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
 
     results = [evaluate(path) for path in FILES[:2]]
     for result in results:  # charts of the same size, with other texts, printed before it
@@ -79,7 +79,7 @@ def test_a_png_of_many_texts_is_the_bytes_savefig_prints():
     import io
     import warnings
 
-    from netbenefit.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
+    from netbenefit.views.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
 
     def figure():
         drawn, ax = new_figure((5.0, 3.0))

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 import netbenefit
-from netbenefit import safe_text
-from netbenefit.output import csv_bytes, csv_files
+from netbenefit.io import safe_text
+from netbenefit.views.result_files import csv_bytes, csv_files
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

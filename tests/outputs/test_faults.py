@@ -142,7 +142,7 @@ def test_a_signal_waits_for_the_held_section_though_other_threads_run():
     # (a hidden .part file left now and then by a signal during compare, on a loaded machine).
     import threading
 
-    from netbenefit.files import signals_held
+    from netbenefit.io.writing import signals_held
 
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
@@ -163,7 +163,7 @@ def test_a_signal_waits_for_the_held_section_though_other_threads_run():
 def test_handlers_are_all_put_back_when_a_signal_arrives_between_two_of_them(monkeypatch):
     # Was: SIGINT's handler was put back first; a SIGINT acted on while SIGTERM's was put back
     # raised out of the section and left SIGTERM's held for ever (later SIGTERMs ignored).
-    from netbenefit import files as output
+    from netbenefit.io import writing as output
 
     set_signal, calls = signal.signal, []
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from netbenefit import cli
-from netbenefit.chart_keys import fonts_digest, style_digest
-from netbenefit.outdir import MANIFEST_NAME, one_run, read_manifest
+from netbenefit.io.run_folder import MANIFEST_NAME, one_run, read_manifest
+from netbenefit.views.chart_keys import fonts_digest, style_digest
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 GOOD = SCENARIOS / "party_city.yaml"
@@ -107,7 +107,7 @@ def test_a_planted_manifest_makes_a_cold_run_of_every_command(tmp_path, command,
 def test_the_manifest_records_the_bytes_the_run_wrote_not_those_on_disk_at_the_end(tmp_path):
     folder = tmp_path / "out"
     folder.mkdir()
-    from netbenefit.files import atomic_write_text
+    from netbenefit.io.writing import atomic_write_text
 
     with one_run(folder):
         atomic_write_text(folder / "a.csv", "written\n")

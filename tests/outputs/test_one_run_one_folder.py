@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from netbenefit import cli
-from netbenefit.outdir import LOCK_NAME, MANIFEST_NAME, remove_written_file
+from netbenefit.io.run_folder import LOCK_NAME, MANIFEST_NAME, remove_written_file
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from netbenefit import charts
 from netbenefit.cli import main
-from netbenefit.evaluate import evaluate
-from netbenefit.files import NO_DATE, OutputError, dates_fixed, source_date
+from netbenefit.io.writing import NO_DATE, OutputError, dates_fixed, source_date
+from netbenefit.model.evaluate import evaluate
+from netbenefit.views import charts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = [SCENARIOS / "party_city.yaml", SCENARIOS / "phased_campus.yaml"]

@@ -16,7 +16,8 @@ import pytest
 import yaml
 from support import base_scenario_dict, with_changes
 
-from netbenefit import Scenario, ScenarioError, cli, safe_text
+from netbenefit import Scenario, ScenarioError, cli
+from netbenefit.io import safe_text
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HOSTILE_NAMES = (
@@ -100,7 +101,7 @@ def every_csv_field(path: Path) -> list[str]:
         return [field for row in csv.reader(handle) for field in row]
 
 
-#: The spreadsheet functions the workbook's model uses (netbenefit.workbook).
+#: The spreadsheet functions the workbook's model uses (netbenefit.views.workbook).
 MODEL_FUNCTIONS = {
     *("ABS", "AND", "COLUMNS", "EXP", "IF", "INDEX", "ISNUMBER", "LN", "MAX", "MIN", "NA", "NORMSDIST", "NOT"),
     *("OR", "POWER", "ROUNDUP", "SUM", "SUMPRODUCT", "TEXT", "VLOOKUP"),
@@ -110,7 +111,7 @@ MODEL_FUNCTIONS = {
 def assert_no_formula_in_outputs(out: Path) -> tuple[list[str], list[str]]:
     """Every cell of the workbook and every field of the CSV files; no formula but the model's own.
 
-    The workbook's model is formulas (netbenefit.workbook): each one may call only the functions
+    The workbook's model is formulas (netbenefit.views.workbook): each one may call only the functions
     the model uses, and none may hold text of the scenario's."""
     workbook = openpyxl.load_workbook(out / "comparison.xlsx")
     texts = []
@@ -155,7 +156,7 @@ def test_a_scenario_file_name_that_starts_a_formula_is_written_as_text(tmp_path,
 
 
 def test_sweep_and_montecarlo_tables_are_written_with_the_same_guard(tmp_path):
-    from netbenefit.commands.sweep import write_table
+    from netbenefit.cli.commands.options import write_table
 
     table = pd.DataFrame({"=HYPERLINK(1)": [1.0], "note": ["-1+1"]})
     write_table(table, tmp_path / "table.csv")

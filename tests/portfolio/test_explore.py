@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit.explore import Unavailable, explore, ranked_drivers, slider_range
+from netbenefit.views.explore import Unavailable, explore, ranked_drivers, slider_range
 
 pytest.importorskip("ipywidgets")
 
@@ -54,7 +54,7 @@ def test_a_slider_keeps_inside_the_key_s_range():
 
 
 def test_a_value_the_rules_refuse_is_said_and_keeps_the_last_result(explorer, monkeypatch):
-    from netbenefit.scenario import Scenario
+    from netbenefit.model.scenario import Scenario
 
     before = explorer.result
 
@@ -107,8 +107,8 @@ def test_the_sliders_are_live_while_dragged_and_the_figure_is_drawn_once(explore
 
 
 def test_an_updated_chart_says_what_a_new_one_says():
-    from netbenefit.charts.style import FOOTNOTE_GID
-    from netbenefit.explore import LiveChart
+    from netbenefit.views.charts.style import FOOTNOTE_GID
+    from netbenefit.views.explore import LiveChart
 
     scenario = netbenefit.load_scenario(SCENARIO)
     live = LiveChart(netbenefit.evaluate(scenario))

@@ -9,7 +9,7 @@ import pytest
 from support import scenario
 
 import netbenefit
-from netbenefit.fiscal import fiscal_years, project_year_span, state_fiscal_year, timing_point
+from netbenefit.model.fiscal import fiscal_years, project_year_span, state_fiscal_year, timing_point
 
 ROOT = Path(__file__).resolve().parents[2]
 CENT = 0.01

@@ -12,9 +12,9 @@ import pytest
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.fiscal import BENEFIT_COLUMNS
-from netbenefit.portfolio.book import check_cap
-from netbenefit.portfolio.views import csv_files, portfolio_html, write_portfolio_workbook
+from netbenefit.analysis.portfolio.book import check_cap
+from netbenefit.model.fiscal import BENEFIT_COLUMNS
+from netbenefit.views.portfolio_files import csv_files, portfolio_html, write_portfolio_workbook
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "scenarios" / "portfolio"
@@ -61,8 +61,8 @@ def test_an_application_that_is_not_eligible_awards_nothing(book):
         assert table.at[year, "approved"] == len(group)  # approved counts applications
     if book.cap is not None:
         assert (table["cap_headroom"] == table["cap"] - table["awarded"]).all()  # the cap counts awards
-    from netbenefit.labels import money_exact
-    from netbenefit.portfolio.views import _fiscal_table_html
+    from netbenefit.law.labels import money_exact
+    from netbenefit.views.portfolio_files import _fiscal_table_html
 
     page = _fiscal_table_html(book)
     assert "Requested" in page and "Awarded (eligible)" in page
@@ -173,8 +173,8 @@ def test_the_workbook_recomputes_to_the_totals(book, tmp_path):
 
 
 def test_the_charts_end_with_the_fiscal_year_placement_and_the_cap(book):
-    from netbenefit.charts.portfolio import PORTFOLIO_CHARTS
-    from netbenefit.charts.style import footnote_of, new_figure
+    from netbenefit.views.charts.portfolio import PORTFOLIO_CHARTS
+    from netbenefit.views.charts.style import footnote_of, new_figure
 
     for name, chart in PORTFOLIO_CHARTS.items():
         _, ax = new_figure()
@@ -221,7 +221,7 @@ def test_a_region_is_north_or_south():
 
 
 def test_the_portfolio_montecarlo_table_shows_money():
-    from netbenefit.portfolio.montecarlo import portfolio_montecarlo
+    from netbenefit.analysis.portfolio.montecarlo import portfolio_montecarlo
 
     run = portfolio_montecarlo(EXAMPLE / "montecarlo.yml", draws=50, seed=1)
     shown = run.fiscal_years[["credits_mean", "credits_p50"]].head(3)._repr_html_()

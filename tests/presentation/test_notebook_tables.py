@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import netbenefit
-from netbenefit import notebook
+from netbenefit.views import notebook
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -81,7 +81,7 @@ def test_compare_sweep_and_montecarlo_tables_show_money_and_percents():
 
 
 def test_a_users_own_table_shows_by_unit_and_keeps_its_attrs():
-    from netbenefit.tables import shown
+    from netbenefit.model.tables import shown
 
     frame = pd.DataFrame({"pv_benefits": [25_249_050.0], "ratio": [3.000024], "my_cost": [1_500_000.0]})
     frame.attrs["note"] = "kept"

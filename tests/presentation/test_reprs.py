@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit import notebook
 from netbenefit.analysis import max_award, montecarlo, sensitivity
+from netbenefit.views import notebook
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -68,7 +68,7 @@ def test_sensitivity_table_repr_html_and_tornado(party):
     page = table._repr_html_()
     assert "New full-time jobs [jobs]" in page and "Discount rate [share/year]" in page
     assert "not eligible" in page and "jobs.new" not in page
-    ax = table.tornado(ax=netbenefit.charts.new_figure()[1])
+    ax = table.tornado(ax=netbenefit.views.charts.new_figure()[1])
     assert ax.get_title().startswith("One-way sensitivity")
     derived = table[["key", "swing"]]
     assert type(derived).__name__ == "DataFrame" and "<table" in derived._repr_html_()

@@ -203,7 +203,7 @@ def scenario_dicts(draw, *, phased: bool | None = None) -> dict[str, Any]:
         "attestations": draw(attestations()),
     }
     if draw(flags):
-        # any text but control characters (line breaks and tabs allowed) and lone surrogates: netbenefit.text_rule
+        # any text but control characters (line breaks and tabs allowed) and lone surrogates: netbenefit.io.text_rule
         prose = st.characters(codec="utf-8", exclude_categories=["Cs", "Cc"], include_characters="\n\t\r")
         data["description"] = draw(st.text(prose, max_size=40))
     if draw(flags):

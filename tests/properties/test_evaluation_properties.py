@@ -38,7 +38,7 @@ NET_BENEFIT_KEYS = {
     "deciding_test", "margin",
 }  # fmt: skip
 CHECK_KEYS = {"id", "passed", "message"}
-#: A check's record (netbenefit.rules.decision): the deciding comparison, and every one made.
+#: A check's record (netbenefit.law.rules.decision): the deciding comparison, and every one made.
 DECISION_KEYS = {"value", "relation", "limit", "clause", "test", "comparisons"}
 PHASE_KEYS = {"phases", "pv_benefits", "pv_credits", "ratio", "passes"}
 EXTENDED_KEYS = {"years", "incremental_credit", "repayment_schedule", "test", "repayment_by_phase"}

@@ -1,4 +1,4 @@
-"""Properties of netbenefit.finance.present_value, the discounting of 71(a)(5)(c).
+"""Properties of netbenefit.law.finance.present_value, the discounting of 71(a)(5)(c).
 
 present_value discounts year t by (1 + r) ** -t (end of year) or (1 + r) ** -(t - 0.5) (mid-year);
 numpy_financial.npv discounts its first value at t = 0, so npv(r, [0] + flows) is the same sum.
@@ -13,7 +13,7 @@ import numpy_financial as npf
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from netbenefit.finance import present_value
+from netbenefit.law.finance import present_value
 
 EXAMPLES = settings(max_examples=200)
 

@@ -1,4 +1,4 @@
-"""``Scenario.to_yaml`` round trips from any folder (netbenefit.round_trip): a scenario written to
+"""``Scenario.to_yaml`` round trips from any folder (netbenefit.model.round_trip): a scenario written to
 another folder loads back equal (``==``: provenance such as ``from_csv`` and the table's name out of
 equality) and evaluates to the same ratio; every bundled scenario and generated ones, with and
 without a multiplier table."""
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from properties.scenario_strategies import scenario_dicts
 
 import netbenefit
-from netbenefit.scenario import Scenario, load_scenario
+from netbenefit.model.scenario import Scenario, load_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 TABLE = SCENARIOS / "data" / "multipliers_example.csv"

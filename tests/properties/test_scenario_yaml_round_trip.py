@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from properties.scenario_strategies import scenario_dicts
 
 import netbenefit
-from netbenefit.scenario import Scenario, load_scenario
+from netbenefit.model.scenario import Scenario, load_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 
@@ -35,7 +35,7 @@ def test_streams_read_from_csv_are_written_inline_and_say_so(tmp_path):
 
 
 def test_every_bundled_scenario_round_trips(tmp_path):
-    # A multiplier table outside the target folder is written inline (netbenefit.round_trip), so no
+    # A multiplier table outside the target folder is written inline (netbenefit.model.round_trip), so no
     # file needs to go along; equality compares the multipliers, not the table's name.
     for path in sorted(SCENARIOS.glob("*.yaml")):
         try:

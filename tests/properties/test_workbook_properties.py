@@ -9,7 +9,7 @@ from properties.scenario_strategies import scenario_dicts
 from workbook_engines import Recomputed
 
 import netbenefit
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 #: The recomputed ratio may differ from evaluate's by this, relative to max(1, ratio).
 RATIO_TOLERANCE = 1e-9

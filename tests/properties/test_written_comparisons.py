@@ -2,7 +2,7 @@
 the largest credit that passes (71(a)(5), docs/results.md).
 
 A sentence, a headline and a repr are formatted from the record of the rule that decided
-(:mod:`netbenefit.rules.decision`); this test reads them back as a reader would: each
+(:mod:`netbenefit.law.rules.decision`); this test reads them back as a reader would: each
 ``A relation B`` must hold between the numbers as written (``400.00% < 400%`` never does), and each
 ``A vs B threshold ...: passes`` (``fails``) must have A at least (below) B as written.
 """
@@ -20,7 +20,7 @@ from support import base_scenario_dict, with_changes
 
 import netbenefit
 from netbenefit.errors import ScenarioError
-from netbenefit.html.result import headline_html
+from netbenefit.views.html.result import headline_html
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLED = sorted((ROOT / "scenarios").glob("*.yaml"))
@@ -165,7 +165,7 @@ def test_generated_phased_scenarios_write_true_comparisons(data):
 
 def test_a_follow_result_writes_true_comparisons():
     # The bundled two-phase application followed through its actual results (exit after year 6).
-    from netbenefit.after_approval import follow, load_actuals
+    from netbenefit.model.after_approval import follow, load_actuals
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

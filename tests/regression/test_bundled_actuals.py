@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from netbenefit.after_approval import follow
+from netbenefit.model.after_approval import follow
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"

@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 
 import netbenefit
-from netbenefit.disclosures import applied_multipliers
+from netbenefit.model.disclosures import applied_multipliers
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "scenarios" / "industry_multipliers_example.yaml"

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit.charts import chart_note
 from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from netbenefit.html.memo import memo_date, memo_html
-from netbenefit.html.memo_sections import deciding_test, driver_grade, memo_facts
-from netbenefit.labels import margin_points, money_exact, ratio, share
+from netbenefit.law.labels import margin_points, money_exact, ratio, share
+from netbenefit.views.charts import chart_note
+from netbenefit.views.html.memo import memo_date, memo_html
+from netbenefit.views.html.memo_sections import deciding_test, driver_grade, memo_facts
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 ONE = SCENARIOS / "industry_multipliers_example.yaml"
@@ -78,8 +78,8 @@ def test_the_deciding_test_is_the_lowest_cumulative_ratio_the_earliest_on_a_tie(
     deciding = deciding_test(result)
     assert deciding.phases == (1, 2) and deciding.ratio == pytest.approx(result.phase_tests["ratio"].min())
     assert deciding.passes == result.deciding_test.holds  # read from the result's 71(a)(5) record
-    # the earliest of two equal ratios (netbenefit.rules.net_benefit.deciding_test)
-    from netbenefit.rules.net_benefit import deciding_test as rule
+    # the earliest of two equal ratios (netbenefit.law.rules.net_benefit.deciding_test)
+    from netbenefit.law.rules.net_benefit import deciding_test as rule
 
     assert int(rule([[3.5, 3.5]]).item()) == 0
 
@@ -111,7 +111,7 @@ def test_a_chart_with_nothing_to_show_is_its_sentence():
     assert result.passes and result.extended_years > 0 and result.incremental_credit == 0
     note = chart_note("repayment_schedule", result)
     assert "incremental credit is $0" in note and "nothing to repay" in note
-    page = netbenefit.html.report_html(result)
+    page = netbenefit.views.html.report_html(result)
     assert note in page
     assert "Bar chart of the repayment owed" not in page  # no image of an empty chart
     assert chart_note("cumulative_pv", result) is None
@@ -152,7 +152,7 @@ def test_the_first_page_carries_the_results_figures(one):
     assert money_exact(result.pv_benefits) in first
     if facts.break_even.solved:
         assert f"{share(facts.break_even.value, 2)} a year" in first
-    from netbenefit.labels import short_label
+    from netbenefit.law.labels import short_label
 
     for key in facts.drivers["key"].head(3):
         assert short_label(key) in first

@@ -15,7 +15,7 @@ import pytest
 
 import netbenefit
 from netbenefit.cli import EXIT_OK, main
-from netbenefit.html.memo_sections import APPENDIX_CASHFLOW_COLUMNS
+from netbenefit.views.html.memo_sections import APPENDIX_CASHFLOW_COLUMNS
 
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "industry_multipliers_example.yaml"
 

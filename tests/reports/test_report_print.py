@@ -15,8 +15,8 @@ import pytest
 
 import netbenefit
 from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from netbenefit.html import CASHFLOW_COLUMNS_PER_TABLE, report_html
-from netbenefit.labels import label
+from netbenefit.law.labels import label
+from netbenefit.views.html import CASHFLOW_COLUMNS_PER_TABLE, report_html
 
 pytestmark = pytest.mark.slow  # every test here writes outputs or starts a process
 
@@ -57,7 +57,7 @@ def test_several_scenarios_make_one_report_with_a_comparison(results):
     page = report_html(results)
     assert "Comparison of 2 scenarios" in page and page.count('class="page scenario"') == 2
     assert page.count('src="data:image/png;base64,') == 1 + sum(
-        len(netbenefit.charts.meaningful_charts(r)) for r in results
+        len(netbenefit.views.charts.meaningful_charts(r)) for r in results
     )
     for result in results:
         assert f"<h2>{result.name}</h2>" in page

@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 
 import netbenefit
-from netbenefit.charts import new_figure
 from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from netbenefit.html import Comparison, comparison_html, report_html, result_html
-from netbenefit.workbook import SHEET_NAME_LIMIT, sheet_names, write_workbook
+from netbenefit.views.charts import new_figure
+from netbenefit.views.html import Comparison, comparison_html, report_html, result_html
+from netbenefit.views.workbook import SHEET_NAME_LIMIT, sheet_names, write_workbook
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = [SCENARIOS / f"{name}.yaml" for name in ("party_city", "phased_campus", "extended_commitment")]

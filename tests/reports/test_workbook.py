@@ -13,10 +13,10 @@ from workbook_engines import Recomputed, set_named_cell
 
 import netbenefit
 from netbenefit.cli import EXIT_OK, main
-from netbenefit.disclosures import applied_multipliers
-from netbenefit.html import Comparison
-from netbenefit.workbook import cell_text, input_rows
-from netbenefit.workbook.inputs_sheet import BY_YEAR_ITEM
+from netbenefit.model.disclosures import applied_multipliers
+from netbenefit.views.html import Comparison
+from netbenefit.views.workbook import cell_text, input_rows
+from netbenefit.views.workbook.inputs_sheet import BY_YEAR_ITEM
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 #: single, phased, extended commitment, mid-year timing
@@ -200,7 +200,7 @@ def test_the_inputs_sheet_holds_every_input(results, workbooks):
     assert len(expected) > 60 and set(rows) == {key for key, _, _ in expected} | lists
     assert rows["phases.0.capital_investment"][3].value.endswith("(phases_0_capital_investment_by_year)")
     # A multiplier another value stands for (a table row, the earnings multiplier for the
-    # construction one) is marked "applied" (netbenefit.disclosures); the construction one not
+    # construction one) is marked "applied" (netbenefit.model.disclosures); the construction one not
     # given apart is the earnings multiplier's cell, by formula.
     applied = {f"revenue.{m.name}": m for m in applied_multipliers(result.scenario) if not m.is_the_key}
     assert set(applied) == {"revenue.construction_earnings_multiplier"}
@@ -243,7 +243,7 @@ def test_abated_streams_are_shown_but_not_counted(tmp_path):
         ("@SUM(A1)", "'@SUM(A1)"),
         ("\tcmd", "'\tcmd"),
         ("\rcmd", "'\rcmd"),
-        ("a\x07b\x00c", "a\\x07b\\x00c"),  # written as escapes (netbenefit.safe_text.cell)
+        ("a\x07b\x00c", "a\\x07b\\x00c"),  # written as escapes (netbenefit.io.safe_text.cell)
         ("Office HQ = 4", "Office HQ = 4"),
     ],
 )
@@ -394,8 +394,8 @@ def test_the_formulas_are_written_as_xlsxwriter_itself_prepares_them(results):
     """The shortcut past XlsxWriter's renaming of newer Excel functions changes no formula written."""
     from xlsxwriter.worksheet import Worksheet
 
-    from netbenefit.files import file_stems
-    from netbenefit.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
+    from netbenefit.io.writing import file_stems
+    from netbenefit.views.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
 
     results = list(results.values())
     workbook = build_workbook(results, comparison=True, sheet_stems=file_stems(results))

@@ -192,7 +192,7 @@ def test_edits_of_the_other_inputs_recompute_to_evaluate(tmp_path):
 
 
 def test_a_comparison_workbook_is_driven_by_each_scenarios_suffixed_cells(tmp_path):
-    from netbenefit.html import Comparison
+    from netbenefit.views.html import Comparison
 
     comparison = Comparison.of([SCENARIOS / "office_hq_default_area.yaml", SCENARIOS / "phased_campus.yaml"])
     path = comparison.to_excel(tmp_path / "comparison.xlsx")

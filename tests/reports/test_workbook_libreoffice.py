@@ -45,7 +45,7 @@ def test_libreoffice_shows_evaluates_ratio_before_and_after_the_rate_changes(ste
 
 
 def test_libreoffice_recomputes_a_comparison_workbook(tmp_path):
-    from netbenefit.html import Comparison
+    from netbenefit.views.html import Comparison
 
     comparison = Comparison.of([SCENARIOS / "party_city.yaml", SCENARIOS / "mega_project.yaml"])
     path = comparison.to_excel(tmp_path / "comparison.xlsx")

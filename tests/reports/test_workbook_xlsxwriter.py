@@ -1,5 +1,5 @@
 """The one private XlsxWriter API the workbook uses, ``Worksheet._prepare_formula`` (overridden by
-:func:`netbenefit.workbook.book.worksheet_class` to skip XlsxWriter's renaming passes), still
+:func:`netbenefit.views.workbook.book.worksheet_class` to skip XlsxWriter's renaming passes), still
 applies: the method has the signature the override calls, ``write_formula`` goes through the
 override, and a workbook written through it holds the formulas XlsxWriter itself writes.
 pyproject.toml caps XlsxWriter to the major version these tests ran with."""
@@ -16,8 +16,8 @@ import xlsxwriter
 from xlsxwriter.worksheet import Worksheet
 
 import netbenefit
-from netbenefit.files import file_stems
-from netbenefit.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
+from netbenefit.io.writing import file_stems
+from netbenefit.views.workbook import FORMULA_FUNCTIONS, build_workbook, worksheet_class
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,12 +13,7 @@ from hypothesis import given, settings
 from support import evaluate, scenario
 
 import netbenefit
-from netbenefit.rules.clawback import (
-    clawback_schedule,
-    extended_years_maintained,
-    recapture,
-    table_share,
-)
+from netbenefit.law.rules.clawback import clawback_schedule, extended_years_maintained, recapture, table_share
 
 # The extended-commitment project of the after-approval tests: benefits $210,000 a year in years
 # 1..14; B0 (10.5 years) = $2,205,000 < 4 x $700,000; with 3 extended years $2,835,000 passes.

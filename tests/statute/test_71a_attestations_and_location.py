@@ -5,7 +5,7 @@ from support import base_scenario_dict, evaluate
 
 from netbenefit import Scenario
 from netbenefit import evaluate as evaluate_scenario
-from netbenefit.rules import CHECK_IDS
+from netbenefit.law.rules import CHECK_IDS
 
 
 def test_every_check_is_listed_once_in_statute_order():

@@ -7,8 +7,8 @@ is given; the check's message says which.
 import pytest
 from support import evaluate
 
-from netbenefit.labels import share as as_share
-from netbenefit.taxes import gross_income_tax
+from netbenefit.law.labels import share as as_share
+from netbenefit.law.taxes import gross_income_tax
 
 
 def two_phases(salary_1, salary_2, share_2, jobs_1=300, jobs_2=100, income_tax="progressive"):

@@ -13,7 +13,7 @@ from support import evaluate, scenario
 
 import netbenefit
 from netbenefit.analysis import max_award
-from netbenefit.parameters import PARAMETERS
+from netbenefit.law.parameters import PARAMETERS
 
 
 @pytest.fixture

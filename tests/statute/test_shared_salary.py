@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import netbenefit
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 M, G = 90_000.0, 0.03  # the initial phase's median salary [USD/year] in year 1, and its growth
 
@@ -110,7 +110,7 @@ def test_the_phase_salary_is_the_initial_phase_salary_of_the_same_project_year()
     assert scenario.phases[0].jobs.salary_growth == G
     wages = netbenefit.evaluate(scenario).cashflows
     # In project year 6 (phase year 3) both phases pay 90,000 x 1.03^5 a job: the same salary.
-    from netbenefit.cashflows import compute
+    from netbenefit.model.cashflows import compute
 
     c = compute(scenario)
     year = list(c.years).index(6)
@@ -155,7 +155,7 @@ def test_bundled_scenarios_share_nothing_and_keep_their_results(path):
 
 def test_a_varied_shared_salary_is_every_phase_salary_in_each_variant():
     # The model reads the phase's salary from the initial phase's varied one: m x (1 + g)^s per variant.
-    from netbenefit.cashflows import compute
+    from netbenefit.model.cashflows import compute
 
     scenario = shared(phased(3))
     salaries = np.array([70_000.0, 90_000.0, 120_000.0])
@@ -171,7 +171,7 @@ def test_a_varied_shared_salary_is_every_phase_salary_in_each_variant():
 def test_the_inputs_give_a_later_phase_the_initial_phase_salary_of_its_first_project_year():
     # The one accessor of the model: phases.0.jobs.median_salary = m x (1 + g)^start_year, per variant,
     # whichever of m, g and start_year varies; phases.0.jobs.salary_growth = g.
-    from netbenefit.cashflows import Inputs
+    from netbenefit.model.cashflows import Inputs
 
     scenario = shared(phased(3))
     base = Inputs(scenario)

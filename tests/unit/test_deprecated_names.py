@@ -18,14 +18,15 @@ def test_result_net_benefit_ratio_warns_and_is_the_ratio():
 
 
 def test_analysis_tornado_warns_and_is_the_chart():
-    from netbenefit import analysis, charts
+    from netbenefit import analysis
+    from netbenefit.views import charts
 
     with pytest.warns(DeprecationWarning, match="netbenefit.charts.tornado"):
         assert analysis.tornado is charts.tornado
 
 
 def test_the_package_tornado_is_the_chart_without_a_warning(recwarn):
-    from netbenefit import charts
+    from netbenefit.views import charts
 
     assert netbenefit.tornado is charts.tornado
     assert not [w for w in recwarn if issubclass(w.category, DeprecationWarning)]

@@ -12,7 +12,7 @@ import yaml
 from support import base_scenario_dict, scenario
 
 import netbenefit
-from netbenefit.diff import Diff, _by_tax, changed_inputs, shapley_values
+from netbenefit.analysis.diff import Diff, _by_tax, changed_inputs, shapley_values
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -16,7 +16,7 @@ MODULES = sorted(
 
 
 def test_every_module_is_collected():
-    assert {"netbenefit.taxes", "netbenefit.finance", "netbenefit.parameters"} <= set(MODULES)
+    assert {"netbenefit.law.taxes", "netbenefit.law.finance", "netbenefit.law.parameters"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -14,7 +14,7 @@ from support import base_scenario_dict
 
 import netbenefit
 from netbenefit.errors import ScenarioError
-from netbenefit.scenario import Scenario
+from netbenefit.model.scenario import Scenario
 
 
 def problems_of(data, source="app.yaml") -> list[tuple[str, str]]:
@@ -152,7 +152,7 @@ def test_a_key_that_cannot_be_shared_is_named():
 def test_the_keys_that_may_be_shared_are_one_list():
     import typing
 
-    from netbenefit.scenario.shared import SHAREABLE, SharedKey
+    from netbenefit.model.scenario.shared import SHAREABLE, SharedKey
 
     assert set(typing.get_args(SharedKey)) == set(SHAREABLE)
 

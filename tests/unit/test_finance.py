@@ -1,4 +1,4 @@
-"""Discounting and window weights (netbenefit.finance)."""
+"""Discounting and window weights (netbenefit.law.finance)."""
 
 import numpy as np
 import numpy_financial as npf
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from netbenefit import finance
+from netbenefit.law import finance
 
 amounts = st.lists(st.floats(0, 1e9, allow_nan=False), min_size=1, max_size=40)
 rates = st.floats(-0.5, 2.0, allow_nan=False)

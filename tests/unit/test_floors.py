@@ -1,16 +1,19 @@
 """The floors of the package and the size of its parts (docs/layout.md, "Floors").
 
 Every import statement of every module is read, those inside functions included (an import
-under ``if TYPE_CHECKING:`` is not run and is left out). The floors, from the ground up:
+under ``if TYPE_CHECKING:`` is not run and is left out). The floors are the package's folders,
+from the ground up:
 
-- ground: writing files, names, the version, the rules and taxes as pure functions, labels;
+- io: files in and out (writing, a run's folder, the YAML loader, named files, safe text);
+- law: the parameters, the rules and taxes as pure functions, the award calculator, labels;
 - model: the scenario, the cash flows, the result and what is computed from one scenario;
 - analysis: many variants of one scenario, diff, the portfolio;
-- views: HTML, the workbook, charts, notebook display, output folders;
-- command line: the parser and the commands.
+- views: HTML, the workbook, charts, notebook display, the files of a run;
+- cli: the parser and the commands.
 
-A module may import its own floor or a lower one, never a higher one. A model object reaches
-its views only by name, through :func:`netbenefit.views.view`.
+``errors``, ``version`` and ``_startup`` stay at the package's root, below every floor. A module
+may import its own floor or a lower one, never a higher one. A model object reaches its views
+only through the one door, :func:`netbenefit.views.view`.
 """
 
 from __future__ import annotations
@@ -22,50 +25,21 @@ from pathlib import Path
 
 import pytest
 
-from netbenefit.views import VIEWS, view
+import netbenefit.views as door
 
 PACKAGE = Path(__file__).resolve().parents[2] / "netbenefit"
 
-#: Each module (dotted, without ``netbenefit.``; a package by its folder) -> its floor, by prefix;
-#: the longest prefix that matches decides.
-FLOORS = {
-    "": 1,  # anything not named below is on the model floor
-    "errors": 0,
-    "text_rule": 0,
-    "safe_text": 0,
-    "files": 0,
-    "columns": 0,
-    "version": 0,
-    "views": 0,
-    "_startup": 0,
-    "strict_yaml": 0,
-    "parameters": 0,
-    "finance": 0,
-    "taxes": 0,
-    "rules": 0,
-    "labels": 0,
-    "named_files": 0,
-    "analysis": 2,
-    "diff": 2,
-    "margin": 2,
-    "portfolio": 2,
-    "html": 3,
-    "workbook": 3,
-    "charts": 3,
-    "notebook": 3,
-    "output": 3,
-    "outdir": 3,
-    "chart_cache": 3,
-    "chart_keys": 3,
-    "explore": 3,
-    "portfolio.views": 3,
-    "cli": 4,
-    "commands": 4,
-    "__main__": 4,
-}
-FLOOR_NAMES = ("ground", "model", "analysis", "views", "command line")
+#: The floors, from the ground up: each is a folder of the package (its ``__init__`` says what
+#: lives there and what it may import). A module's floor is its folder's.
+FLOORS = ("io", "law", "model", "analysis", "views", "cli")
+#: The files that stay at the package's root: the front door, ``python -m``, and the modules every
+#: floor may import (errors, the version, the signals held at start-up), below the ground floor.
+ROOT_FILES = {"__init__.py", "__main__.py", "_startup.py", "version.py", "errors.py"}
+BELOW = -1
 #: The package's front door imports whatever it exports, on first use; it is on no floor.
 FRONT_DOOR = ""
+#: The one door from a model object to its views (``netbenefit/views/__init__.py``).
+DOOR = "views"
 
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 120
@@ -91,10 +65,16 @@ def tree(module: str) -> ast.Module:
 
 
 def floor(module: str) -> int:
-    best = max(
-        (prefix for prefix in FLOORS if module == prefix or module.startswith(prefix + ".") or not prefix), key=len
-    )
-    return FLOORS[best]
+    if module == DOOR:
+        return BELOW  # the door itself imports no view at module level: every floor may reach it
+    top = module.split(".")[0]
+    if top == "__main__":
+        return FLOORS.index("cli")
+    return FLOORS.index(top) if top in FLOORS else BELOW
+
+
+def floor_name(module: str) -> str:
+    return "below the floors" if floor(module) == BELOW else FLOORS[floor(module)]
 
 
 def _type_checking_only(tree: ast.Module) -> set[int]:
@@ -185,13 +165,13 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_no_module_imports_a_higher_floor():
     upward = []
     for module, targets in imports().items():
-        if module == FRONT_DOOR:
+        if module in (FRONT_DOOR, DOOR):  # the door's functions are the one way up, each one import
             continue
         for target, _, line in targets:
             if target != FRONT_DOOR and floor(target) > floor(module):
                 upward.append(
                     f"netbenefit/{MODULES[module].relative_to(PACKAGE)}:{line}: {module} "
-                    f"({FLOOR_NAMES[floor(module)]}) imports {target} ({FLOOR_NAMES[floor(target)]})"
+                    f"({floor_name(module)}) imports {target} ({floor_name(target)})"
                 )
     assert not upward, "\n".join(upward)
 
@@ -209,7 +189,12 @@ def test_no_module_imports_the_front_door():
 
 
 def test_import_circles_have_at_most_two_modules():
-    graph = {module: {target for target, _, _ in targets} - {FRONT_DOOR} for module, targets in imports().items()}
+    # the door's own imports (one per view, each on first call) are the one way up, left out here
+    graph = {
+        module: {target for target, _, _ in targets} - {FRONT_DOOR}
+        for module, targets in imports().items()
+        if module != DOOR
+    }
     largest = _cycles(graph)[0]
     assert len(largest) <= 2, f"an import circle of {len(largest)} modules: {largest}"
 
@@ -256,21 +241,55 @@ def test_module_and_function_sizes(module):
     assert not long, f"{path.relative_to(PACKAGE)}: functions over {MAX_FUNCTION_LINES} lines: {long}"
 
 
-def test_the_floor_table_names_only_modules_that_exist():
-    missing = [prefix for prefix in FLOORS if prefix and prefix not in MODULES]
-    assert not missing, missing
+def test_every_folder_of_the_package_is_one_floor_and_few_files_stay_at_its_root():
+    folders = {path.name for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
+    assert folders == set(FLOORS), sorted(folders ^ set(FLOORS))
+    files = {path.name for path in PACKAGE.glob("*.py")}
+    assert files <= ROOT_FILES and len(files) <= 6, sorted(files - ROOT_FILES)
+    for name in FLOORS:  # each floor says what lives there and what it may import
+        docstring = ast.get_docstring(tree(name)) or ""
+        assert "import" in docstring, f"netbenefit/{name}/__init__.py: say what the floor may import"
 
 
 def test_a_cycle_and_an_upward_import_are_found():
     # the checks themselves: a circle of three is found, and a model module importing a view is upward
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}})[0] == ["a", "b", "c"]
-    assert floor("result") == 1 and floor("html") == 3 and floor("portfolio.views") == 3
-    assert floor("portfolio.book") == 2 and floor("cli") == 4 and floor("files") == 0
+    assert floor("model.result") == 2 and floor("views.html") == 4 and floor("views.portfolio_files") == 4
+    assert floor("analysis.portfolio.book") == 3 and floor("cli") == 5 and floor("io.writing") == 0
+    assert floor("errors") == BELOW and floor("law.rules") == 1 and floor("__main__") == 5
 
 
-@pytest.mark.parametrize("name", sorted(VIEWS))
-def test_every_view_a_model_object_names_is_found_on_the_views_floor(name):
-    module, _ = VIEWS[name]
-    assert floor(module.removeprefix("netbenefit.")) == 3, f"{name}: {module} is not a view module"
-    found = view(name)
-    assert callable(found) or isinstance(found, dict), f"{name}: {found!r}"
+DOOR_FUNCTIONS = sorted(
+    node.name for node in ast.parse((PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")).body
+    if isinstance(node, ast.FunctionDef)
+)
+
+
+def test_the_door_names_no_view_by_a_string():
+    # each door function reaches its view by an import statement the import reader follows
+    source = (PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")
+    assert "import_module" not in source and "__import__" not in source and "getattr(" not in source
+    assert len(DOOR_FUNCTIONS) >= 20
+
+
+@pytest.mark.parametrize("name", DOOR_FUNCTIONS)
+def test_every_door_function_imports_its_view_from_the_views_floor(name):
+    function = next(node for node in tree(DOOR).body if isinstance(node, ast.FunctionDef) and node.name == name)
+    imported = [node for node in ast.walk(function) if isinstance(node, ast.ImportFrom)]
+    assert len(imported) == 1 and imported[0].level == 1, f"{name}: one relative import of a view module"
+    target = f"views.{imported[0].module}" if imported[0].module else f"views.{imported[0].names[0].name}"
+    assert target in MODULES and floor(target) == FLOORS.index("views"), f"{name}: {target}"
+    assert callable(getattr(door, name))
+
+
+def test_views_are_reached_only_through_the_door():
+    # below the views floor, a module names a view only as ``views.<function>`` of the door
+    found = []
+    for module in MODULES:
+        if floor(module) >= FLOORS.index("views") or module == DOOR:
+            continue
+        for node in ast.walk(tree(module)):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "views":
+                if node.attr not in DOOR_FUNCTIONS:
+                    found.append(f"{module}:{node.lineno}: views.{node.attr}")
+    assert not found, found

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 import netbenefit
-from netbenefit.parameters import parameter
-from netbenefit.plausibility import RANGES, PlausibilityWarning, plausibility_warnings
+from netbenefit.law.parameters import parameter
+from netbenefit.model.plausibility import RANGES, PlausibilityWarning, plausibility_warnings
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICE = ROOT / "scenarios" / "office_hq_default_area.yaml"
@@ -129,7 +129,7 @@ def test_as_errors_every_warning_of_the_scenario_is_carried(office):
 
 @pytest.mark.slow
 def test_the_notebook_view_and_the_report_show_the_warnings(office):
-    from netbenefit.html import report_html
+    from netbenefit.views.html import report_html
 
     with pytest.warns(PlausibilityWarning):
         result = netbenefit.evaluate(office.replace({"discount_rate": 6}))

@@ -16,10 +16,22 @@ def test_every_public_name_resolves(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "first_import", ["netbenefit.evaluate", "netbenefit.compare", "netbenefit.cli", "netbenefit.analysis"]
+    "first_import",
+    [
+        "netbenefit.model.evaluate",
+        "netbenefit.model.compare",
+        "netbenefit.cli",
+        "netbenefit.analysis",
+        "netbenefit.portfolio",
+        "netbenefit.portfolio.montecarlo",
+        "netbenefit.views.explore",
+    ],
 )
 def test_functions_are_not_shadowed_by_their_modules(first_import):
-    code = f"import {first_import}, netbenefit; assert callable(netbenefit.evaluate) and callable(netbenefit.compare)"
+    code = (
+        f"import {first_import}, netbenefit; assert callable(netbenefit.evaluate) and callable(netbenefit.compare)"
+        " and callable(netbenefit.portfolio) and callable(netbenefit.explore) and callable(netbenefit.diff)"
+    )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
 
 

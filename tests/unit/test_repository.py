@@ -1,5 +1,6 @@
 """The repository itself: self-contained, with the commands the README promises."""
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,3 +37,10 @@ def test_readme_opens_with_the_two_commands():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert 'pip install --quiet ".[dev]"' in ci and "python -m pytest" in ci
+
+
+def test_test_files_are_named_for_what_they_test():
+    # a test file says its subject, not when it was written ("second_round", "third_reading")
+    when = re.compile(r"(first|second|third|fourth|fifth|\d+(st|nd|rd|th))_(round|reading)|round_\d|reading_\d")
+    found = [str(path.relative_to(ROOT)) for path in (ROOT / "tests").rglob("test_*.py") if when.search(path.name)]
+    assert not found, found

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import netbenefit
-from netbenefit.result import ON_DEMAND_FIELDS, OnDemand
+from netbenefit.model.result import ON_DEMAND_FIELDS, OnDemand
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 

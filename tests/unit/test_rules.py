@@ -1,10 +1,9 @@
-"""Pure rule functions (netbenefit.rules) on numbers and arrays."""
+"""Pure rule functions (netbenefit.law.rules) on numbers and arrays."""
 
 import numpy as np
 import pytest
 
-from netbenefit.cashflows import gross_income_tax
-from netbenefit.rules import (
+from netbenefit.law.rules import (
     capital_investment_minimum,
     capital_investment_rate,
     incremental_credit,
@@ -13,6 +12,7 @@ from netbenefit.rules import (
     repayment_schedule,
     statutory_threshold,
 )
+from netbenefit.model.cashflows import gross_income_tax
 
 
 def test_rules_broadcast_over_variants():

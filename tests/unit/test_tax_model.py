@@ -11,7 +11,7 @@ import netbenefit
 from netbenefit.analysis import sweep
 from netbenefit.cli import main
 from netbenefit.errors import ScenarioError
-from netbenefit.taxes import TAXES, expected_gross_income_tax, gross_income_tax
+from netbenefit.law.taxes import TAXES, expected_gross_income_tax, gross_income_tax
 
 MEDIAN = 90_000.0
 

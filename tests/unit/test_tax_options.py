@@ -7,8 +7,9 @@ import pytest
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit import ScenarioError, taxes
-from netbenefit.parameters import parameter
+from netbenefit import ScenarioError
+from netbenefit.law import taxes
+from netbenefit.law.parameters import parameter
 
 SHARES = {"single": 0.5, "married_joint": 0.5}
 MIX = {"none": 0.6, "one": 0.15, "two": 0.15, "three_or_more": 0.1}

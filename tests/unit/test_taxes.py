@@ -1,4 +1,4 @@
-"""netbenefit.taxes: the Gross Income Tax on a lognormal wage distribution, and the CBT by tax year."""
+"""netbenefit.law.taxes: the Gross Income Tax on a lognormal wage distribution, and the CBT by tax year."""
 
 import math
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from netbenefit import taxes
-from netbenefit.parameters import PARAMETERS, parameter
+from netbenefit.law import taxes
+from netbenefit.law.parameters import PARAMETERS, parameter
 
 
 def numerical_expectation(median, sigma, status, exemptions=True):
@@ -161,7 +161,7 @@ def test_the_tax_page_lists_every_tax_parameter_with_its_grade():
     import yaml
 
     root = Path(__file__).resolve().parents[2]
-    names = yaml.safe_load((root / "netbenefit/parameters/taxes.yaml").read_text(encoding="utf-8"))
+    names = yaml.safe_load((root / "netbenefit/law/parameters/taxes.yaml").read_text(encoding="utf-8"))
     page = (root / "docs/taxes.md").read_text(encoding="utf-8")
     for name in names:
         assert f"| `{name}` |" in page and f"### `{name}`" in page, name

@@ -21,7 +21,7 @@ from netbenefit.analysis import (
 )
 from netbenefit.cli import main
 from netbenefit.errors import ScenarioError
-from netbenefit.plausibility import PlausibilityWarning
+from netbenefit.model.plausibility import PlausibilityWarning
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICE = ROOT / "scenarios" / "office_hq_default_area.yaml"
@@ -91,14 +91,14 @@ def test_plausible_values_and_default_ranges_warn_nothing(office, form):
 
 def test_the_bound_itself_and_just_above():
     """The discount rate's plausible range ends at 0.25 (ranges/plausibility.yaml)."""
-    from netbenefit.plausibility import entered_warnings
+    from netbenefit.model.plausibility import entered_warnings
 
     assert entered_warnings("discount_rate", [0.25], via="x") == ()
     assert entered_warnings("discount_rate", [0.2500001], via="x")
 
 
 def test_a_later_phases_key_matches_the_star_pattern(office):
-    from netbenefit.plausibility import entered_warnings
+    from netbenefit.model.plausibility import entered_warnings
 
     assert entered_warnings("phases.3.jobs.salary_growth", [3], via="x")[0].endswith(
         "did you mean 0.03? (a percent written for a decimal)"

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from netbenefit import ScenarioError, load_scenario, plausibility, strict_yaml
-from netbenefit.parameters import parse_data_yaml, parse_parameter_files
+from netbenefit import ScenarioError, load_scenario
+from netbenefit.io import strict_yaml
+from netbenefit.law.parameters import parse_data_yaml, parse_parameter_files
+from netbenefit.model import plausibility
 
 DEEP = "a: " + "[" * 60 + "]" * 60 + "\n"
 BOMB = (
@@ -100,7 +102,7 @@ def test_a_parameters_file_with_a_name_given_twice_reads_as_it_always_has():
 
 
 def test_a_ranges_file_with_a_name_given_twice_reads_as_it_always_has(monkeypatch):
-    ranges = resources.files("netbenefit.parameters").joinpath(plausibility.RANGES_FILE).read_text(encoding="utf-8")
+    ranges = resources.files("netbenefit.law.parameters").joinpath(plausibility.RANGES_FILE).read_text(encoding="utf-8")
     first = ranges.index("\n  keys:")
     doubled = ranges[:first] + "\n  keys: [jobs.new]" + ranges[first:]
     file = types.SimpleNamespace(read_text=lambda encoding: doubled)
@@ -112,7 +114,7 @@ def test_a_ranges_file_with_a_name_given_twice_reads_as_it_always_has(monkeypatc
 
 
 def test_every_data_file_of_the_package_reads_as_plain_safe_yaml():
-    folder = resources.files("netbenefit.parameters")
+    folder = resources.files("netbenefit.law.parameters")
     files = [entry for entry in folder.iterdir() if entry.name.endswith(".yaml")]
     files += [entry for entry in folder.joinpath("ranges").iterdir() if entry.name.endswith(".yaml")]
     assert len(files) >= 7
@@ -137,7 +139,7 @@ def test_every_yaml_file_is_read_by_the_one_strict_loader():
 
 
 def test_the_loader_stands_on_the_ground_floor():
-    source = (Path(__file__).resolve().parents[2] / "netbenefit" / "strict_yaml.py").read_text(encoding="utf-8")
+    source = (Path(__file__).resolve().parents[2] / "netbenefit" / "io" / "strict_yaml.py").read_text(encoding="utf-8")
     imported = {
         alias.name if isinstance(node, ast.Import) else node.module or "."
         for node in ast.walk(ast.parse(source))

@@ -13,12 +13,12 @@ import yaml
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit import finance
 from netbenefit.errors import ScenarioError
-from netbenefit.fiscal import by_fiscal_year, state_fiscal_year
-from netbenefit.parameters import parameter
-from netbenefit.scenario import Scenario, load_scenario
-from netbenefit.year_zero import NOTE
+from netbenefit.law import finance
+from netbenefit.law.parameters import parameter
+from netbenefit.model.fiscal import by_fiscal_year, state_fiscal_year
+from netbenefit.model.scenario import Scenario, load_scenario
+from netbenefit.model.year_zero import NOTE
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 CAPITAL = 10_000_000.0

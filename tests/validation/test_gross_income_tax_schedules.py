@@ -9,7 +9,7 @@ Married filing jointly: 1.4% to $20,000; 1.75% to $50,000; 2.45% to $70,000; 3.5
 
 import pytest
 
-from netbenefit.taxes import gross_income_tax
+from netbenefit.law.taxes import gross_income_tax
 
 SINGLE = [
     # 1.4% x 10,000 = 140

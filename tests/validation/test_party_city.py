@@ -7,7 +7,7 @@ import numpy_financial as npf
 import pytest
 
 from netbenefit import evaluate, load_scenario
-from netbenefit.finance import present_value
+from netbenefit.law.finance import present_value
 
 SCENARIO = Path(__file__).resolve().parents[2] / "scenarios" / "party_city.yaml"
 

@@ -1,0 +1,48 @@
+"""The program view: several applications by New Jersey State fiscal year.
+
+>>> import netbenefit
+>>> book = netbenefit.portfolio(["scenarios/portfolio/a.yaml", "scenarios/portfolio/b.yaml"])  # doctest: +SKIP
+>>> book.fiscal_years  # doctest: +SKIP
+
+- :func:`portfolio` / :class:`Portfolio` (:mod:`netbenefit.analysis.portfolio.book`): each application's
+  requested credits and counted benefits by fiscal year, the totals, the cumulative credits, the
+  applications passing and failing, and the headroom under a cap the user gives;
+- :func:`portfolio_montecarlo` (:mod:`netbenefit.analysis.portfolio.montecarlo`): the program's fiscal-year
+  cost with honest percentiles, each application's own uncertain drivers and shared macro draws,
+  in one process or on a Dask cluster.
+
+This module imports nothing heavy: ``import netbenefit`` binds :func:`portfolio` from it.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "Portfolio": "book",
+    "load_portfolio_file": "montecarlo",
+    "portfolio_montecarlo": "montecarlo",
+    "PortfolioMonteCarlo": "montecarlo",
+}
+
+
+def portfolio(scenarios, *, cap: float | None = None, regions: bool = False) -> Any:
+    """Evaluate ``scenarios`` and return their :class:`Portfolio`: paths of scenario files (a folder
+    for its ``*.yaml`` files), Scenario or Result objects; one or a list.
+
+    ``cap``: a limit on the total value of credits awarded (approved) in each State fiscal year
+    [USD], given by the user (the statute's figure could not be read: docs/portfolio.md); with
+    it, the fiscal-year table has the headroom under it. None: no headroom. ``regions``: also the
+    credits awarded in the north and the south against the regional split of the Aspire and Emerge
+    cap (secondary), by each application's ``location.region``.
+    """
+    from .book import Portfolio
+
+    return Portfolio.of(scenarios, cap=cap, regions=regions)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'netbenefit.portfolio' has no attribute {name!r}")
+    return getattr(import_module(f".{_EXPORTS[name]}", __name__), name)

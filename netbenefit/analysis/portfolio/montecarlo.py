@@ -1,0 +1,541 @@
+"""Portfolio Monte Carlo: the program's fiscal-year cost and benefits with percentiles.
+
+A portfolio file (YAML) lists the applications' scenario files, each with its own distributions
+(as ``netbenefit montecarlo --vary``), and the *macro* draws shared by every application:
+
+.. code-block:: yaml
+
+    name: Example portfolio
+    draws: 10000            # optional; the command's --draws wins
+    seed: 2026              # optional; the command's --seed wins
+    macro:                  # one draw per row, the same value for every application
+      salary_growth: [normal, 0.025, 0.01]      # jobs.salary_growth of every application
+      discount_rate: [uniform, 0.05, 0.07]
+      inflation: [triangular, 0.01, 0.02, 0.035]
+    applications:
+      - file: pharma_campus.yaml                # inside this file's folder (the rule of named files)
+        vary:
+          jobs.new: [normal, 300, 30]
+          jobs.median_salary: [triangular, 88000, 98000, 106000]
+      - file: warehouse.yaml
+
+A macro draw *replaces* the key's value in every application (the State's discount rate, the
+economy's wage growth and inflation), so all applications move together; an application's own
+``vary`` may not name a macro key. No scenario key is added.
+
+Reproducibility: the run's ``numpy.random.SeedSequence(seed)`` gives, for chunk c of the draws,
+one stream of macro draws (spawn key ``(0, c)``) and one stream per application i (spawn key
+``(1 + i, c)``), drawn key after key in the order of ``vary``. Every task rebuilds the streams of
+its chunk from the seed alone; the applications are taken in groups of ``group_size``, each
+(group, chunk) is one task that returns its group's sums, and the groups' sums are added in the
+order of the file (on the workers, chunk by chunk). The one-process run executes the very same
+tasks and additions in the same order, so a Dask run gives the same numbers, bit for bit, for the
+same seed, chunk size and group size, whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...errors import ScenarioError
+from ...law.labels import money_exact
+from ...model.memory import check_memory
+
+#: The macro draws a portfolio file may give, and the scenario key each replaces.
+MACRO_KEYS = {"salary_growth": "jobs.salary_growth", "discount_rate": "discount_rate", "inflation": "inflation"}
+#: Keys of a portfolio file and of each of its applications.
+FILE_KEYS = ("name", "description", "draws", "seed", "chunk_size", "group_size", "macro", "applications")
+APPLICATION_KEYS = ("file", "vary")
+#: Percentiles of the fiscal-year totals. [percent]
+PERCENTILES = (5, 25, 50, 75, 95)  # not a statutory number: as netbenefit.analysis.montecarlo
+#: Draws per task, and applications per task, unless the file or the caller says otherwise.
+DEFAULT_CHUNK_SIZE, DEFAULT_GROUP_SIZE = 10_000, 20  # not a statutory number: task sizes
+#: Fiscal years a run provides past the scenarios' own, for drawn values that lengthen a project.
+HORIZON_MARGIN = 10  # not a statutory number: room for a longer draw; trimmed when unused
+
+
+@dataclass(frozen=True)
+class PortfolioFile:
+    """A parsed portfolio file: scenarios with their distributions, and the macro draws."""
+
+    source: str
+    name: str
+    scenarios: tuple
+    vary: tuple[dict, ...]  # per application: key -> Distribution
+    macro: dict  # scenario key -> Distribution
+    draws: int | None = None
+    seed: int | None = None
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    group_size: int = DEFAULT_GROUP_SIZE
+
+
+def whole_number(source: str, key: str, value: Any, least: int, most: int | None = None) -> int:
+    """A whole number of at least ``least`` (and at most ``most``): a Python or numpy integer, never
+    a bool, a float or text; 0 is not "the default". Raises ScenarioError naming ``key``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
+        raise ScenarioError(source, key, f"must be a whole number >= {least}, not {value!r}")
+    if most is not None and value > most:
+        raise ScenarioError(source, key, f"must be a whole number <= {most:,}, not {value!r}")
+    return int(value)
+
+
+#: The most draws a portfolio Monte Carlo run takes (the memory it needs is checked too). [draws]
+MAX_DRAWS = 100_000_000  # not a statutory number: a bound before allocation
+#: The largest seed: numpy's SeedSequence takes any whole number >= 0; a bound keeps it a number
+#: every output can write. [-]
+MAX_SEED = 2**128 - 1
+
+
+def check_run_arguments(
+    source: str,
+    draws: Any = None,
+    seed: Any = None,
+    chunk_size: Any = None,
+    group_size: Any = None,
+    *,
+    prefix: str = "",
+) -> None:
+    """Check the arguments of a run as given (None: the file's or the default), before any work:
+    whole numbers in range, 0 refused (not "the default"). Raises ScenarioError naming each
+    (``prefix``: ``--`` for the command line's options)."""
+    if draws is not None:
+        whole_number(source, f"{prefix}draws", draws, 1, MAX_DRAWS)
+    if seed is not None:
+        whole_number(source, f"{prefix}seed", seed, 0, MAX_SEED)
+    if chunk_size is not None:
+        whole_number(source, f"{prefix}chunk_size", chunk_size, 1, MAX_DRAWS)
+    if group_size is not None:
+        whole_number(source, f"{prefix}group_size", group_size, 1)
+
+
+def _text(source: str, key: str, value: Any, allowed: str = "") -> str:
+    """A name or a description under the text rule (:mod:`netbenefit.io.text_rule`): text, no control
+    character (a description may hold line breaks and tabs), no lone surrogate."""
+    from ...io.text_rule import refused_character
+
+    if not isinstance(value, str):
+        raise ScenarioError(source, key, f"must be text, not {type(value).__name__} {value!r}")
+    problem = refused_character(value, allowed)
+    if problem is not None:
+        raise ScenarioError(source, key, problem)
+    return value
+
+
+def _mapping(source: str, key: str, value: Any, what: str) -> Mapping:
+    """A mapping (``{}`` when the key is absent); any other kind of value, ``null``, a list or a
+    number included, is an error: never "none given"."""
+    if not isinstance(value, Mapping):
+        shown = "null" if value is None else f"{type(value).__name__} {value!r}"
+        raise ScenarioError(source, key, f"must be a mapping of {what}, not {shown}")
+    for name in value:
+        if not isinstance(name, str):
+            raise ScenarioError(source, key, f"must be a mapping of {what}: the key {name!r} is not text")
+    return value
+
+
+def _distribution(scenario, key: str, spec: Any, where: str):
+    from ..keys import key_spec
+    from ..montecarlo import parse_distribution
+
+    if isinstance(spec, str):  # the command line's form, normal(100, 10), is not YAML's
+        raise ScenarioError(where, key, f"write the distribution as a list, e.g. [normal, 100, 10], not {spec!r}")
+    try:
+        key_spec(scenario, key)
+        return parse_distribution(scenario, key, spec)
+    except ScenarioError as error:
+        raise ScenarioError(where, f"{error.key}" if error.key else key, error.problem) from None
+
+
+def load_portfolio_file(path: str | Path) -> PortfolioFile:
+    """Read and check a portfolio file; every scenario is loaded. Raises ScenarioError naming the
+    file (the portfolio file, or the scenario file at fault), the key and the problem."""
+    from ...model.scenario import load_scenario, read_yaml
+
+    path = Path(path)
+    source = str(path)
+    data = read_yaml(path)
+    if not isinstance(data, Mapping):
+        raise ScenarioError(source, "", "a portfolio file is a mapping with an 'applications' list")
+    unknown = [key for key in data if key not in FILE_KEYS]
+    if unknown:
+        raise ScenarioError(source, str(unknown[0]), f"unknown key; a portfolio file has {', '.join(FILE_KEYS)}")
+    entries = data.get("applications")
+    if not isinstance(entries, list) or not entries:
+        raise ScenarioError(source, "applications", "give a list of applications, each with a 'file'")
+    name = path.stem if "name" not in data else _text(source, "name", data["name"])
+    if "description" in data:
+        from ...io.text_rule import DESCRIPTION_ALLOWS
+
+        _text(source, "description", data["description"], DESCRIPTION_ALLOWS)
+    for key in ("draws", "seed", "chunk_size", "group_size"):
+        if key in data and data[key] is None:
+            raise ScenarioError(source, key, "must be a whole number, not null (leave the key out for the default)")
+    check_run_arguments(source, data.get("draws"), data.get("seed"), data.get("chunk_size"), data.get("group_size"))
+    macro_specs = _mapping(source, "macro", data.get("macro", {}), f"{', '.join(MACRO_KEYS)} to distributions")
+    for macro_name in macro_specs:
+        if macro_name not in MACRO_KEYS:
+            raise ScenarioError(source, f"macro.{macro_name}", f"unknown macro draw; use {', '.join(MACRO_KEYS)}")
+    scenarios, varies = [], []
+    for i, entry in enumerate(entries):
+        where = f"applications.{i}"
+        if isinstance(entry, str):
+            entry = {"file": entry}
+        if not isinstance(entry, Mapping) or "file" not in entry or not isinstance(entry["file"], str):
+            raise ScenarioError(source, where, "each application is a mapping with 'file' (a scenario file)")
+        extra = [key for key in entry if key not in APPLICATION_KEYS]
+        if extra:
+            raise ScenarioError(source, f"{where}.{extra[0]}", "unknown key; an application has 'file' and 'vary'")
+        file = _scenario_path(entry["file"], path, source, f"{where}.file")
+        scenario = load_scenario(file)
+        vary_specs = _mapping(source, f"{where}.vary", entry.get("vary", {}), "dotted keys to distributions")
+        vary = {}
+        for key, spec in vary_specs.items():
+            if key in MACRO_KEYS.values():
+                raise ScenarioError(source, f"{where}.vary.{key}", "is a macro draw, shared by every application")
+            vary[key] = _distribution(scenario, key, spec, f"{source}: {where}.vary")
+        scenarios.append(scenario)
+        varies.append(vary)
+    macro = {
+        MACRO_KEYS[name]: _distribution(scenarios[0], MACRO_KEYS[name], spec, f"{source}: macro")
+        for name, spec in macro_specs.items()
+    }
+    return PortfolioFile(
+        source=source,
+        name=name or path.stem,
+        scenarios=tuple(scenarios),
+        vary=tuple(varies),
+        macro=macro,
+        draws=None if data.get("draws") is None else int(data["draws"]),
+        seed=None if data.get("seed") is None else int(data["seed"]),
+        chunk_size=int(data.get("chunk_size", DEFAULT_CHUNK_SIZE)),
+        group_size=int(data.get("group_size", DEFAULT_GROUP_SIZE)),
+    )
+
+
+def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:
+    """An application's scenario file, held to the one path rule of every file a file names
+    (:func:`netbenefit.io.named_files.path_inside`): relative, inside the portfolio file's folder once
+    links are resolved, no control character; and a regular file."""
+    from ...io.named_files import path_inside
+
+    file = path_inside(name, path.parent, source, key, "the portfolio file's folder")
+    if not file.is_file():
+        raise ScenarioError(source, key, f"no scenario file {name!r} next to the portfolio file")
+    return file
+
+
+# --- Workers ----------------------------------------------------------------------------------
+#: Set in each worker process before it starts. Dask's nanny sets MALLOC_TRIM_THRESHOLD_, which
+#: also stops glibc from raising its mmap threshold as it otherwise does: every array of a task
+#: (10,000 draws x the project years, about 1 MB) is then mapped and unmapped anew, and a task
+#: runs about 1.5-2 times slower than in one process. A high mmap threshold puts them back on the
+#: heap (docs/portfolio.md, "On a real cluster").
+WORKER_ENVIRONMENT = {"MALLOC_MMAP_THRESHOLD_": "268435456"}  # not a statutory number: 256 MB
+
+
+def local_cluster(n_workers: int | None = None):
+    """A ``distributed.LocalCluster`` of single-threaded worker processes with :data:`WORKER_ENVIRONMENT`."""
+    import logging
+
+    import dask
+    from distributed import LocalCluster
+
+    settings = {f"distributed.nanny.pre-spawn-environ.{name}": value for name, value in WORKER_ENVIRONMENT.items()}
+    with dask.config.set(settings):
+        # the workers' own log lines ("Compute Failed" blocks, a worker lost while the run is
+        # stopped) are not written on the command's stderr: a task's error reaches the client,
+        # which reports it as netbenefit's one line
+        return LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
+
+
+# --- One task ---------------------------------------------------------------------------------
+#: The values already checked for each application of a run, in this process (a worker keeps
+#: them from task to task): ``(seed, application index, fingerprint of the scenario) ->
+#: {key: (low, high)}``, as
+#: :func:`netbenefit.analysis.keys.check_values` keeps them for the chunks of one run. Checking
+#: raises or passes: it changes no number.
+_CHECKED: dict[tuple[int, int, str], dict] = {}
+_CHECKED_LIMIT = 100_000
+
+
+def _stream(entropy: int, stream: int, chunk: int) -> np.random.Generator:
+    return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(stream, chunk)))
+
+
+def _rows(array, size: int, years: int) -> np.ndarray:
+    return np.broadcast_to(np.asarray(array, dtype=float), (size, years))
+
+
+def group_task(
+    applications: Sequence[tuple[Any, int, dict, np.ndarray]],
+    macro: dict,
+    entropy: int,
+    chunk: int,
+    size: int,
+    first: int,
+    n_fiscal_years: int,
+    out_of_range: str = "error",
+) -> dict[str, np.ndarray]:
+    """One (group of applications, chunk of draws): the group's sums by draw and fiscal year.
+
+    ``applications``: ``(scenario or its payload, index in the file, vary, fingerprint of the
+    scenario)``; column k of the sums is fiscal year ``first + k``. Returns ``credits`` and ``benefits``
+    (``size`` x ``n_fiscal_years`` [USD, nominal]) and ``passing`` (applications passing 71(a)(5), per draw).
+    """
+    from ...model.cashflows import compute
+    from ...model.fiscal import fiscal_years
+    from ..columns import result_columns
+    from ..distributed import scenario_of
+    from ..keys import drawn_values
+
+    credits = np.zeros((size, n_fiscal_years))
+    benefits = np.zeros((size, n_fiscal_years))
+    passing = np.zeros(size, dtype=np.int64)
+    if len(_CHECKED) > _CHECKED_LIMIT:
+        _CHECKED.clear()
+    macro_rng = _stream(entropy, 0, chunk)
+    macro_draws = {key: distribution.draw(macro_rng, size) for key, distribution in macro.items()}
+    for scenario, index, vary, fingerprint in applications:
+        if isinstance(scenario, tuple):  # a payload sent to a worker
+            scenario = scenario_of(scenario)
+        rng = _stream(entropy, 1 + index, chunk)
+        checked = _CHECKED.setdefault((entropy, index, fingerprint), {})
+        overrides = {
+            key: drawn_values(scenario, key, d.draw(rng, size), out_of_range, checked) for key, d in vary.items()
+        }
+        for key, draws in macro_draws.items():
+            overrides[key] = drawn_values(scenario, key, draws, out_of_range, checked)
+        c = compute(scenario, overrides)
+        years = len(c.years)
+        columns = fiscal_years(scenario.approval, c.years, scenario.timing) - first  # drawn values may lengthen it
+        if columns.max() >= n_fiscal_years:
+            raise ScenarioError(
+                scenario.source,
+                "",
+                f"a drawn value runs the project to fiscal year {first + int(columns.max())}, past fiscal year "
+                f"{first + n_fiscal_years - 1}, the last of this run (the scenarios' own years and {HORIZON_MARGIN} "
+                "more): narrow the distribution of the key that lengthens it",
+            )
+        yearly_credits = sum(_rows(phase.credits, c.size, years) for phase in c.phases)
+        yearly_benefits = sum(_rows(phase.net_benefits * phase.weight, c.size, years) for phase in c.phases)
+        for j, column in enumerate(columns):
+            credits[:, column] += yearly_credits[:, j]
+            benefits[:, column] += yearly_benefits[:, j]
+        passing += np.broadcast_to(result_columns(c)["passes"], (size,)).astype(np.int64)
+    return {"credits": credits, "benefits": benefits, "passing": passing}
+
+
+# --- The run ----------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)  # tables inside: compared by identity
+class PortfolioMonteCarlo:
+    """The percentiles of the program's fiscal-year totals over the draws.
+
+    ``fiscal_years``: indexed by ``fiscal_year``; for ``credits``, ``benefits`` and
+    ``net_benefits`` (benefits - credits), the mean and the percentiles (``credits_p5`` ...
+    ``credits_p95``) [USD, nominal]. ``passing``: percentiles of the number of applications
+    passing 71(a)(5). ``totals``: the draws' fiscal-year sums (``credits``, ``benefits``:
+    draws x fiscal years), kept for further analysis.
+    """
+
+    name: str
+    draws: int
+    seed: int
+    chunk_size: int
+    group_size: int
+    applications: int
+    fiscal_years: Any
+    passing: dict[str, float]
+    totals: dict[str, np.ndarray] = field(repr=False)
+
+    def __str__(self) -> str:
+        table = self.fiscal_years
+        lines = [
+            f"{self.name}: {self.applications} applications x {self.draws:,} draws (seed {self.seed}, "
+            f"chunks of {self.chunk_size:,}, groups of {self.group_size})",
+            "applications passing 71(a)(5): " + ", ".join(f"p{p} {self.passing[f'p{p}']:.0f}" for p in PERCENTILES),
+        ]
+        for year, row in table.iterrows():
+            if row["credits_p95"] == 0 and row["benefits_p95"] == 0:
+                continue
+            lines.append(
+                f"  FY{year}: credits {money_exact(row['credits_p50'])} (p5 {money_exact(row['credits_p5'])} - "
+                f"p95 {money_exact(row['credits_p95'])}); benefits {money_exact(row['benefits_p50'])} "
+                f"(p5 {money_exact(row['benefits_p5'])} - p95 {money_exact(row['benefits_p95'])})"
+            )
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from ...io.safe_text import html
+
+        return f"<pre>{html(str(self))}</pre>"
+
+
+def _plan(book: PortfolioFile) -> tuple[int, list[np.ndarray]]:
+    """The first fiscal year and each application's fiscal-year columns (by project year)."""
+    from ...model.cashflows import compute
+    from ...model.fiscal import fiscal_years, state_fiscal_year
+
+    placed = []
+    for scenario in book.scenarios:
+        placed.append(fiscal_years(scenario.approval, compute(scenario).years, scenario.timing))
+    first = min(min(int(p.min()) for p in placed), min(state_fiscal_year(s.approval) for s in book.scenarios))
+    return first, [p - first for p in placed]
+
+
+def portfolio_montecarlo(
+    book: PortfolioFile | str | Path,
+    draws: int | None = None,
+    seed: int | None = None,
+    *,
+    client: Any = None,
+    chunk_size: int | None = None,
+    group_size: int | None = None,
+    out_of_range: str = "error",
+) -> PortfolioMonteCarlo:
+    """Run the portfolio Monte Carlo of ``book`` (a :class:`PortfolioFile` or its path).
+
+    ``draws``, ``seed``, ``chunk_size``, ``group_size``: override the file's (defaults 10,000
+    draws, a fresh seed, chunks of 10,000 draws, groups of 20 applications). ``client``: a
+    ``distributed.Client``; every (group, chunk) is then a task on its cluster, with the same
+    result as in one process (module docstring).
+    """
+    if not isinstance(book, PortfolioFile):
+        book = load_portfolio_file(book)
+    check_run_arguments("portfolio_montecarlo", draws, seed, chunk_size, group_size)  # 0 is not the default
+    draws = int(draws if draws is not None else (book.draws or 10_000))
+    seed = seed if seed is not None else book.seed
+    seed = int(np.random.SeedSequence(seed).entropy) if seed is None else int(seed)
+    chunk_size = int(chunk_size if chunk_size is not None else book.chunk_size)
+    group_size = int(group_size if group_size is not None else book.group_size)
+    first, columns = _plan(book)
+    fiscal_year_columns = max(int(c.max()) for c in columns) + 1 + HORIZON_MARGIN
+    # the sums (credits, benefits: draws x fiscal years), the passing counts, and their copies in the table
+    needed = draws * (2 * fiscal_year_columns + 1) * 8 * 3
+    check_memory(book.source, "draws", needed, f"a run of {draws:,} draws")
+    prints = [_fingerprint(scenario) for scenario in book.scenarios]
+    planned = max(int(c.max()) for c in columns) + 1
+    n_fy = planned + HORIZON_MARGIN
+    indices = list(range(len(book.scenarios)))
+    groups = [indices[i : i + group_size] for i in range(0, len(indices), group_size)]
+    chunks = [(c, start, min(draws, start + chunk_size)) for c, start in enumerate(range(0, draws, chunk_size))]
+    totals = {"credits": np.zeros((draws, n_fy)), "benefits": np.zeros((draws, n_fy))}
+    passing = np.zeros(draws, dtype=np.int64)
+    if client is None:
+        parts = _in_process(book, groups, chunks, seed, first, n_fy, out_of_range, prints)
+    else:
+        parts = _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints)
+    for start, stop, part in parts:  # each chunk's groups already added, in file order: the same sums
+        totals["credits"][start:stop] += part["credits"]
+        totals["benefits"][start:stop] += part["benefits"]
+        passing[start:stop] += part["passing"]
+    used = np.flatnonzero(np.any(totals["credits"] != 0, axis=0) | np.any(totals["benefits"] != 0, axis=0))
+    keep = max(planned, int(used.max()) + 1 if used.size else 0)  # the margin's unused years trimmed
+    totals = {name: np.ascontiguousarray(values[:, :keep]) for name, values in totals.items()}
+    table = _table(totals, first, keep)
+    summary = {f"p{p}": float(v) for p, v in zip(PERCENTILES, np.percentile(passing, PERCENTILES), strict=True)}
+    summary["mean"] = float(passing.mean())
+    table.attrs["conventions"] = "nominal USD by State fiscal year; " + _macro_note(book)
+    return PortfolioMonteCarlo(
+        book.name, draws, seed, chunk_size, group_size, len(book.scenarios), table, summary, totals
+    )
+
+
+def _fingerprint(scenario) -> str:
+    """A digest of the scenario's contents (the key of the values checked for it)."""
+    import hashlib
+    import json
+
+    text = json.dumps([scenario.to_dict(), str(scenario.source)], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _members(book: PortfolioFile, group: list[int], payloads, prints) -> list:
+    return [(book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], prints[i]) for i in group]
+
+
+def _in_process(book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+    """The tasks of :func:`_on_cluster`, and its additions, in the same order, in this process."""
+    for c, start, stop in chunks:
+        total = None
+        for g in groups:
+            part = group_task(
+                _members(book, g, None, prints), book.macro, seed, c, stop - start, first, n_fy, out_of_range
+            )
+            total = part if total is None else add_parts(total, part)
+        yield start, stop, total
+
+
+def add_parts(earlier: dict[str, np.ndarray], later: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The sums of two tasks of one chunk (earlier groups first), added on a worker."""
+    return {name: earlier[name] + later[name] for name in earlier}
+
+
+def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+    """Every (group, chunk) a task; each chunk's groups added on the workers, in file order (the
+    order of the one-process run: ``0 + a + b`` is ``a + b`` exactly), so that the client receives
+    one part per chunk."""
+    from ..distributed import payload_of
+
+    payloads = [client.scatter(payload_of(s), broadcast=False, hash=False) for s in book.scenarios]
+    futures, spans, submitted = [], [], []
+    for c, start, stop in chunks:
+        total = None
+        for g in groups:
+            members = _members(book, g, payloads, prints)
+            part = client.submit(
+                group_task, members, book.macro, seed, c, stop - start, first, n_fy, out_of_range, pure=False
+            )
+            submitted.append(part)
+            total = part if total is None else client.submit(add_parts, total, part, pure=False)
+            submitted.append(total)
+        futures.append(total)
+        spans.append((start, stop))
+    try:
+        for (start, stop), future in zip(spans, futures, strict=True):
+            yield start, stop, future.result()
+    finally:
+        for future in submitted:
+            if not future.done():
+                future.cancel()
+
+
+def _table(totals: dict[str, np.ndarray], first: int, n_fy: int):
+    import pandas as pd
+
+    data = {}
+    net = totals["benefits"] - totals["credits"]
+    for name, values in (("credits", totals["credits"]), ("benefits", totals["benefits"]), ("net_benefits", net)):
+        data[f"{name}_mean"] = values.mean(axis=0)
+        for p, row in zip(PERCENTILES, np.percentile(values, PERCENTILES, axis=0), strict=True):
+            data[f"{name}_p{p}"] = row
+    from ...model.tables import ResultTable  # shown in a notebook as money, the values unchanged
+
+    table = pd.DataFrame(data, index=pd.RangeIndex(first, first + n_fy, name="fiscal_year"))
+    return ResultTable.of(table, unknown="USD", units={"fiscal_year": ""})
+
+
+def _macro_note(book: PortfolioFile) -> str:
+    if not book.macro:
+        return "no macro draws"
+    return "macro draws shared by every application: " + ", ".join(
+        f"{key} {d.name}{tuple(d.parameters) if d.parameters else ''}" for key, d in book.macro.items()
+    )
+
+
+def totals_match(a: PortfolioMonteCarlo, b: PortfolioMonteCarlo) -> bool:
+    """Whether two runs gave the same fiscal-year sums for every draw, bit for bit."""
+    return all(np.array_equal(a.totals[k], b.totals[k]) for k in a.totals) and math.isclose(
+        a.passing["mean"], b.passing["mean"], rel_tol=0, abs_tol=0
+    )

@@ -1,0 +1,73 @@
+"""``netbenefit actuals SCENARIO ACTUALS [--csv | --json]``: an approved scenario followed through its actual
+annual results (certification, forfeiture, re-run of the net benefit test, repayment)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+COLUMNS = (
+    "approved_credit",
+    "actual_new_jobs",
+    "statewide_workforce",
+    "forfeited",
+    "certified_credit",
+    "new_jobs_fall_share",
+    "salary_fall_share",
+    "rerun_flag",
+    "rerun_ratio",
+    "recapture",
+    "interest",
+    "repayment",
+)
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("actuals", help="follow an approved scenario through its actual annual results")
+    parser.add_argument("scenario", type=Path, help="the approved scenario file")
+    parser.add_argument("actuals", type=Path, help="a YAML file of actual results (years or years_from_csv)")
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--csv", action="store_true", help="print the year-by-year table alone, as CSV")
+    output.add_argument(
+        "--json",
+        action="store_true",
+        help="print the whole follow result alone, as one JSON object (years, phases, recapture, repayment, "
+        "the re-run's ratio per test, warnings)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from ...io.safe_text import terminal_lines
+    from ...model.after_approval import follow
+
+    after = follow(args.scenario, args.actuals)
+    if args.json:
+        import json
+
+        print(json.dumps(after.to_dict(), indent=2, allow_nan=False))
+        return 0
+    if args.csv:
+        print(terminal_lines(after.years.to_csv()), end="")
+        return 0
+    print(terminal_lines(after.summary()))
+    print()
+    with pd.option_context("display.width", 160, "display.max_columns", 20):
+        number = lambda value: (  # noqa: E731
+            f"{value:,.3f}"
+            if abs(value) < 10
+            else f"{value:,.0f}"
+            if abs(value) >= 1000 or float(value).is_integer()
+            else f"{value:,.2f}"
+        )
+        print(after.years[list(COLUMNS)].to_string(float_format=number))
+        print()
+        print(after.comparison.to_string())
+        if after.phases is not None and len(after.phases) > 1:
+            print()
+            print(after.phases.to_string(float_format=number))
+            print()
+            print(after.rerun_tests.to_string())
+    return 0

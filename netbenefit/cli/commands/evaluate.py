@@ -1,0 +1,22 @@
+"""``netbenefit evaluate FILE [--json]``: one scenario, as a readable summary or the JSON contract."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("evaluate", help="evaluate one scenario file")
+    parser.add_argument("file", type=Path)
+    parser.add_argument("--json", action="store_true", help="print the JSON result object alone")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ...io.safe_text import terminal_lines
+    from ...model.evaluate import evaluate
+
+    result = evaluate(args.file)
+    print(result.to_json() if args.json else terminal_lines(result.summary()))
+    return 0

@@ -1,0 +1,34 @@
+"""``netbenefit schema [--out FILE] [--force]``: the JSON Schema of a scenario file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "schema", help="write the JSON Schema of a scenario file (for editors that validate YAML as it is typed)"
+    )
+    parser.add_argument("--out", type=Path, help="write the schema to this file; default: stdout")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from ...model.schema import scenario_schema_text
+
+    text = scenario_schema_text()
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    from ...io.safe_text import terminal
+    from ...io.writing import atomic_write_text
+    from ...views.result_files import prepare_output_file
+
+    prepare_output_file(args.out, args.force)
+    atomic_write_text(args.out, text)
+    print(terminal(f"wrote {args.out}"))
+    return 0

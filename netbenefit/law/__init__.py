@@ -1,0 +1,6 @@
+"""The law, as data and pure functions: the cited parameters (``parameters/``), section 71 on
+numbers and arrays (``rules/``), discounting (``finance``), New Jersey's taxes (``taxes``), the
+section 75 award calculator (``award``), and the words and units of every key (``labels/``).
+
+May import: ``netbenefit.io`` and ``netbenefit.errors``; never the model, the analysis, the views
+or the command line (they stand on this floor)."""

@@ -1,0 +1,350 @@
+"""The one table of the scenario keys' labels: per key, the label and its unit, and the workbook's
+own wording and Excel number format beside them where the workbook's Inputs sheet writes them.
+
+:data:`SCENARIO_KEYS` is the table. :data:`SCENARIO_LABELS` (``label [unit]``, read by the charts,
+the HTML report, the notebook views and the command line through :func:`netbenefit.law.labels.label`)
+and the workbook's Inputs sheet (:data:`WORKBOOK_LABELS` and :func:`table_entry`, by the whole
+dotted key) both read it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+#: Excel number formats of the workbook's cells (:mod:`netbenefit.views.workbook.layout` re-exports them).
+MONEY_FORMAT, PERCENT_FORMAT, RATE_FORMAT = '"$"#,##0', "0.0%", "0.00%"
+JOBS_FORMAT, WEIGHT_FORMAT, FACTOR_FORMAT = "#,##0.0", "0.00", "0.000000"
+DATE_FORMAT, NUMBER_FORMAT = "yyyy-mm-dd", "General"
+
+
+#: Units as people write them, for a view that shows the values of a share as percents (the charts,
+#: the workbook's Inputs sheet): :func:`netbenefit.law.labels.spoken`.
+SPOKEN_UNITS = {"share/year": "% a year", "share": "%", "USD/year": "USD a year"}
+
+
+class WorkbookLabel(NamedTuple):
+    """How the workbook's Inputs sheet writes a key: its Excel number format, and its own label and
+    unit where they differ from the key's (None: the key's own)."""
+
+    number_format: str
+    text: str | None = None
+    unit: str | None = None
+
+
+class Label(NamedTuple):
+    """The label of a scenario key without its unit, its unit ("" for none) and, for a key the
+    workbook's Inputs sheet labels, the workbook's number format and wording."""
+
+    text: str
+    unit: str = ""
+    workbook: WorkbookLabel | None = None
+
+    @property
+    def with_unit(self) -> str:
+        """``Label [unit]``, or the label alone when it has no unit."""
+        return f"{self.text} [{self.unit}]" if self.unit else self.text
+
+    @property
+    def in_workbook(self) -> tuple[str, str, str] | None:
+        """(label, unit, number format) of the workbook's Inputs sheet, or None."""
+        if self.workbook is None:
+            return None
+        number_format, _, unit = self.workbook
+        # one wording per key: the table's label, its unit as people write it (the cell shows a
+        # share as a percent); the workbook's own unit only where the table gives none (a date)
+        spoken = SPOKEN_UNITS.get(self.unit, self.unit)
+        return (self.text, spoken or (unit or ""), number_format)
+
+
+#: The one table: label and unit of every scenario key (dotted, list positions removed), and the
+#: workbook's number format and own wording beside them.
+SCENARIO_KEYS: dict[str, Label] = {
+    "name": Label("Scenario name", "", WorkbookLabel(NUMBER_FORMAT, "Name")),
+    "description": Label("Description", "", WorkbookLabel(NUMBER_FORMAT)),
+    "application_date": Label(
+        "Application date, 71(f)", "", WorkbookLabel(DATE_FORMAT, "Application date, 71(f)", "date")
+    ),
+    "approval_date": Label(
+        "Approval date (project year 1)", "", WorkbookLabel(DATE_FORMAT, "Approval date (project year 1)", "date")
+    ),
+    "discount_rate": Label(
+        "Discount rate", "share/year", WorkbookLabel(RATE_FORMAT, "Discount rate, 71(a)(5)(c)", "decimal per year")
+    ),
+    "timing": Label(
+        "Discounting timing", "", WorkbookLabel(NUMBER_FORMAT, "Discount timing", "end_of_year or mid_year")
+    ),
+    "threshold_override": Label(
+        "Threshold override, 71(a)(5)(f)",
+        "ratio",
+        WorkbookLabel(NUMBER_FORMAT, "Threshold override, 71(a)(5)(f)", "multiple of PV of credits"),
+    ),
+    "business.small_business": Label("Small business", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
+    "business.targeted_industry": Label("Targeted industry", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
+    "business.full_time_employees_at_application": Label(
+        "Full-time employees at application",
+        "jobs",
+        WorkbookLabel(JOBS_FORMAT, "Full-time employees at application", "employees"),
+    ),
+    "location.qualified_incentive_area": Label(
+        "In a qualified incentive area, 71(a)(3)",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Qualified incentive area, 71(a)(3)"),
+    ),
+    "location.qualified_incentive_tract": Label(
+        "In a qualified incentive tract", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Qualified incentive tract")
+    ),
+    "location.government_restricted_municipality": Label(
+        "In a government-restricted municipality",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Government-restricted municipality"),
+    ),
+    "location.distressed_municipality": Label(
+        "In a distressed municipality", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Distressed municipality")
+    ),
+    "location.enhanced_area": Label("In an enhanced area", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Enhanced area")),
+    "location.mega_project": Label("Mega project", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
+    "location.region": Label(
+        "Region of the State, north or south", "", WorkbookLabel(NUMBER_FORMAT, "Region of the State", "north or south")
+    ),
+    "facility.portions.use": Label(
+        "Use of the premises portion", "", WorkbookLabel(NUMBER_FORMAT, "Use of the portion")
+    ),
+    "facility.portions.work": Label(
+        "Work on the premises portion", "", WorkbookLabel(NUMBER_FORMAT, "Work on the portion")
+    ),
+    "facility.portions.gross_leasable_area_sqft": Label("Gross leasable area", "sq ft", WorkbookLabel("#,##0")),
+    "facility.accommodates_share": Label(
+        "Share of jobs the facility accommodates, 71(d)",
+        "share",
+        WorkbookLabel(RATE_FORMAT, "Share of jobs the facility accommodates, 71(d)", "decimal share"),
+    ),
+    "capital_investment": Label("Capital investment", "USD", WorkbookLabel(MONEY_FORMAT)),
+    "jobs.new": Label("New full-time jobs", "jobs", WorkbookLabel(JOBS_FORMAT, "New full-time jobs at full ramp-up")),
+    "jobs.retained": Label("Retained full-time jobs", "jobs", WorkbookLabel(JOBS_FORMAT)),
+    "jobs.ramp": Label(
+        "Job ramp-up by year", "share", WorkbookLabel(RATE_FORMAT, "Share of new jobs in place", "decimal share")
+    ),
+    "jobs.median_salary": Label(
+        "Median salary", "USD/year", WorkbookLabel(MONEY_FORMAT, "Median salary in year 1", "USD per year")
+    ),
+    "jobs.salary_growth": Label(
+        "Salary growth", "share/year", WorkbookLabel(RATE_FORMAT, "Salary growth", "decimal per year")
+    ),
+    "jobs.nj_withholding_share": Label(
+        "Share of withholdings in New Jersey, 71(d)",
+        "share",
+        WorkbookLabel(RATE_FORMAT, "Share of jobs with NJ withholding, 71(d)", "decimal share"),
+    ),
+    "award.annual_credit": Label(
+        "Annual credit", "USD/year", WorkbookLabel(MONEY_FORMAT, "Annual tax credit", "USD per year")
+    ),
+    "award.per_new_job": Label(
+        "Credit per new job", "USD/job/year", WorkbookLabel(MONEY_FORMAT, "Credit per new job", "USD per job per year")
+    ),
+    "award.per_retained_job": Label(
+        "Credit per retained job",
+        "USD/job/year",
+        WorkbookLabel(MONEY_FORMAT, "Credit per retained job", "USD per job per year"),
+    ),
+    "award.section_75.qualified_opportunity_zone": Label(
+        "In a qualified opportunity zone, s.75", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Qualified opportunity zone")
+    ),
+    "award.section_75.employment_and_investment_corridor": Label(
+        "In an employment and investment corridor, s.75",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Employment and investment corridor"),
+    ),
+    "award.section_75.bonuses.name": Label("Section 75 bonus"),
+    "award.section_75.bonuses.per_job": Label(
+        "Section 75 bonus per job", "USD/job/year", WorkbookLabel(MONEY_FORMAT, "Bonus per job", "USD per job per year")
+    ),
+    "award.section_75.labor_harmony": Label(
+        "Labor harmony agreement, s.75", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Labor harmony agreement")
+    ),
+    "award.section_75.cap_per_job": Label(
+        "Cap per job, s.75", "USD/job/year", WorkbookLabel(MONEY_FORMAT, "Cap per job", "USD per job per year")
+    ),
+    "award.eligibility_period_years": Label("Eligibility period", "years", WorkbookLabel(NUMBER_FORMAT)),
+    "award.first_credit_year": Label(
+        "First credit year", "project year", WorkbookLabel(NUMBER_FORMAT, "First credit year", "project (phase) year")
+    ),
+    "commitment.period_years": Label("Commitment period", "years", WorkbookLabel(NUMBER_FORMAT)),
+    "commitment.extended_years": Label("Extended commitment, 71(a)(5)(d)", "years", WorkbookLabel(NUMBER_FORMAT)),
+    "revenue.income_tax_effective_rate": Label(
+        "Effective income tax rate", "share", WorkbookLabel(RATE_FORMAT, "Income tax effective rate", "decimal")
+    ),
+    "revenue.income_tax": Label("Income tax model", "", WorkbookLabel(NUMBER_FORMAT, "Income tax")),
+    "revenue.taxable_spending_share": Label(
+        "Taxable share of spending from wages",
+        "share",
+        WorkbookLabel(RATE_FORMAT, "Taxable spending share of wages", "decimal share"),
+    ),
+    "revenue.construction_taxable_share": Label(
+        "Taxable share of capital investment",
+        "share",
+        WorkbookLabel(RATE_FORMAT, "Taxable share of capital investment", "decimal share"),
+    ),
+    "revenue.construction_labor_share": Label(
+        "Labor share of capital investment",
+        "share",
+        WorkbookLabel(RATE_FORMAT, "Labor share of capital investment", "decimal share"),
+    ),
+    "revenue.construction_income_tax_rate": Label(
+        "Income tax rate on construction wages",
+        "share",
+        WorkbookLabel(RATE_FORMAT, "Construction income tax rate", "decimal"),
+    ),
+    "revenue.earnings_multiplier": Label(
+        "Earnings multiplier, total / direct",
+        "ratio",
+        WorkbookLabel(NUMBER_FORMAT, "Earnings multiplier", "total / direct"),
+    ),
+    "revenue.corporate_business_tax": Label(
+        "Corporation business tax", "USD/year", WorkbookLabel(MONEY_FORMAT, "Corporation business tax", "USD per year")
+    ),
+    "revenue.sales_and_use_tax_rate": Label(
+        "Sales and use tax rate", "share", WorkbookLabel(RATE_FORMAT, "Sales and use tax rate", "decimal")
+    ),
+    "streams.name": Label("Stream name"),
+    "streams.kind": Label(
+        "Stream kind (revenue or cost)", "", WorkbookLabel(NUMBER_FORMAT, "Stream kind", "revenue or cost")
+    ),
+    "streams.abated": Label(
+        "Abated, 71(a)(5)(e)", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Abated, excluded under 71(a)(5)(e)")
+    ),
+    "streams.by_year": Label("Stream amount", "USD", WorkbookLabel(MONEY_FORMAT)),
+    "streams.from_csv": Label(
+        "Stream read from CSV file", "", WorkbookLabel(NUMBER_FORMAT, "Stream read from CSV (values inline)", "file")
+    ),
+    "attestations.material_factor": Label(
+        "Award is a material factor, 71(a)(4)",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Attested: material factor, 71(a)(4)"),
+    ),
+    "attestations.environmental_standards": Label(
+        "Meets environmental standards, 71(a)(6)",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Attested: environmental standards, 71(a)(6)"),
+    ),
+    "attestations.affirmative_action": Label(
+        "Affirmative action, 71(a)(7)", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Attested: affirmative action, 71(a)(7)")
+    ),
+    "attestations.prevailing_wage.construction": Label(
+        "Prevailing wage for construction, 71(a)(8)",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Prevailing wage: construction"),
+    ),
+    "attestations.prevailing_wage.building_services": Label(
+        "Prevailing wage for building services, 71(a)(8)",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Prevailing wage: building services"),
+    ),
+    "attestations.prevailing_wage.exemption.landlord_not_assisted": Label(
+        "Landlord not assisted, 71(a)(8)(a)(i)",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Exemption: landlord not assisted"),
+    ),
+    "attestations.prevailing_wage.exemption.landlord_party_to_contract": Label(
+        "Landlord party to the contract, 71(a)(8)(a)(ii)",
+        "yes/no",
+        WorkbookLabel(NUMBER_FORMAT, "Exemption: landlord party to contract"),
+    ),
+    "attestations.prevailing_wage.exemption.lease_share_of_facility": Label(
+        "Leased share of the facility, 71(a)(8)(a)(iii)",
+        "share",
+        WorkbookLabel(RATE_FORMAT, "Exemption: lease share of facility", "decimal share"),
+    ),
+    "attestations.prevailing_wage.construction_starts_years_after_first_certificate": Label(
+        "Construction starts after the first certificate, 71(a)(8)(b)",
+        "years",
+        WorkbookLabel(NUMBER_FORMAT, "Construction starts after first certificate"),
+    ),
+    "inflation": Label("Inflation", "share/year"),
+    "business.intent_to_remain_demonstrated": Label(
+        "Intent to remain in the State demonstrated, 71(b)(1)(e)", "yes/no"
+    ),
+    "business.retained_jobs_at_application": Label("Retained full-time jobs at application, 71(c)(1)(e)-(f)", "jobs"),
+    "business.naics": Label("Industry (NAICS code)"),
+    "commitment.period_set_by_authority": Label("Commitment period set by the authority", "yes/no"),
+    "commitment.recapture": Label("Recapture rule for leaving within the commitment period"),
+    "commitment.recapture_interest.rate": Label("Interest on a recapture, simple, per year", "share"),
+    "commitment.extension_years_counted": Label("Extended years maintained, counted as"),
+    "revenue.income_tax.method": Label("Income tax method"),
+    "revenue.income_tax.rate": Label("Effective income tax rate", "share"),
+    "revenue.income_tax.filing_status.single": Label("Jobs filing single", "share"),
+    "revenue.income_tax.filing_status.married_joint": Label("Jobs filing married jointly", "share"),
+    "revenue.income_tax.wage_dispersion": Label("Wage dispersion, standard deviation of log wages", "log USD"),
+    "revenue.index_brackets": Label("Tax brackets indexed to inflation", "yes/no"),
+    "revenue.construction_earnings_multiplier": Label(
+        "Construction earnings multiplier, total / direct",
+        "ratio",
+        WorkbookLabel(NUMBER_FORMAT, "Construction earnings multiplier", "total / direct"),
+    ),
+    "revenue.employment_multiplier": Label(
+        "Employment multiplier, total / direct jobs",
+        "ratio",
+        WorkbookLabel(NUMBER_FORMAT, "Employment multiplier", "total / direct jobs"),
+    ),
+    "revenue.multiplier_table": Label("Multiplier table (CSV file)"),
+    "revenue.allocated_taxable_net_income": Label("Allocated taxable net income, CBT base", "USD/year"),
+    "streams.tax": Label("Tax of the stream"),
+    "streams.grows_with_inflation": Label("Stream grows with inflation", "yes/no"),
+    "shared": Label("Drivers the phases share"),
+    "readings.several_locations": Label("Threshold where several locations apply"),
+    "readings.capital_shortfall": Label("A capital investment shortfall, 71(b)(2), is"),
+    "readings.retained_benefits": Label("Retained jobs in the benefits, 71(a)(5)"),
+    "method": Label(
+        "Method (set of conventions)",
+        "",
+        WorkbookLabel(NUMBER_FORMAT, "Method (set of conventions, netbenefit.methods)", "netbenefit or authority"),
+    ),
+    "revenue.income_tax.dependents_per_return": Label(
+        "Dependants per return, N.J.S.A. 54A:3-1(b)(2)", "dependants", WorkbookLabel(NUMBER_FORMAT)
+    ),
+    "revenue.income_tax.property_tax_deduction": Label(
+        "Property tax deduction per return, N.J.S.A. 54A:3A-17", "USD", WorkbookLabel(MONEY_FORMAT)
+    ),
+    "revenue.income_tax.earned_income_tax_credit": Label(
+        "NJ earned income tax credit netted, N.J.S.A. 54A:4-7", "yes/no", WorkbookLabel(NUMBER_FORMAT)
+    ),
+    "revenue.income_tax.qualifying_children.none": Label("Returns without a qualifying child", "share"),
+    "revenue.income_tax.qualifying_children.one": Label("Returns with one qualifying child", "share"),
+    "revenue.income_tax.qualifying_children.two": Label("Returns with two qualifying children", "share"),
+    "revenue.income_tax.qualifying_children.three_or_more": Label(
+        "Returns with three or more qualifying children", "share"
+    ),
+    "readings.payroll": Label("Wages of the benefit streams (mean or median)"),
+    "readings.withholding_weights": Label("71(d) across phases: shares weighted by"),
+    "readings.first_report_basis": Label("First annual report compared with, N.J.A.C. 19:31U-1.14(b)"),
+    "readings.stated_commitment_period": Label("A stated commitment period not set by the authority, 71(a)(5)"),
+    "readings.recapture_table_years": Label("Recapture table read in years of"),
+    # keys of a later phase that the initial phase has not (the others share the top level's labels)
+    "phases.name": Label("Phase name"),
+    "phases.start_year": Label(
+        "Phase start", "project year", WorkbookLabel(NUMBER_FORMAT, "Phase start", "years after approval")
+    ),
+}
+
+#: Label with unit of every scenario key (dotted, list positions removed).
+SCENARIO_LABELS: dict[str, str] = {key: entry.with_unit for key, entry in SCENARIO_KEYS.items()}
+
+#: The workbook's (label, unit, number format) of an input, by its dotted key (list positions
+#: removed), for the keys where the workbook has its own number format or wording.
+WORKBOOK_LABELS: dict[str, tuple[str, str, str]] = {
+    key: entry.in_workbook for key, entry in SCENARIO_KEYS.items() if entry.in_workbook
+}
+
+
+def table_entry(key: str) -> Label | None:
+    """The table's entry of a dotted scenario key (``phases.0.jobs.new``, ``streams.2.name``): list
+    positions removed; a later phase's own key (``phases.name``) first, else the top level's key
+    that the phase repeats (``jobs.new``); None for a key the table does not hold.
+
+    >>> table_entry("phases.0.jobs.new").text, table_entry("revenue.income_tax.method").text
+    ('New full-time jobs', 'Income tax method')
+    """
+    named = [segment for segment in key.split(".") if not segment.isdigit()]
+    entry = SCENARIO_KEYS.get(".".join(named))
+    if entry is None and len(named) > 1 and named[0] == "phases":
+        entry = SCENARIO_KEYS.get(".".join(named[1:]))
+    return entry

@@ -1,0 +1,542 @@
+"""The result of evaluating one scenario: facts, tables, and the JSON contract."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from .. import views
+from ..law.labels import money_exact, net_benefit_headline, ratio_verdict
+from ..law.rules.clawback import SCHEDULE_COLUMNS
+from .scenario import Scenario
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .cashflows import Computation
+
+
+class OnDemand:
+    """A table of a :class:`Result` not built yet: ``build(*args)`` builds it when first read.
+
+    ``columns`` (column name -> sequence), when given, are the table's values, so that
+    :meth:`Result.to_dict` and :meth:`Result.summary` read them without building a DataFrame.
+    """
+
+    __slots__ = ("build", "args", "columns")
+
+    def __init__(self, build: Callable[..., Any], *args: Any, columns: Mapping[str, Any] | None = None):
+        self.build, self.args, self.columns = build, args, columns
+
+    def __call__(self) -> Any:
+        return self.build(*self.args)
+
+
+class ColumnsOnDemand(OnDemand):
+    """An :class:`OnDemand` table whose columns are computed too when first read:
+    ``build_columns(*args)`` gives them (column name -> sequence), for facts that neither the
+    ratio nor the checks need (the cash flows, the clawback schedule, the benefits by tax).
+    ``index``: the column that becomes the DataFrame's index (its first column in ``columns``)."""
+
+    __slots__ = ("_build_columns", "_columns", "_dtypes", "_index")
+
+    def __init__(self, build_columns: Callable[..., Mapping[str, Any]], *args: Any, dtypes=None, index=None):
+        self.build, self.args = table, args
+        self._build_columns, self._columns, self._dtypes, self._index = build_columns, None, dtypes, index
+
+    @property
+    def columns(self) -> Mapping[str, Any]:
+        if self._columns is None:
+            self._columns = self._build_columns(*self.args)
+        return self._columns
+
+    def __call__(self) -> Any:
+        frame = table(self.columns, self._dtypes)
+        return frame.set_index(self._index) if self._index is not None else frame
+
+
+def table(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> pd.DataFrame:
+    """A DataFrame of ``columns``, cast to ``dtypes`` (pandas is imported here, when a table is read)."""
+    import pandas as pd
+
+    frame = pd.DataFrame(dict(columns))
+    return frame.astype(dict(dtypes)) if dtypes else frame
+
+
+def table_on_demand(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> OnDemand:
+    """An :class:`OnDemand` table of ``columns`` (see :func:`table`)."""
+    return OnDemand(table, columns, dtypes, columns=columns)
+
+
+class _Field:
+    """A field of :class:`Result` that may be given as an :class:`OnDemand`: built when first read,
+    then kept (the result is frozen, so the table is the same on every read)."""
+
+    def __init__(self, name: str, default: Any):
+        self.name, self.default = name, default
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            if self.default is _NO_DEFAULT:
+                raise AttributeError(self.name)
+            return self.default
+        value = instance.__dict__[self.name]
+        if isinstance(value, OnDemand):
+            value = value()
+            instance.__dict__[self.name] = value
+        if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
+            from .tables import ResultTable  # shown in a notebook with units and formats
+
+            value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
+            instance.__dict__[self.name] = value
+        return value
+
+    def __set__(self, instance, value) -> None:  # reached only from __init__ (object.__setattr__)
+        instance.__dict__[self.name] = value
+
+
+_NO_DEFAULT = object()
+
+
+@dataclass(frozen=True)
+class Result:
+    """Everything :func:`netbenefit.evaluate` found for one scenario.
+
+    Money is nominal USD; present values are at approval. Tables:
+
+    - ``checks``: one row per s.71 check (``id``, ``passed``, ``message``), in statute order;
+    - ``phase_tests``: one row per cumulative net benefit test (initial phase, then 1..k);
+    - ``cashflows``: one row per project year (jobs, wages, each stream, weights, discount
+      factors, credits, present values);
+    - ``streams``: the same streams in long form, by phase, source (operations, construction,
+      explicit) and effect (direct, indirect_and_induced), with weights and present values;
+    - ``repayment_schedule``: repayment owed after maintaining m extended years;
+    - ``award_calculation``: the section 75 build-up of the credit, step by step, for each phase
+      whose award uses the calculator (:func:`netbenefit.law.award.award_table`); None otherwise.
+      It is not part of the JSON contract.
+    """
+
+    scenario: Scenario
+    name: str
+    eligible: bool
+    pv_benefits: float  # [USD] whole project, counted window
+    pv_credits: float  # [USD]
+    ratio: float  # net_benefit_ratio = pv_benefits / pv_credits
+    threshold: float
+    threshold_clause: str
+    passes: bool
+    discount_rate: float
+    checks: pd.DataFrame
+    capital_investment_minimum: float
+    capital_investment: float  # initial phase, nominal, all years
+    infrastructure_fund_donation: float
+    jobs_clause: str | None
+    retained_jobs_eligible: bool
+    phase_tests: pd.DataFrame
+    extended_years: int
+    extension_counted: bool
+    incremental_credit: float
+    repayment_schedule: pd.DataFrame
+    pv_benefits_without_extension: float
+    requested_credits: float  # nominal, whole project
+    #: The PV of the requested credits scaled in proportion until every test of 71(a)(5) passes:
+    #: pv_credits x the least cumulative ratio / threshold (pv_benefits / threshold without phases).
+    max_credit_pv: float
+    excluded_streams: tuple[str, ...]
+    commitment_period_years: float  # initial phase
+    cashflows: pd.DataFrame = field(repr=False)
+    streams: pd.DataFrame = field(repr=False)
+    #: The model's arrays the tables are built from (:class:`netbenefit.model.cashflows.Computation`), kept
+    #: so that the workbook reads its streams without running the model again.
+    computation: Computation = field(repr=False, compare=False)
+    award_calculation: pd.DataFrame | None = field(default=None, repr=False)  # section 75, netbenefit.law.award
+    #: Counted benefits by tax: columns ``tax``, ``nominal``, ``pv`` [USD]; pv adds up to pv_benefits.
+    benefits_by_tax: pd.DataFrame | None = field(default=None, repr=False)
+    #: Amount at risk by years maintained: ``years_maintained``, ``credits_received``, the statute's
+    #: range ``recapture_none`` ... ``recapture_all`` (C.34:1B-341(a)(4)) around the rule's
+    #: ``recapture``, ``interest``, ``extension_repayment``, ``total``, ``pv_total`` [USD].
+    clawback_schedule: pd.DataFrame | None = field(default=None, repr=False)
+    #: Why the clawback schedule is empty ("" where it is not).
+    clawback_note: str = ""
+    #: The ratio over the commitment periods as the scenario states them, where the 300/200 percent
+    #: test counted the defined ones instead (71(a)(5)(a)/(b)); else equal to ``ratio``.
+    ratio_as_given: float | None = None
+    #: Plausibility warnings on the scenario's inputs, one line each.
+    warnings: tuple[str, ...] = ()
+    #: Conventions the model applied that the scenario did not state (a tax year outside a schedule's dates).
+    conventions: tuple[str, ...] = ()
+    #: pv_benefits / threshold of the whole project: ``max_credit_pv`` before it counted every
+    #: cumulative test (the same for a project without later phases).
+    max_credit_pv_whole_project: float | None = None
+    #: Each check as decided, by id (:class:`netbenefit.law.rules.decision.Decision`): the comparisons
+    #: made and the one that decided. Sentences, headlines and the JSON are written from these.
+    decisions: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: The cumulative test whose incremental credit ``repayment_schedule`` repays (``"phases 1"``),
+    #: 71(a)(5)(d): its "years maintained" are extended years of that test's phases. None: nothing to repay.
+    extension_test: str | None = None
+    #: The same repayment by phase, each phase's extended years on its own clock: rows
+    #: (phase, years_maintained, repayment) [USD].
+    repayment_by_phase: tuple = ()
+
+    @property
+    def net_benefit_decision(self):
+        """The 71(a)(5) record: every cumulative test and the one that decides."""
+        return self.decisions["71(a)(5)"]
+
+    @property
+    def deciding_test(self):
+        """The 71(a)(5) test that decides (:class:`netbenefit.law.rules.decision.Comparison`): for a
+        phased project the cumulative test with the lowest ratio, the earliest on a tie (it also
+        binds ``max_credit_pv``); for a project without later phases, its one test."""
+        return self.net_benefit_decision.decided_by
+
+    def verdict(self, digits: int = 1) -> str:
+        """:meth:`headline` after what it states: ``"ratio 491.6% vs 400% threshold (71(a)(5)):
+        passes"``, or for a phased project ``"test phases 1: 254.8% vs 300% threshold ..."``."""
+        return f"{'test' if self._phased() else 'ratio'} {self.headline(digits)}"
+
+    @property
+    def margin(self) -> float:
+        """The deciding test's ratio minus the threshold (multiples; 0.0159 is 1.59 percentage points)."""
+        return self.deciding_test.margin
+
+    def headline(self, digits: int = 1) -> str:
+        """``"491.6% vs 400% threshold (71(a)(5)): passes"``; for a phased project the deciding
+        test first: ``"phases 1: 254.8% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 320.5%
+        passes)"``. Written from the 71(a)(5) record, so the verdict is true of the numbers shown."""
+        value, threshold, others = net_benefit_headline(self.net_benefit_decision, digits)
+        text = f"{value} vs {threshold} threshold ({self.threshold_clause}): {'passes' if self.passes else 'fails'}"
+        return f"{text} ({others})" if others else text
+
+    #: Cash-flow columns in dollars (the others are counts, weights and factors).
+    MONEY_COLUMNS = (
+        "wages",
+        "capital_investment",
+        "construction_wages",
+        "revenues",
+        "costs",
+        "net_benefits",
+        "counted_net_benefits",
+        "pv_net_benefits",
+        "credits",
+        "pv_credits",
+        "cumulative_pv_net_benefits",
+        "cumulative_pv_credits",
+    )
+
+    @property
+    def approval_year(self) -> int:
+        """The calendar year of approval (``approval_date``, else the application date); project year 1 starts in it."""
+        return self.scenario.approval.year
+
+    @property
+    def currency(self) -> str:
+        """The unit of every money table: nominal USD (:meth:`cashflows_real` gives USD of the approval year)."""
+        return "nominal USD"
+
+    def cashflows_real(self) -> pd.DataFrame:
+        """``cashflows`` with every nominal amount in USD of the approval year.
+
+        Amounts of project year t are divided by ``(1 + inflation)^(t - 1)``: year-1 dollars are
+        taken as dollars of the approval year, as flat amounts are given
+        (docs/scenario-format.md, "Inflation, nominal and real").
+        Present values are not deflated (they are already values at approval). With no inflation
+        the table equals ``cashflows``. Stream columns are deflated too.
+        """
+        table = self.cashflows.copy()
+        deflator = (1.0 + self.scenario.inflation) ** (table.index.to_numpy() - 1.0)
+        present_values = {"pv_net_benefits", "pv_credits", "cumulative_pv_net_benefits", "cumulative_pv_credits"}
+        streams = set(self.streams["stream"]) if self.streams is not None else set()
+        for column in table.columns:
+            if (column in self.MONEY_COLUMNS or column in streams) and column not in present_values:
+                table[column] = table[column] / deflator
+        table.attrs["currency"] = f"USD of {self.approval_year}"
+        return table
+
+    def by_fiscal_year(self) -> pd.DataFrame:
+        """Credits and counted benefits by New Jersey State fiscal year
+        (:func:`netbenefit.model.fiscal.by_fiscal_year`)."""
+        from .fiscal import by_fiscal_year
+
+        return by_fiscal_year(self)
+
+    @property
+    def net_benefit_ratio(self) -> float:
+        """Deprecated: :attr:`ratio`, the same number."""
+        import warnings
+
+        warnings.warn("Result.net_benefit_ratio is deprecated; use Result.ratio", DeprecationWarning, stacklevel=2)
+        return self.ratio
+
+    @property
+    def first_year_test_met(self) -> int | None:
+        """The first project year by which the cumulative PV of counted net benefits reaches the
+        threshold multiple of the PV of all the requested credits, or None if it never does.
+
+        Read from ``cashflows`` with the comparison of the net benefit test, 71(a)(5).
+        """
+        from ..law.rules.net_benefit import meets_threshold
+
+        cumulative = self.cashflows["cumulative_pv_net_benefits"].to_numpy()
+        reached = meets_threshold(cumulative / self.pv_credits, self.threshold)
+        years = self.cashflows.index[reached]
+        return int(years[0]) if len(years) else None
+
+    def check(self, check_id: str) -> bool:
+        """Whether the check ``check_id`` (e.g. ``"71(a)(2)"``) passed."""
+        rows = self.table_rows("checks")
+        for row in rows:
+            if row.id == check_id:
+                return bool(row.passed)
+        raise KeyError(f"no check {check_id!r}; checks are {[row.id for row in rows]}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON result contract (docs/results.md), with plain Python values."""
+        return {
+            "name": self.name,
+            "eligible": bool(self.eligible),
+            "net_benefit": {
+                "pv_benefits": float(self.pv_benefits),
+                "pv_credits": float(self.pv_credits),
+                "ratio": float(self.ratio),
+                "threshold": float(self.threshold),
+                "threshold_clause": self.threshold_clause,
+                "passes": bool(self.passes),
+                "discount_rate": float(self.discount_rate),
+                "ratio_as_given": float(self.ratio if self.ratio_as_given is None else self.ratio_as_given),
+                **self._deciding_test_dict(),
+            },
+            "checks": [
+                {"id": row.id, "passed": bool(row.passed), "message": row.message}
+                | (self.decisions[row.id].as_dict() if row.id in self.decisions else {})
+                for row in self.table_rows("checks")
+            ],
+            "capital_investment_minimum": float(self.capital_investment_minimum),
+            "infrastructure_fund_donation": float(self.infrastructure_fund_donation),
+            "jobs_clause": self.jobs_clause,
+            "retained_jobs_eligible": bool(self.retained_jobs_eligible),
+            "phases": [
+                {
+                    "phases": [int(k) for k in row.phases],
+                    "pv_benefits": float(row.pv_benefits),
+                    "pv_credits": float(row.pv_credits),
+                    "ratio": float(row.ratio),
+                    "passes": bool(row.passes),
+                }
+                for row in self.table_rows("phase_tests")
+            ],
+            "extended_commitment": {
+                "years": int(self.extended_years),
+                "incremental_credit": float(self.incremental_credit),
+                "repayment_schedule": [
+                    {"years_maintained": int(row.years_maintained), "repayment": float(row.repayment)}
+                    for row in self.table_rows("repayment_schedule")
+                ],
+                "test": self.extension_test,
+                "repayment_by_phase": [
+                    {"phase": int(phase), "years_maintained": int(m), "repayment": float(amount)}
+                    for phase, m, amount in self.repayment_by_phase
+                ],
+            },
+            "max_credit_pv": float(self.max_credit_pv),
+            "max_credit_pv_whole_project": float(
+                self.max_credit_pv if self.max_credit_pv_whole_project is None else self.max_credit_pv_whole_project
+            ),
+            "excluded_streams": list(self.excluded_streams),
+            "clawback_schedule": _clawback_rows(self.table_rows("clawback_schedule")),
+            "clawback_note": self.clawback_note,
+            "benefits_by_tax": [
+                {"tax": row.tax, "nominal": float(row.nominal), "pv": float(row.pv)}
+                for row in self.table_rows("benefits_by_tax")
+            ],
+            "conventions": list(self.conventions),
+            "method": self.scenario.method,
+            "warnings": list(self.warnings),
+        }
+
+    def _deciding_test_dict(self) -> dict[str, Any]:
+        """``deciding_test`` and ``margin`` of the JSON's ``net_benefit`` (none without a record)."""
+        if "71(a)(5)" not in self.decisions:
+            return {}
+        decided = self.deciding_test
+        phases = list(range(1, self.net_benefit_decision.deciding + 2))
+        return {
+            "deciding_test": {"phases": phases, "ratio": float(decided.value), "passes": bool(decided.holds)},
+            "margin": decided.margin,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def summary(self) -> str:
+        """A short plain-text account: the ratio against its threshold, then each check."""
+        verdict = "ELIGIBLE" if self.eligible else "NOT ELIGIBLE"
+        lines = [
+            f"{self.name}: {verdict}",
+            f"  net benefit {self.verdict()}",
+            f"  PV net benefits {money_exact(self.pv_benefits)}; PV credits {money_exact(self.pv_credits)}; "
+            f"largest credit that passes, PV {money_exact(self.max_credit_pv)} ({self.currency}, PV at approval)",
+        ]
+        if self.ratio_as_given is not None and self.ratio_as_given != self.ratio:
+            lines.append(
+                f"  over the commitment period as the scenario states it (not set by the authority, so not counted, "
+                f"71(a)(5)): ratio {self.ratio_as_given:.1%}"
+            )
+        for row in self.table_rows("benefits_by_tax"):
+            tax = row.tax.replace("_", " ")
+            lines.append(f"  benefits, {tax}: {money_exact(row.nominal)} counted, PV {money_exact(row.pv)}")
+        if self._has_indirect_jobs():
+            peak = self.cashflows["indirect_and_induced_jobs"].max()
+            direct = self.cashflows["full_time_jobs"].max()
+            lines.append(
+                f"  jobs at their peak: {direct:,.0f} direct, {peak:,.0f} indirect and induced (employment multiplier)"
+            )
+        lines.append(f"  method: {self.scenario.method} (netbenefit.methods)")
+        for note in self.conventions:
+            lines.append(f"  convention: {note}")
+        if self._phased():
+            for test in self.net_benefit_decision.comparisons:  # written true to each test's verdict
+                written, _ = ratio_verdict(test.value, test.limit, test.holds, 1)
+                lines.append(f"  {test.what}: ratio {written} {'passes' if test.holds else 'fails'}")
+        if self.infrastructure_fund_donation > 0:
+            lines.append(f"  infrastructure fund donation, 71(b)(2): {money_exact(self.infrastructure_fund_donation)}")
+        if self.excluded_streams:
+            lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
+        lines.extend(_clawback_lines(self.table_rows("clawback_schedule")))
+        if self.clawback_note:
+            lines.append(f"  clawback: {self.clawback_note}")
+        for row in self.table_rows("checks"):
+            lines.append(f"  [{'pass' if row.passed else 'FAIL'}] {row.id:<9} {row.message}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+    def __repr__(self) -> str:
+        """One line: name, ratio against threshold, verdicts and the two present values."""
+        from ..law.labels import money
+
+        return (
+            f"<Result {self.name!r}: {self.verdict()}; "
+            f"{'eligible' if self.eligible else 'not eligible'}; "
+            f"PV benefits {money(self.pv_benefits)}, PV credits {money(self.pv_credits)}>"
+        )
+
+    def _phased(self) -> bool:
+        return len(getattr(self.net_benefit_decision, "comparisons", ())) > 1
+
+    def _repr_html_(self) -> str:
+        """Rich display in Jupyter: :func:`netbenefit.views.html.result_html`."""
+        return views.result_html(self)
+
+    def to_excel(self, path) -> Path:
+        """Write the workbook of this result (:mod:`netbenefit.views.workbook`): inputs, cash flows whose
+        discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
+        checks, phase tests. Atomic; returns the path; an OSError names the file."""
+        return views.write_workbook([self], Path(path), comparison=False)
+
+    def to_html(self, path) -> Path:
+        """Write the self-contained HTML report of ``netbenefit report``. Atomic; returns the path;
+        an OSError names the file."""
+        return views.write_report(self, Path(path))
+
+    def to_pdf(self, path, **options) -> Path:
+        """Write the memo of this result as a PDF (:func:`netbenefit.views.html.memo.memo_html`: the
+        verdict, the deciding test and its margin, the award, the break-even rate and the drivers
+        on a first page; the appendix after). ``options``: ``date``, ``preparer``, ``appendix``,
+        ``sensitivity``, ``montecarlo``, ``draws``, ``seed``, ``diff``, ``actuals``, ``paper``.
+        Needs WeasyPrint (the pdf extra). Returns the path."""
+        return views.write_memo(self, Path(path), **options)
+
+    def plot(self, kind: str = "cumulative_pv", ax=None):
+        """A chart of this result; returns the Axes.
+
+        ``kind`` is a name of :data:`netbenefit.views.charts.SCENARIO_CHARTS`: ``cumulative_pv`` (the
+        default), ``benefit_streams``, ``benefits_by_tax``, ``phase_ratios``,
+        ``repayment_schedule``, ``clawback_schedule`` or ``scorecard``.
+        """
+        charts = views.scenario_charts()
+        if not isinstance(kind, str):  # plot(ax) as before: the Axes given first
+            kind, ax = "cumulative_pv", kind
+        if kind not in charts:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
+        return charts[kind](self, ax=ax)
+
+    def table_rows(self, name: str) -> list:
+        """The rows of the table ``name`` (attributes named by its columns), read from its columns
+        when it is not built yet: no DataFrame is built for them."""
+        table = self.table_columns_and_rows(name)
+        if table is None:
+            return []
+        names, rows = table
+        return [SimpleNamespace(**dict(zip(names, row, strict=True))) for row in rows]
+
+    def table_columns_and_rows(self, name: str) -> tuple[list[str], list[tuple]] | None:
+        """(column names, rows as tuples) of the table ``name``, None where this result has no such
+        table; read from its columns when it is not built yet, so that no DataFrame is built."""
+        value = self.__dict__.get(name)
+        if value is None:
+            return None
+        if isinstance(value, OnDemand) and value.columns is not None:
+            return list(value.columns), list(zip(*value.columns.values(), strict=True))
+        frame = getattr(self, name)
+        if frame.index.name is not None:  # the cash flows' year
+            frame = frame.reset_index()
+        return list(frame.columns), list(frame.itertuples(index=False, name=None))
+
+    def _has_indirect_jobs(self) -> bool:
+        """Whether the scenario has an employment multiplier above 1 (indirect and induced jobs)."""
+        revenue = self.scenario.revenue
+        if revenue is None:
+            return False
+        multipliers = self.scenario.multipliers or {}
+        return max(revenue.employment_multiplier, float(multipliers.get("employment_multiplier") or 1.0)) > 1.0
+
+
+#: Columns of the clawback schedule, in the order of the JSON rows (one list: the rule's).
+CLAWBACK_COLUMNS = SCHEDULE_COLUMNS
+
+
+def _clawback_rows(rows: list) -> list[dict[str, Any]]:
+    """The clawback schedule as plain rows (an empty list where there is none)."""
+    return [
+        {"years_maintained": int(row.years_maintained)}
+        | {name: float(getattr(row, name)) for name in CLAWBACK_COLUMNS if name != "years_maintained"}
+        for row in rows
+    ]
+
+
+def _clawback_lines(rows: list) -> list[str]:
+    """A compact account of the clawback schedule: the amount at risk by years maintained."""
+    at_risk = [row for row in rows if row.total > 0]
+    if not at_risk:
+        return []
+    shown = ", ".join(f"{int(row.years_maintained)}: {money_exact(row.total)}" for row in rows)
+    last = max(int(row.years_maintained) for row in at_risk)
+    return [
+        f"  clawback if the project stops after m years maintained (recapture + interest + extension repayment; "
+        f"the recapture may be none ... all of the credits received, C.34:1B-341(a)(4)), "
+        f"nothing after {last + 1} years:",
+        f"    {shown}",
+    ]
+
+
+#: The tables of a Result that may be given as OnDemand (built when first read).
+ON_DEMAND_FIELDS = (
+    "checks",
+    "phase_tests",
+    "repayment_schedule",
+    "cashflows",
+    "streams",
+    "award_calculation",
+    "benefits_by_tax",
+    "clawback_schedule",
+)
+for _name in ON_DEMAND_FIELDS:
+    _default = Result.__dataclass_fields__[_name].default
+    setattr(Result, _name, _Field(_name, _NO_DEFAULT if _default is MISSING else _default))
+del _name, _default

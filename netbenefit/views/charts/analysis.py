@@ -1,0 +1,563 @@
+"""Charts of analysis results: sensitivity (tornado), Monte Carlo, percentile bands, sweeps.
+
+Each takes a table or result of :mod:`netbenefit.analysis` and an optional ``ax=``, draws it and
+returns the Axes. Eligibility, passing and percentiles come from the analysis engine; no chart
+computes a rule. The conventions footnote is read from ``table.attrs["conventions"]`` (or
+``MonteCarloResult.conventions``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from ...law import labels
+from .style import (
+    FAIL_COLOUR,
+    FAIL_HATCH,
+    HIGH_COLOUR,
+    LABEL_BACKING,
+    LOW_COLOUR,
+    NEUTRAL_COLOUR,
+    PASS_COLOUR,
+    THRESHOLD_COLOUR,
+    axes_or_new,
+    characters_across,
+    conventions_footnote,
+    money_axis,
+    pass_fail,
+    percent_axis,
+    scenario_label,
+    set_title,
+    year_axis,
+)
+
+#: Varied keys named in a title; with more, the title counts them and the footnote names them.
+_KEYS_NAMED_IN_TITLE = 3  # not a statutory number: what a title line holds
+#: Font size of the labels at the ends of a tornado's bars. [pt]
+_END_FONTSIZE = 8
+#: Columns of an analysis table that are results, not varied keys.
+_RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note", "failed_checks")
+
+
+def _key_label(key: str, known: Any = None, keys: Any = ()) -> str:
+    """A varied key in words with its unit as people write it (``% a year``); ``known``: the labels
+    an analysis result carries (``attrs["key_labels"]``: with the key's phase,
+    netbenefit.analysis.keys.key_label); else tagged with its phase when ``keys`` name a later
+    phase's key."""
+    if known and key in known:
+        return labels.spoken(known[key])
+    try:
+        return labels.spoken(labels.phase_tagged(key, keys))
+    except KeyError:
+        return key
+
+
+def _short(key: str, known: Any = None) -> str:
+    if known and key in known:
+        return re.sub(r"\s*\[[^\]]*\]", "", known[key])
+    try:
+        return labels.short_label(key)
+    except KeyError:
+        return key
+
+
+def _value(key: str, value: Any) -> str:
+    try:
+        return labels.value(key, value)
+    except KeyError:
+        return labels.number(value)
+
+
+# ----------------------------------------------------------------------------------------------
+# Tornado
+# ----------------------------------------------------------------------------------------------
+
+
+def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
+    """A tornado chart of a one-way sensitivity table (:func:`~netbenefit.analysis.sensitivity`).
+
+    One horizontal bar per input (its label in words with its unit), from the base ratio to the
+    ratio at the input's low value (light) and at its high value (dark), the largest swing at the
+    top; each end is labelled with the input's value and the ratio. An end at which the project
+    is not eligible (the table's ``eligible_low`` / ``eligible_high``, from the engine) is hatched
+    and labelled "not eligible", whatever its ratio. Lines mark the base ratio and the threshold.
+
+    Parameters
+    ----------
+    sensitivity_table : DataFrame
+        Columns ``key``, ``low``, ``high``, ``ratio_low``, ``ratio_high``, ``ratio_base``,
+        ``threshold`` (and ``eligible_low``, ``eligible_high``).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when None.
+    threshold : bool
+        Draw the threshold line.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    ax = axes_or_new(ax, (10.0, 0.6 * len(sensitivity_table) + 2.6))
+    table = sensitivity_table.iloc[::-1]  # largest swing drawn last, at the top
+    positions = np.arange(len(table))
+    base = float(table["ratio_base"].iloc[0]) if len(table) else float("nan")
+    any_ineligible = False
+    extremes = [base]
+    widest = {True: 0, False: 0}  # the longest label right and left of the bars [characters]
+    for y, row in zip(positions, table.to_dict("records"), strict=True):
+        ends = []
+        for end, colour in (("low", LOW_COLOUR), ("high", HIGH_COLOUR)):
+            ratio = float(row[f"ratio_{end}"])
+            eligible = bool(row.get(f"eligible_{end}", True))
+            any_ineligible |= not eligible
+            extremes.append(ratio)
+            ax.barh(
+                y,
+                ratio - base,
+                left=base,
+                height=0.6,
+                color=colour,
+                hatch=None if eligible else FAIL_HATCH,
+                edgecolor="white" if eligible else FAIL_COLOUR,
+                linewidth=0.8 if eligible else 1.5,
+            )
+            text = f"{_value(row['key'], row[end])}: {labels.ratio(ratio)}"
+            ends.append((ratio, text + ("" if eligible else ", not eligible"), eligible))
+        for ratio, text, eligible, right in _end_labels(ends, base):
+            widest[right] = max(widest[right], len(text))
+            ax.annotate(
+                text,
+                (ratio, y),
+                xytext=(4 if right else -4, 0),
+                textcoords="offset points",
+                va="center",
+                ha="left" if right else "right",
+                fontsize=_END_FONTSIZE,
+                color="black" if eligible else "#a34700",
+                fontweight="normal" if eligible else "bold",
+                **LABEL_BACKING,  # the base and threshold lines may pass behind it
+            )
+    known, keys = table.attrs.get("key_labels"), list(table["key"])
+    ax.set_yticks(positions, [_key_label(key, known, keys) for key in keys], fontsize=9)
+    handles = [
+        Patch(color=LOW_COLOUR, label="Input at its low value"),
+        Patch(color=HIGH_COLOUR, label="... at its high value"),
+    ]
+    if any_ineligible:
+        handles.append(
+            Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Not eligible at that value")
+        )
+    if len(table):
+        ax.axvline(base, color="black", linewidth=1)
+        handles.append(Line2D([], [], color="black", linewidth=1, label=f"Base ratio {labels.ratio(base)}"))
+    if threshold and "threshold" in table and len(table):
+        value = float(table["threshold"].iloc[0])
+        extremes.append(value)
+        ax.axvline(value, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.4)
+        handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle="--", label=f"Threshold {labels.ratio(value)}"))
+    finite = [v for v in extremes if np.isfinite(v)]
+    if finite:
+        low, high = min(finite), max(finite)
+        span = high - low if high > low else 1.0
+        # Room for the end labels: a label of n characters takes n / across of the Axes' width.
+        across = characters_across(ax, _END_FONTSIZE, share=0.55)  # the tick labels take the rest
+        left, right = ((widest[side] + 2) / across for side in (False, True))
+        inner = max(0.2, 1.0 - left - right)  # the share of the width left for the bars
+        ax.set_xlim(low - span * left / inner, high + span * right / inner)
+    ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
+    percent_axis(ax.xaxis)
+    ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
+    ax.set_ylabel("Input varied (one at a time)")
+    ax.set_title("One-way sensitivity of the net benefit ratio")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(handles=handles, loc="upper center", fontsize=8, ncols=3, framealpha=0.95)
+    conventions_footnote(sensitivity_table, ax)
+    return ax
+
+
+def _end_labels(ends: list, base: float) -> list:
+    """``(ratio, text, eligible, right)`` of the labels of a tornado bar's two ends: each outside
+    its end, or, when both ends fall on one side of the base (or on it), one label with both at
+    the outer end, so that the two never overprint."""
+    (low, low_text, low_ok), (high, high_text, high_ok) = ends
+    tolerance = 1e-9 * max(1.0, abs(base))
+    side_low = 0 if abs(low - base) <= tolerance else (1 if low > base else -1)
+    side_high = 0 if abs(high - base) <= tolerance else (1 if high > base else -1)
+    if side_low * side_high < 0:  # one end on each side
+        return [(low, low_text, low_ok, low > base), (high, high_text, high_ok, high > base)]
+    side = side_low or side_high or 1
+    outer = max((low, high), key=lambda r: side * (r - base))
+    return [(outer, f"{low_text}; {high_text}", low_ok and high_ok, side > 0)]
+
+
+# ----------------------------------------------------------------------------------------------
+# Monte Carlo
+# ----------------------------------------------------------------------------------------------
+
+
+def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
+    """The distribution of the net benefit ratio over the draws of a Monte Carlo run.
+
+    A histogram of the ratio (the bins below the threshold orange and hatched, the others blue),
+    the threshold line, and a box with the probability of passing the net benefit test, the
+    probability of eligibility and the check that the most draws fail. All the numbers come from
+    ``run.summary`` (:class:`~netbenefit.analysis.MonteCarloSummary`); a run without its draws
+    (``keep_draws=False``) is drawn as its percentiles.
+
+    Parameters
+    ----------
+    run : MonteCarloResult
+    ax : matplotlib Axes, optional
+    bins : int
+        Number of bins of the histogram.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = axes_or_new(ax, (10.0, 5.5))
+    summary = run.summary
+    threshold = summary.threshold
+    if run.draws is not None and "threshold" in run.draws and not np.isfinite(threshold):
+        threshold = float(run.draws["threshold"].iloc[0])
+    if run.draws is not None:
+        ratios = run.draws["ratio"].to_numpy(dtype=float)
+        ratios = ratios[np.isfinite(ratios)]
+        edges = np.histogram_bin_edges(ratios, bins=bins) if len(ratios) else np.array([0.0, 1.0])
+        if np.isfinite(threshold) and edges[0] < threshold < edges[-1] and not np.isclose(edges, threshold).any():
+            edges = np.sort(np.append(edges, threshold))  # the bin across the threshold split at it
+        counts, edges = np.histogram(ratios, bins=edges)
+        centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
+        for passing in (True, False):
+            chosen = (edges[:-1] >= threshold) == passing  # a bin passes from its left edge: ratio >= threshold
+            if chosen.any():
+                ax.bar(
+                    centres[chosen],
+                    counts[chosen] / len(ratios) if len(ratios) else 0,
+                    width=widths[chosen],
+                    linewidth=0.4,
+                    **pass_fail(passing),
+                )
+        ax.set_ylabel("Share of draws in the bin [%]")
+        from matplotlib.ticker import PercentFormatter
+
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
+    else:
+        levels = list(summary.ratio_percentiles.items())
+        ax.scatter([v for _, v in levels], [0.5] * len(levels), marker="|", s=400, color=NEUTRAL_COLOUR)
+        for p, v in levels:
+            ax.annotate(f"p{p}", (v, 0.5), xytext=(0, 10), textcoords="offset points", ha="center", fontsize=8)
+        ax.set_yticks([])
+        ax.set_ylabel("Percentiles of the ratio (draws not kept)")
+    if np.isfinite(threshold):
+        ax.axvline(
+            threshold,
+            color=THRESHOLD_COLOUR,
+            linestyle="--",
+            linewidth=1.6,
+            label=f"Threshold {labels.ratio(threshold)}",
+        )
+    median = summary.ratio_percentiles.get(50)
+    if median is not None and np.isfinite(median):
+        ax.axvline(median, color=NEUTRAL_COLOUR, linestyle=":", linewidth=1.4, label=f"Median {labels.ratio(median)}")
+    lines = [
+        f"P(passes the net benefit test) = {labels.share(summary.probability_passes, 1)}",
+        f"P(eligible, every check) = {labels.share(summary.probability_eligible, 1)}",
+    ]
+    most = summary.most_failed_check
+    if most is not None:
+        lines.append(f"Check failed most often: {most[0]}, in {labels.share(most[1] / summary.draws, 1)} of draws")
+    if summary.undefined:
+        lines.append(f"Draws with an undefined ratio (failing): {summary.undefined:,}")
+    ax.text(
+        0.99,
+        0.97,
+        "\n".join(lines),
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        fontsize=9,
+        bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "#999999"},
+    )
+    percent_axis(ax.xaxis)
+    ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
+    known = getattr(run, "key_labels", None)
+    # Each key once, with its phases: the run's own labels where it has them (a shared driver is
+    # "every phase"), else grouped by key.
+    shared = known and any(text.startswith("Every phase") for text in known.values())
+    names = [_short(key, known) for key in run.vary] if shared else labels.named_once(list(run.vary))
+    if len(names) <= _KEYS_NAMED_IN_TITLE:
+        varied = ", ".join(names)
+    else:  # the footnote names them all
+        varied = f"{len(names)} inputs ({', '.join(names[:2])} and {len(names) - 2} more)"
+    set_title(ax, f"Monte Carlo: {summary.draws:,} draws of {varied}")
+    ax.grid(True, axis="y", alpha=0.3)
+    top = ax.get_ylim()[1]
+    ax.set_ylim(0, top * 1.35)  # room for the box
+    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
+    conventions_footnote(run.conventions, ax)
+    return ax
+
+
+# ----------------------------------------------------------------------------------------------
+# Percentile bands (fan chart)
+# ----------------------------------------------------------------------------------------------
+
+
+def fan(bands, ax: Any = None):
+    """A fan chart of the cumulative PV of net benefits: percentile bands year by year.
+
+    Draws the table of :func:`netbenefit.analysis.bands.cumulative_pv_bands` as it is: the
+    5th-95th and 25th-75th percentile bands, the median, the base scenario, and the threshold
+    multiple of the median cumulative PV of credits.
+
+    Parameters
+    ----------
+    bands : DataFrame
+        Columns ``year``, ``percentile``, ``cumulative_pv_net_benefits``, ``cumulative_pv_credits``.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    ax = axes_or_new(ax, (10.0, 5.5))
+    wide = bands.pivot(index="year", columns="percentile", values="cumulative_pv_net_benefits")
+    credits = bands.pivot(index="year", columns="percentile", values="cumulative_pv_credits")
+    years = wide.index.to_numpy()
+    levels = sorted(wide.columns)
+    shades = (0.25, 0.45)
+    for i in range(len(levels) // 2):
+        low, high = levels[i], levels[-1 - i]
+        ax.fill_between(
+            years,
+            wide[low],
+            wide[high],
+            color=PASS_COLOUR,
+            alpha=shades[min(i, 1)],
+            linewidth=0,
+            label=f"{low:g}th to {high:g}th percentile",
+        )
+    if len(levels) % 2:
+        middle = levels[len(levels) // 2]
+        ax.plot(years, wide[middle], color=PASS_COLOUR, linewidth=2.2, label=f"{middle:g}th percentile (median)")
+    base = bands.attrs.get("base")
+    if base:
+        ax.plot(
+            base["year"],
+            base["cumulative_pv_net_benefits"],
+            color="black",
+            linewidth=1.2,
+            marker="o",
+            markersize=3,
+            label="Base scenario",
+        )
+    threshold = bands.attrs.get("threshold")
+    if threshold and 50 in credits.columns:
+        ax.plot(
+            years,
+            threshold * credits[50],
+            color=THRESHOLD_COLOUR,
+            linestyle="--",
+            linewidth=1.5,
+            label=f"{labels.ratio(threshold)} of the median cumulative PV of credits",
+        )
+    year_axis(ax, years)
+    top = float(np.nanmax(wide.to_numpy()))
+    if threshold and 50 in credits.columns:
+        top = max(top, float(np.nanmax(threshold * credits[50])))
+    money_axis(ax.yaxis, top)
+    ax.set_ylim(min(0.0, float(np.nanmin(wide.to_numpy())) * 1.1), top * 1.35)
+    ax.set_ylabel("Cumulative PV of net benefits at approval [USD]")
+    name = bands.attrs.get("name")
+    draws = bands.attrs.get("draws")
+    title = "Cumulative present value of net benefits: percentile bands"
+    if draws:
+        title += f" over {draws:,} draws"
+    ax.set_title(f"{scenario_label(name, width=70, lines=1)}\n{title}" if name else title)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
+    conventions_footnote(bands, ax)
+    return ax
+
+
+# ----------------------------------------------------------------------------------------------
+# Sweeps
+# ----------------------------------------------------------------------------------------------
+
+
+def sweep_keys(table) -> list[str]:
+    """The varied keys of a sweep table (its columns that are not results)."""
+    return [column for column in table.columns if column not in _RESULT_COLUMNS]
+
+
+def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, where: dict | None = None):
+    """The net benefit ratio against one or two varied keys of a sweep, the threshold drawn.
+
+    One key: the ratio as a line over the key's values, passing points blue circles, failing ones
+    orange crosses, points where the project is not eligible ringed; the threshold dashed. Two
+    keys: a map of the ratio over the grid, the cells that fail hatched and the threshold as a
+    contour line. The passes and eligibility are the sweep's columns, not computed here.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`netbenefit.analysis.sweep` (or :func:`~netbenefit.analysis.evaluate_variants`).
+    x, y : str, optional
+        The keys on the axes; default the first (and second) varied key. Any other varied key
+        must hold one value in the table: select it with ``where``.
+    ax : matplotlib Axes, optional
+    where : dict, optional
+        ``{key: value}``: draw only the rows where each of these keys has that value (e.g. the
+        third key of a three-key sweep).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    if where:
+        conventions = table.attrs.get("conventions")
+        for key, value in where.items():
+            if key not in table.columns:
+                raise ValueError(f"{key!r} is not a column of the table")
+            table = table[table[key] == value]
+        if table.empty:
+            raise ValueError(f"no row of the table has {where}")
+        table = table.drop(columns=list(where))
+        if conventions is not None:
+            table.attrs["conventions"] = conventions
+    keys = sweep_keys(table)
+    x = x or (keys[0] if keys else None)
+    if x is None:
+        raise ValueError("the table has no varied key to draw")
+    if y is None and len(keys) > 1 and x == keys[0]:
+        y = keys[1]
+    others = [k for k in keys if k not in (x, y) and table[k].nunique() > 1]
+    if others:
+        raise ValueError(f"the keys {others} vary too: choose one value of each with where={{key: value}}")
+    ax = axes_or_new(ax, (10.0, 5.5))
+    threshold = float(table["threshold"].iloc[0])
+    if y is None:
+        _sweep_line(table, x, threshold, ax)
+    else:
+        _sweep_map(table, x, y, threshold, ax)
+    conventions_footnote(table, ax)
+    return ax
+
+
+def _format_axis(axis, key: str) -> None:
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: _value(key, value)))
+
+
+def _sweep_line(table, x: str, threshold: float, ax) -> None:
+    ordered = table.sort_values(x)
+    values = ordered[x].to_numpy(dtype=float)
+    ratios = ordered["ratio"].to_numpy(dtype=float)
+    passes = ordered["passes"].to_numpy(dtype=bool)
+    eligible = ordered["eligible"].to_numpy(dtype=bool)
+    ax.plot(values, ratios, color=NEUTRAL_COLOUR, linewidth=1.2, zorder=1)
+    ax.scatter(values[passes], ratios[passes], marker="o", color=PASS_COLOUR, zorder=3, label="Net benefit test passes")
+    ax.scatter(
+        values[~passes],
+        ratios[~passes],
+        marker="X",
+        s=60,
+        color=FAIL_COLOUR,
+        edgecolor="black",
+        linewidth=0.5,
+        zorder=3,
+        label="Net benefit test fails",
+    )
+    if (~eligible).any():
+        ax.scatter(
+            values[~eligible],
+            ratios[~eligible],
+            marker="o",
+            s=160,
+            facecolor="none",
+            edgecolor="black",
+            zorder=2,
+            label="Not eligible (a check fails)",
+        )
+    ax.axhline(
+        threshold, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.5, label=f"Threshold {labels.ratio(threshold)}"
+    )
+    _format_axis(ax.xaxis, x)
+    percent_axis(ax.yaxis)
+    finite = ratios[np.isfinite(ratios)]
+    top = max(float(finite.max(initial=threshold)), threshold)
+    bottom = min(float(finite.min(initial=0.0)), 0.0)
+    ax.set_ylim(bottom, top + 0.35 * (top - bottom))
+    known = table.attrs.get("key_labels")
+    ax.set_xlabel(_key_label(x, known))
+    ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
+    ax.set_title(f"Net benefit ratio against {_short(x, known)}")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
+
+
+def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
+    grid = table.pivot_table(index=y, columns=x, values="ratio", aggfunc="first")
+    passes = table.pivot_table(index=y, columns=x, values="passes", aggfunc="first").astype(bool)
+    xs, ys = grid.columns.to_numpy(dtype=float), grid.index.to_numpy(dtype=float)
+    ratios = grid.to_numpy(dtype=float)
+    image = ax.pcolormesh(
+        np.arange(len(xs) + 1) - 0.5, np.arange(len(ys) + 1) - 0.5, ratios, cmap="Blues", shading="flat"
+    )
+    colourbar = ax.figure.colorbar(image, ax=ax)
+    colourbar.set_label("Net benefit ratio [%]")
+    from matplotlib.ticker import FuncFormatter
+
+    colourbar.ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
+    colourbar.ax.axhline(threshold, color=THRESHOLD_COLOUR, linewidth=2)
+    failing = ~passes.to_numpy()
+    from matplotlib.patches import Patch, Rectangle
+
+    for (row, column), fails in np.ndenumerate(failing):
+        if fails:
+            ax.add_patch(
+                Rectangle(
+                    (column - 0.5, row - 0.5),
+                    1,
+                    1,
+                    facecolor="none",
+                    edgecolor=FAIL_COLOUR,
+                    hatch=FAIL_HATCH,
+                    linewidth=0,
+                )
+            )
+    for (row, column), ratio in np.ndenumerate(ratios):
+        dark = np.isfinite(ratio) and ratio > np.nanmean(ratios)
+        ax.text(
+            column, row, labels.ratio(ratio), ha="center", va="center", fontsize=7.5, color="white" if dark else "black"
+        )
+    handles = [Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Net benefit test fails")]
+    if len(xs) > 1 and len(ys) > 1 and np.nanmin(ratios) < threshold < np.nanmax(ratios):
+        ax.contour(
+            np.arange(len(xs)),
+            np.arange(len(ys)),
+            ratios,
+            levels=[threshold],
+            colors=THRESHOLD_COLOUR,
+            linewidths=2,
+            linestyles="--",
+        )
+        from matplotlib.lines import Line2D
+
+        handles.append(
+            Line2D([], [], color=THRESHOLD_COLOUR, linestyle="--", label=f"Threshold {labels.ratio(threshold)}")
+        )
+    ax.set_xticks(range(len(xs)), [_value(x, v) for v in xs], fontsize=8)
+    ax.set_yticks(range(len(ys)), [_value(y, v) for v in ys], fontsize=8)
+    known = table.attrs.get("key_labels")
+    ax.set_xlabel(_key_label(x, known))
+    ax.set_ylabel(_key_label(y, known))
+    ax.set_title(f"Net benefit ratio over {_short(x, known)} and {_short(y, known)}")
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, 1.0), fontsize=8, framealpha=0.9)

@@ -1,0 +1,424 @@
+"""``netbenefit.explore(scenario)``: sliders for the drivers that move the ratio most, in Jupyter.
+
+>>> import netbenefit
+>>> netbenefit.explore("scenarios/office_hq_default_area.yaml")  # doctest: +SKIP
+
+The drivers are ranked by the one-way sensitivity of the ratio (:func:`netbenefit.sensitivity`,
+each key moved by +/-20%); the ``count`` with the largest swing get a slider over
+``base x (1 -/+ span)``, kept inside the key's valid range. Each change re-evaluates the variant
+(:meth:`Scenario.replace`, then :func:`netbenefit.evaluate`: milliseconds) and redraws the
+verdict, the ratio against its threshold and the cumulative PV chart. "Export YAML" writes the
+current variant as a scenario file (:meth:`Scenario.to_yaml`).
+
+The chart is drawn once (:class:`LiveChart`); a move updates its lines, title, legend, scale and
+footnote and prints it again, so a move costs little more than one evaluation and one print of the
+figure. The sliders update while dragged (``continuous_update=True``).
+
+Optional: ``pip install 'netbenefit[explore]'`` (ipywidgets). Without it, :func:`explore`
+returns :class:`Unavailable`, which shows a one-line message saying so.
+
+This module imports nothing heavy at its top: ``import netbenefit`` binds :func:`explore`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+#: Keys the explorer considers, in this order; those the scenario gives a nonzero number are ranked.
+CANDIDATE_KEYS = (
+    "jobs.new",
+    "jobs.retained",
+    "jobs.median_salary",
+    "jobs.salary_growth",
+    "jobs.nj_withholding_share",
+    "award.annual_credit",
+    "award.per_job_credit",
+    "discount_rate",
+    "inflation",
+    "revenue.income_tax_effective_rate",
+    "revenue.taxable_spending_share",
+    "revenue.earnings_multiplier",
+    "revenue.employment_multiplier",
+    "revenue.corporate_business_tax",
+    "revenue.construction_labor_share",
+    "revenue.construction_taxable_share",
+)
+#: The change of each key for the ranking, and the half-width of a slider, as shares of the base.
+RANKING_CHANGE, SLIDER_SPAN = 0.2, 0.5  # not statutory numbers: a view's choices
+INSTALL_HINT = "netbenefit.explore needs ipywidgets: pip install 'netbenefit[explore]'"
+
+
+class Unavailable:
+    """What :func:`explore` returns where ipywidgets cannot be imported: it says so, in a notebook
+    (``_repr_html_``) and as text."""
+
+    def __init__(self, reason: str = INSTALL_HINT) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return self.reason
+
+    def _repr_html_(self) -> str:
+        from ..io.safe_text import html
+
+        return f"<p><b>{html(self.reason)}</b></p>"
+
+
+def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
+    """The ``count`` keys whose +/-20% moves the ratio most: ``(key, base, swing)``, largest first."""
+    from ..analysis.keys import key_spec
+    from ..analysis.sensitivity import sensitivity
+    from ..errors import ScenarioError
+
+    rows = []
+    for key in candidate_keys(scenario):
+        try:
+            spec = key_spec(scenario, key)
+        except ScenarioError:
+            continue
+        if spec.kind == "flag" or not isinstance(spec.base, int | float) or spec.base == 0:
+            continue
+        try:
+            table = sensitivity(scenario, {key: None}, relative=RANKING_CHANGE)
+        except ScenarioError:  # a value out of range or an undefined ratio at +/-20%: not offered
+            continue
+        rows.append((key, float(spec.base), float(table["swing"].iloc[0])))
+    rows.sort(key=lambda row: -row[2])
+    return rows[:count]
+
+
+def candidate_keys(scenario) -> list[str]:
+    """The keys the explorer ranks: :data:`CANDIDATE_KEYS` of the initial phase, then those of each
+    later phase (``phases.0.jobs.new``...) that the phases do not share (a shared key is the
+    initial phase's, moved as one key: netbenefit.model.scenario.shared)."""
+    from ..model.scenario.shared import covered
+
+    own = ("jobs.", "award.")  # a later phase has its own jobs and award
+    shared = covered(scenario.shared)
+    later = [
+        f"phases.{i}.{key}"
+        for i in range(len(scenario.phases))
+        for key in CANDIDATE_KEYS
+        if key.startswith(own) and key not in shared
+    ]
+    return [*CANDIDATE_KEYS, *later]
+
+
+def slider_label(scenario, key: str) -> str:
+    """A slider's description: the key in words with its phase in a phased project (``Phase 1: New
+    full-time jobs``; a shared key, ``Every phase: ...``)."""
+    from ..analysis.keys import key_label
+
+    return key_label(scenario, key, short=True)
+
+
+def whole_slider(scenario, key: str) -> bool:
+    """Whether a key's slider moves in whole steps (a whole-number key, or a count of jobs)."""
+    from ..analysis.keys import key_spec, whole_jobs
+
+    return whole_jobs(key) or key_spec(scenario, key).kind == "integer"
+
+
+def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
+    """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
+    count of jobs or a whole-number key in whole steps between whole ends."""
+    import math
+
+    from ..analysis.keys import key_spec
+
+    spec = key_spec(scenario, key)
+    base = float(spec.base)
+    low, high = sorted((base * (1 - span), base * (1 + span)))
+    if spec.lower is not None:
+        low = max(low, spec.lower if spec.lower_inclusive else spec.lower + abs(base) * 1e-3)
+    if spec.upper is not None:
+        high = min(high, spec.upper if spec.upper_inclusive else spec.upper - abs(base) * 1e-3)
+    if whole_slider(scenario, key):
+        return float(math.ceil(low)), float(max(math.floor(high), math.ceil(low))), 1.0
+    step = (high - low) / 200 or abs(base) / 100 or 0.001
+    return low, high, step
+
+
+class Explorer:
+    """The explorer of one scenario (see the module docstring).
+
+    Attributes
+    ----------
+    scenario : Scenario
+        The scenario explored (its values are the sliders' starting points).
+    sliders : dict of key -> ipywidgets slider
+    variant : Scenario
+        The scenario at the sliders' values.
+    result : Result
+        Its evaluation.
+    widget : ipywidgets.VBox
+        What the notebook shows.
+    """
+
+    def __init__(self, scenario, *, count: int = 6, keys=None) -> None:
+        import ipywidgets as widgets
+
+        from ..model.evaluate import evaluate
+
+        self.scenario = scenario
+        self.result = evaluate(scenario)
+        self.variant = scenario
+        keys = list(keys) if keys is not None else [key for key, _, _ in ranked_drivers(scenario, count)]
+        self.sliders = {}
+        from ..analysis.keys import key_spec
+
+        for key in keys:
+            low, high, step = slider_range(scenario, key)
+            base = float(key_spec(scenario, key).base)
+            kind = widgets.IntSlider if whole_slider(scenario, key) else widgets.FloatSlider
+            options = {"min": low, "max": high, "step": step, "value": base}
+            if kind is widgets.IntSlider:
+                options = {name: int(round(value)) for name, value in options.items()}
+            slider = kind(
+                description=slider_label(scenario, key),
+                continuous_update=True,  # live while dragged: a move redraws the artists, not a new figure
+                style={"description_width": "220px"},
+                layout=widgets.Layout(width="620px"),
+                readout_format=",.0f" if abs(base) >= 100 else ".4g",
+                **options,
+            )
+            slider.observe(self._changed, names="value")
+            self.sliders[key] = slider
+        self.verdict = widgets.HTML()
+        self.chart = widgets.Image(format="png")
+        self.live = None  # the chart drawn once, then updated (LiveChart)
+        self.path = widgets.Text(
+            value=_default_path(scenario), description="File", layout=widgets.Layout(width="620px")
+        )
+        self.export_button = widgets.Button(description="Export YAML", icon="download")
+        self.export_button.on_click(lambda _: self.export())
+        self.status = widgets.HTML()
+        self.reset_button = widgets.Button(description="Reset")
+        self.reset_button.on_click(lambda _: self.reset())
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(f"<b>{_escape(scenario.name)}</b>: the drivers that move the ratio most"),
+                *self.sliders.values(),
+                self.verdict,
+                self.chart,
+                widgets.HBox([self.path, self.export_button, self.reset_button]),
+                self.status,
+            ]
+        )
+        self.redraw()
+
+    # --- callbacks (testable without a browser) ------------------------------------------------
+    def changes(self) -> dict[str, Any]:
+        """The sliders' values that differ from the scenario's."""
+        from ..analysis.keys import key_spec
+
+        changed = {}
+        for key, slider in self.sliders.items():
+            if slider.value != key_spec(self.scenario, key).base:
+                changed[key] = slider.value
+        return changed
+
+    def _changed(self, change=None) -> None:
+        from ..errors import ScenarioError
+        from ..model.evaluate import evaluate
+
+        changes = self.changes()
+        try:
+            self.variant = self.scenario.replace(changes) if changes else self.scenario
+            self.result = evaluate(self.variant)
+        except ScenarioError as error:  # a combination the rules refuse: said, and nothing redrawn
+            self.status.value = f"<span style='color:#a34700'>{_escape(error)}</span>"
+            return
+        self.status.value = ""
+        self.redraw()
+
+    def redraw(self) -> None:
+        """The verdict, the ratio against its threshold, the cumulative PV chart (drawn once, then
+        its artists updated)."""
+        self.verdict.value = verdict_html(self.result)
+        if self.live is None:
+            self.live = LiveChart(self.result)
+        else:
+            self.live.update(self.result)
+        self.chart.value = self.live.png()
+
+    def reset(self) -> None:
+        """Every slider back to the scenario's value."""
+        from ..analysis.keys import key_spec
+
+        for key, slider in self.sliders.items():
+            slider.unobserve(self._changed, names="value")
+            slider.value = key_spec(self.scenario, key).base
+            slider.observe(self._changed, names="value")
+        self._changed()
+
+    def export(self, path: str | Path | None = None) -> Path | None:
+        """Write the current variant as a scenario file (the ``File`` box's path by default). A path
+        that cannot be written (a missing folder, which is not made; a NUL; a folder in the way) is
+        said in the status line, never raised out of the button's callback."""
+        from ..model.scenario.loading import unnameable
+
+        given = path if path is not None else self.path.value
+        try:
+            target = Path(given)
+            problem = unnameable(str(target))
+            if problem is not None:
+                raise ValueError(f"the path {problem}")
+            if not target.parent.is_dir():
+                raise FileNotFoundError(f"no folder {target.parent}: it is not made")
+            written = self.variant.to_yaml(target)
+        except (OSError, ValueError, TypeError) as error:  # a ScenarioError is a ValueError
+            self.status.value = f"<span style='color:#a34700'>cannot write {_escape(given)}: {_escape(error)}</span>"
+            return None
+        self.status.value = f"wrote {_escape(written)}"
+        return Path(written)
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+    def __repr__(self) -> str:
+        return f"<Explorer of {self.scenario.name!r}: {', '.join(self.sliders)}; {self.result!r}>"
+
+
+#: The size of the explorer's chart [inches] and its print resolution [dots per inch].
+CHART_SIZE, CHART_DPI = (9.0, 4.2), 80  # not statutory numbers: a view's choices
+
+
+class LiveChart:
+    """The explorer's cumulative PV chart (:func:`netbenefit.views.charts.cumulative_pv`), drawn once:
+    :meth:`update` sets the new values on its artists (the three lines, the title, the legend's
+    words, the scale and the footnote) and :meth:`png` prints it. Where the chart's make-up
+    changes (other years, the year the benefits reach the threshold multiple appearing or going,
+    another benefit window), it is drawn again whole."""
+
+    def __init__(self, result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
+        from .charts.style import new_figure
+
+        self.figure, self.ax = new_figure(size)
+        self.dpi = dpi
+        self._draw(result)
+
+    @staticmethod
+    def _make_up(result) -> tuple:
+        """What the artists cannot follow by their values alone."""
+        table = result.cashflows
+        weights = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
+        return (
+            tuple(table.index),
+            result.first_year_test_met is None,
+            tuple((table[weights] > 0).any(axis=1)),
+        )
+
+    def _draw(self, result) -> None:
+        from .charts import cumulative_pv
+
+        self.ax.clear()
+        self.figure.set_layout_engine("constrained")
+        from .charts.style import conventions_footnote
+
+        cumulative_pv(result, ax=self.ax)
+        self.shape = self._make_up(result)
+        self.footnote = conventions_footnote(result)
+        self._laid_out = False
+
+    def update(self, result) -> None:
+        """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
+        make-up changed."""
+        import numpy as np
+
+        from .charts.style import FOOTNOTE_GID, conventions_footnote, money_axis, scenario_label, verdict
+
+        if self._make_up(result) != self.shape:
+            self._draw(result)
+            return
+        ax, table = self.ax, result.cashflows
+        benefits = table["cumulative_pv_net_benefits"].to_numpy()
+        credits = table["cumulative_pv_credits"].to_numpy()
+        multiple = result.threshold * credits
+        lines = ax.get_lines()
+        for line, values in zip(lines[:3], (benefits, credits, multiple), strict=True):
+            line.set_ydata(values)
+        met = result.first_year_test_met
+        legend_texts = ax.get_legend().get_texts()
+        legend_texts[2].set_text(f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})")
+        if met is not None and len(lines) > 3:
+            lines[3].set_xdata([met, met])
+            legend_texts[3].set_text(f"Benefits reach {result.threshold:.0%} of all credits: year {met}")
+        top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
+        money_axis(ax.yaxis, top)
+        ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)
+        name = scenario_label(result.name, width=70, lines=1)  # a variant's name says its changes
+        test = f"Net benefit ratio {result.ratio:.0%} vs {result.threshold:.0%} threshold: {verdict(result.passes)}"
+        ax.set_title(f"{name}\n{test}")
+        if conventions_footnote(result) != self.footnote:  # a new discount rate: the footnote says it
+            for text in list(ax.texts):
+                if text.get_gid() == FOOTNOTE_GID:
+                    text.remove()
+            conventions_footnote(result, ax)
+            self.footnote = conventions_footnote(result)
+
+    def png(self) -> bytes:
+        """The chart printed as a PNG. The layout is found on the first print and kept after it, so
+        that a move does not lay the figure out again."""
+        from .charts.style import figure_bytes
+
+        data = figure_bytes(self.figure, "png", dpi=self.dpi)
+        if not self._laid_out:
+            self.figure.set_layout_engine("none")  # the axes keep the place the first print gave them
+            self._laid_out = True
+        return data
+
+
+def verdict_html(result) -> str:
+    """The verdict and a bar of the ratio against its threshold (HTML, text escaped)."""
+    passes = bool(result.passes)
+    colour = "#1f77b4" if passes else "#ff7f0e"
+    top = max(result.ratio, result.threshold) * 1.25 or 1.0
+    width = max(0.0, min(100.0, 100.0 * result.ratio / top))
+    mark = 100.0 * result.threshold / top
+    words = (
+        f"{result.name}: {result.verdict()}; {'eligible' if result.eligible else 'not eligible'}"
+    )
+    return (
+        f"<div><b style='color:{colour}'>{_escape(words)}</b>"
+        "<div style='position:relative;width:600px;height:16px;background:#eee;margin-top:4px'>"
+        f"<div style='width:{width:.1f}%;height:100%;background:{colour}'></div>"
+        f"<div title='threshold' style='position:absolute;left:{mark:.1f}%;top:-3px;width:2px;height:22px;"
+        "background:#222'></div></div></div>"
+    )
+
+
+def _escape(text: Any) -> str:
+    from ..io.safe_text import html
+
+    return html(str(text))
+
+
+def _default_path(scenario) -> str:
+    import re
+
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(str(scenario.source)).stem or scenario.name).strip("_") or "scenario"
+    return f"{stem}_variant.yaml"
+
+
+def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
+    """Sliders for ``scenario`` (a Scenario or a path) in Jupyter: :class:`Explorer`.
+
+    ``count``: how many of the ranked drivers get a slider; ``keys``: the dotted keys to give
+    sliders instead of the ranking. Where ipywidgets cannot be imported, returns
+    :class:`Unavailable`, which says how to install it.
+    """
+    try:
+        import ipywidgets  # noqa: F401
+    except ImportError:
+        return Unavailable()
+    from ..model.scenario import Scenario, load_scenario
+
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    if isinstance(keys, str):  # one key: its slider (not a slider per character)
+        keys = [keys]
+    return Explorer(scenario, count=count, keys=keys)

@@ -1,0 +1,175 @@
+"""A director's memo: a few printed pages on one scenario or several, as a PDF (WeasyPrint).
+
+One scenario: a first page with the verdict, the test that decides 71(a)(5) and its margin over
+the threshold, the award, the break-even discount rate, the three drivers that move the ratio
+most (each with its grade, or "assumption"), the date and the preparer; a page of charts; the
+optional sections asked for (sensitivity, Monte Carlo, a diff, actual results); then the checks,
+the conventions, the tests by phase, the cash flows and the clawback as an appendix. Several
+scenarios: a comparison page first (threshold and margin beside each ratio), then each
+scenario's first pages; their appendices only when asked for.
+
+Every figure is read from the records that decided it (the result, the solver's answer, the
+sensitivity table, the Monte Carlo summary, the diff); none is recomputed here. The pieces are
+:mod:`netbenefit.views.html.memo_sections`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...io.safe_text import html as escape  # one rule for user text in HTML
+from ...version import installed_version
+from .memo_sections import (
+    MEMO_CSS,
+    MemoSections,
+    appendix_html,
+    comparison_page_html,
+    diff_page_html,
+    first_pages_html,
+    memo_facts,
+    optional_pages_html,
+)
+from .pieces import STYLE
+from .report import PAPER_SIZES
+
+if TYPE_CHECKING:
+    from ...analysis.diff import Diff
+    from ...model.result import Result
+
+
+def memo_date(date: dt.date | str | None = None) -> dt.date:
+    """The date a memo carries: ``date`` (a date or ``YYYY-MM-DD``), else the date of
+    ``SOURCE_DATE_EPOCH`` when it is set (reproducible builds), else today."""
+    from ...io.writing import source_date
+
+    if isinstance(date, dt.datetime):
+        return date.date()
+    if isinstance(date, dt.date):
+        return date
+    if isinstance(date, str):
+        try:
+            return dt.date.fromisoformat(date)
+        except ValueError:
+            raise ValueError(f"date: give a date as YYYY-MM-DD, not {date!r}") from None
+    fixed = source_date()
+    return fixed.date() if fixed is not None else dt.date.today()
+
+
+def _page(title: str, body: str, *, paper: str, date: dt.date, preparer: str) -> str:
+    from .report import print_css
+
+    if paper.lower() not in PAPER_SIZES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
+    prepared = f"Prepared by {escape(preparer)}; " if preparer else "Preparer not named; "
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{escape(title)}</title>
+<style>{STYLE}
+{print_css(paper)}
+{MEMO_CSS}
+</style>
+</head>
+<body class="netbenefit memo">
+<p class="dateline">{prepared}{date.isoformat()}. netbenefit {escape(installed_version("unknown"))}; Emerge
+Program, section 71 of P.L.2020, c.156 (C.34:1B-339), as amended by P.L.2021, c.160 and P.L.2023, c.98.</p>
+{body}
+</body>
+</html>
+"""
+
+
+def memo_html(
+    results: Result | Sequence[Result],
+    *,
+    date: dt.date | str | None = None,
+    preparer: str = "",
+    appendix: bool | None = None,
+    sensitivity: bool = False,
+    montecarlo: dict[str, Any] | None = None,
+    draws: int = 2_000,
+    seed: int | None = 0,
+    diff: Any = None,
+    actuals: Any = None,
+    paper: str = "letter",
+) -> str:
+    """The memo of one result or several, as an HTML page made for print (see the module).
+
+    Parameters
+    ----------
+    results : Result or sequence of Result
+    date : date or str, optional
+        The memo's date; default :func:`memo_date` (``SOURCE_DATE_EPOCH``, else today).
+    preparer : str
+        Who prepared the memo, on its first line.
+    appendix : bool, optional
+        Whether each scenario's appendix (checks, conventions, cash flows, clawback) follows;
+        default: for one scenario yes, for several no.
+    sensitivity : bool
+        A page with the tornado of the drivers (each moved by +/-20%).
+    montecarlo : mapping of dotted key -> distribution, optional
+        A page with the fan of the cumulative PV of net benefits and the probability of passing
+        over ``draws`` draws (seed ``seed``), the keys drawn as :func:`netbenefit.montecarlo` draws them.
+    diff : Diff, Scenario or path, optional
+        A page on what changed from this reference scenario to each result, with the attribution
+        of the ratio's change (:func:`netbenefit.diff`).
+    actuals : Actuals or path, optional
+        A page on the actual results of the (one) scenario (:func:`netbenefit.follow`).
+    paper : {"letter", "a4"}
+    """
+    from ...model.result import Result
+
+    results = [results] if isinstance(results, Result) else list(results)
+    if not results:
+        raise ValueError("a memo needs at least one result")
+    if actuals is not None and len(results) > 1:
+        raise ValueError("actual results belong to one scenario: give one result with actuals")
+    when = memo_date(date)
+    appendix = len(results) == 1 if appendix is None else bool(appendix)
+    sections = MemoSections(sensitivity=sensitivity, montecarlo=montecarlo, draws=draws, seed=seed)
+    all_facts = [memo_facts(result) for result in results]
+    body = []
+    if len(results) > 1:
+        body.append(comparison_page_html(all_facts))
+    for facts in all_facts:
+        body.append(first_pages_html(facts, first=len(results) == 1))
+        body.append(optional_pages_html(facts, sections, diff=diff, actuals=actuals))
+    if appendix:
+        body.extend(appendix_html(result) for result in results)
+    title = results[0].name if len(results) == 1 else f"{len(results)} scenarios"
+    return _page(f"{title}: Emerge Program memo", "".join(body), paper=paper, date=when, preparer=preparer)
+
+
+def diff_memo_html(diff: Diff, *, date: dt.date | str | None = None, preparer: str = "", paper: str = "letter") -> str:
+    """The memo of a :class:`~netbenefit.analysis.diff.Diff`: the ratio of each scenario, the inputs that
+    differ and the attribution of the change, with its waterfall chart."""
+    body = diff_page_html(diff, first=True)
+    return _page(
+        f"{diff.name_a} and {diff.name_b}: Emerge Program memo",
+        body,
+        paper=paper,
+        date=memo_date(date),
+        preparer=preparer,
+    )
+
+
+def write_memo_pdf(page: str, path: str | Path) -> Path:
+    """Write the memo ``page`` (:func:`memo_html`) as a PDF at ``path`` (WeasyPrint, the pdf extra)."""
+    from .report import write_pdf
+
+    return write_pdf(page, path)
+
+
+def write_memo(results: Result | Sequence[Result], path: str | Path, **options: Any) -> Path:
+    """:func:`memo_html` of ``results`` written as a PDF at ``path`` (``Result.to_pdf``,
+    ``Comparison.to_pdf``); ``options`` as for :func:`memo_html`. Returns the path."""
+    return write_memo_pdf(memo_html(results, **options), path)
+
+
+def write_diff_memo(diff: Diff, path: str | Path, **options: Any) -> Path:
+    """:func:`diff_memo_html` of ``diff`` written as a PDF at ``path`` (``Diff.to_pdf``)."""
+    return write_memo_pdf(diff_memo_html(diff, **options), path)

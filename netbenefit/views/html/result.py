@@ -1,0 +1,214 @@
+"""What a notebook shows of a result and of several results, and the tables on one result that
+the report reuses.
+
+- :func:`result_html` is what a :class:`~netbenefit.model.result.Result` shows in a notebook
+  (``Result._repr_html_``): the ratio against its threshold, the checks and the cash flows.
+- :func:`comparison_html` is what a :class:`~netbenefit.model.compare.Comparison` shows: a styled
+  summary table, one row per result.
+
+Every function reads the result's fields and tables; none applies a rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ...io.safe_text import html as escape  # one rule for user text in HTML
+from ...law.labels import money_exact, ratio, share
+from ...law.labels import net_benefit_headline as labels_headline
+from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
+
+if TYPE_CHECKING:
+    from ...model.result import Result
+
+#: Columns of the cash-flow table shown in a notebook (the report shows every column).
+CASHFLOW_HEADLINE_COLUMNS = (
+    "full_time_jobs",
+    "capital_investment",
+    "revenues",
+    "costs",
+    "weight",
+    "counted_net_benefits",
+    "discount_factor",
+    "pv_net_benefits",
+    "credits",
+    "pv_credits",
+    "cumulative_pv_net_benefits",
+    "cumulative_pv_credits",
+)
+
+
+# ----------------------------------------------------------------------------------------------
+# One result
+# ----------------------------------------------------------------------------------------------
+
+
+def _verdict(passed: bool) -> str:
+    style = PASS_STYLE if passed else FAIL_STYLE
+    word = "PASS" if passed else "FAIL"
+    return f'<span style="{style};font-weight:bold;padding:0 4px;white-space:nowrap">{word}</span>'
+
+
+def _cashflow_cell(column: str, value) -> str:
+    """A cell of the cash flows, by the unit of its column's label; a scenario's own stream is USD."""
+    from ...law.labels import cell
+
+    return cell(column, value, unknown="USD")
+
+
+def headline_html(result: Result) -> str:
+    """One line: ratio against threshold and clause, passes or fails, eligible or not."""
+    style = PASS_STYLE if result.passes else FAIL_STYLE
+    value, threshold, others = labels_headline(result.net_benefit_decision, 1)  # from the 71(a)(5) record
+    return (
+        f'<div class="headline" style="{style}"><b>{escape(result.name)}</b>: net benefit '
+        f"{'test' if others else 'ratio'} <b>{escape(value)}</b> vs threshold <b>{threshold}</b> "
+        f"({escape(result.threshold_clause)}): <b>{'passes' if result.passes else 'fails'}</b>"
+        f"{f' ({escape(others)})' if others else ''}; "
+        f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>"
+        f"PV of net benefits {money_exact(result.pv_benefits)}; "
+        f"PV of requested credits {money_exact(result.pv_credits)}; "
+        f"largest credit that passes, PV {money_exact(result.max_credit_pv)}</div>"
+    )
+
+
+def checks_html(result: Result) -> str:
+    """The checks of ``result.checks``: clause id, PASS or FAIL, message."""
+    rows = "".join(
+        f'<tr><td style="white-space:nowrap"><code>{escape(row.id)}</code></td>'
+        f'<td style="white-space:nowrap">{_verdict(bool(row.passed))}</td>'
+        f"<td>{escape(row.message)}</td></tr>"
+        for row in result.checks.itertuples(index=False)
+    )
+    return f"<table><thead><tr><th>Clause</th><th>Result</th><th>Message</th></tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _own_streams(result: Result) -> set[str]:
+    scenario = result.scenario
+    return {s.name for s in scenario.streams} | {s.name for phase in scenario.phases for s in phase.streams}
+
+
+def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, group: int | None = None) -> str:
+    """``result.cashflows`` by project year (every column, or ``columns``), money as dollars.
+
+    With ``group``, the columns are split into tables of at most ``group`` columns, each with
+    the project year, so that a printed page keeps every column.
+    """
+    frame = result.cashflows
+    if columns is not None:
+        frame = frame[[c for c in columns if c in frame.columns]]
+    streams = _own_streams(result)
+    names = list(frame.columns)
+    size = group or max(len(names), 1)
+    parts = []
+    for start in range(0, len(names), size):
+        part = frame[names[start : start + size]]
+        parts.append(
+            html_table(part, lambda column, value: escape(_cashflow_cell(column, value)), index="year", streams=streams)
+        )
+    return "".join(parts)
+
+
+def phase_tests_html(result: Result) -> str:
+    """The cumulative tests of a phased project (``result.phase_tests``)."""
+    rows = "".join(
+        f"<tr><td>{'+'.join(str(k) for k in row.phases)}</td><td class='num'>{money_exact(row.pv_benefits)}</td>"
+        f"<td class='num'>{money_exact(row.pv_credits)}</td><td class='num'>{ratio(row.ratio, 1)}</td>"
+        f'<td style="white-space:nowrap">{_verdict(bool(row.passes))}</td></tr>'
+        for row in result.phase_tests.itertuples(index=False)
+    )
+    return (
+        "<table><thead><tr><th>Phases</th><th>PV of net benefits [USD]</th><th>PV of tax credits [USD]</th>"
+        f"<th>Net benefit ratio [%]</th><th>Test</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+
+
+def award_calculation_html(result: Result) -> str:
+    """The section 75 build-up of the credit (``result.award_calculation``), or "" when the award
+    was given directly."""
+    table = getattr(result, "award_calculation", None)
+    if table is None or table.empty:
+        return ""
+
+    def cell(column, value) -> str:
+        if isinstance(value, float) and math.isnan(value):
+            return ""
+        if column in ("per_job", "annual", "total"):
+            return money_exact(value)
+        if column == "jobs":
+            from ...law.labels import jobs
+
+            return jobs(value)
+        return escape(str(value))
+
+    return html_table(table, cell)
+
+
+def warnings_html(result: Result) -> str:
+    """The plausibility warnings of a result (``Result.warnings``) as a list; "" when there are none."""
+    if not result.warnings:
+        return ""
+    items = "".join(f"<li>{escape(line)}</li>" for line in result.warnings)
+    return (
+        f'<div class="warnings" style="{FAIL_STYLE}"><b>Plausibility warnings</b> (valid inputs that are '
+        f"probably a slip; evaluated as given)<ul>{items}</ul></div>"
+    )
+
+
+def result_html(result: Result) -> str:
+    """The notebook view of one result: headline, checks, and the main cash-flow columns."""
+    phases = ""
+    if len(result.phase_tests) > 1:
+        phases = f"<h3>Cumulative tests by phase, 71(a)(5)</h3>{phase_tests_html(result)}"
+    return (
+        f'<div class="netbenefit"><style>{STYLE}</style>{headline_html(result)}{warnings_html(result)}'
+        f"<h3>Checks, P.L.2020, c.156, s.71</h3>{checks_html(result)}{phases}"
+        f"<details><summary><b>Cash flows by project year</b> (nominal USD; present values at approval, "
+        f"{share(result.discount_rate, 2)} discount rate)</summary>"
+        f"{cashflows_html(result, CASHFLOW_HEADLINE_COLUMNS)}</details></div>"
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# Several results
+# ----------------------------------------------------------------------------------------------
+
+
+def comparison_html(results: Sequence[Result]) -> str:
+    """A styled summary table, one row per result, each row coloured by its net benefit test."""
+    rows = []
+    for result in results:
+        failed = " ".join(row.id for row in result.checks.itertuples(index=False) if not row.passed)
+        style = PASS_STYLE if result.passes else FAIL_STYLE
+        rows.append(
+            f'<tr style="{style}"><td>{escape(result.name)}</td><td class="num">{ratio(result.ratio, 1)}</td>'
+            f'<td class="num">{ratio(result.threshold, 0)}</td><td>{escape(result.threshold_clause)}</td>'
+            f"<td>{'passes' if result.passes else 'fails'}</td><td>{'yes' if result.eligible else 'no'}</td>"
+            f'<td class="num">{money_exact(result.pv_benefits)}</td>'
+            f'<td class="num">{money_exact(result.pv_credits)}</td>'
+            f'<td class="num">{money_exact(result.max_credit_pv)}</td>'
+            f'<td class="num">{share(result.discount_rate, 2)}</td>'
+            f"<td>{escape(failed)}</td></tr>"
+        )
+    header = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            "Scenario",
+            "Net benefit ratio [%]",
+            "Threshold [%]",
+            "Threshold clause",
+            "Net benefit test",
+            "Eligible",
+            "PV of net benefits [USD]",
+            "PV of tax credits [USD]",
+            "Largest credit that passes, PV [USD]",
+            "Discount rate [%/year]",
+            "Failed checks",
+        )
+    )
+    return (
+        f'<div class="netbenefit"><style>{STYLE}</style><table><thead><tr>{header}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+    )

@@ -1,0 +1,268 @@
+"""The Inputs sheet and the Inputs by year sheet: every input of a scenario in a cell named by its
+key, the lists by year as named rows (:mod:`netbenefit.views.workbook`).
+
+A scalar input ``jobs.median_salary`` is the cell named ``jobs_median_salary`` (dots as
+underscores; a later phase's key keeps its prefix, ``phases_0_jobs_new``; a comparison suffixes
+every name with the scenario's number, ``jobs_new_1``). A list by year is a named row of the
+Inputs by year sheet over the years 0 to the horizon, read by ``INDEX``: ``capital_investment_by_year``,
+``phases_0_capital_investment_by_year``, ``streams_0_by_year``, and ``jobs_ramp`` (the share of
+phase year t in the column of year t, its last value held by the formulas).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ...model.disclosures import applied_multipliers
+from .book import Book, Sheet
+from .cells import ScenarioCells, column_letter, fit_widths, header_row, input_name, put, put_formula, quote_sheetname
+from .layout import (
+    INPUTS_BY_YEAR_SHEET,
+    INPUTS_SHEET,
+    LIVE_FILL,
+    MAX_COLUMN_WIDTH,
+    MONEY_FORMAT,
+    WEIGHT_FORMAT,
+    input_label,
+)
+from .model import input_rows
+
+if TYPE_CHECKING:
+    from ...model.result import Result
+
+#: An item of a list by year: (the list's key, the year or item).
+BY_YEAR_ITEM = re.compile(r"^((?:phases\.\d+\.)?(?:capital_investment|jobs\.ramp|streams\.\d+\.by_year))\.(\d+)$")
+#: The first column of the years on the Inputs by year sheet (year 0).
+FIRST_YEAR_COLUMN = 4
+
+
+def list_name(list_key: str) -> str:
+    """The name of a list's row: ``capital_investment`` -> ``capital_investment_by_year``,
+    ``jobs.ramp`` -> ``jobs_ramp``, ``streams.0.by_year`` -> ``streams_0_by_year``."""
+    name = input_name(list_key)
+    return f"{name}_by_year" if list_key.endswith("capital_investment") else name
+
+
+def scenario_lists(result: Result) -> dict[str, tuple[str, dict[int, float]]]:
+    """Every list by year of the scenario, its key -> (kind, {year or phase year: value}): the
+    capital investment and the ramp of every phase, and every stream's amounts."""
+    scenario = result.scenario
+    lists: dict[str, tuple[str, dict[int, float]]] = {}
+    for prefix, phase in [("", scenario)] + [(f"phases.{i}.", p) for i, p in enumerate(scenario.phases)]:
+        lists[f"{prefix}capital_investment"] = (
+            "years",
+            {int(y): float(v) for y, v in phase.capital_investment.items()},
+        )
+        lists[f"{prefix}jobs.ramp"] = ("ramp", {t: float(v) for t, v in enumerate(phase.jobs.ramp, start=1)})
+        for j, stream in enumerate(phase.streams):
+            lists[f"{prefix}streams.{j}.by_year"] = ("years", {int(y): float(v) for y, v in stream.by_year.items()})
+    return lists
+
+
+def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
+    """The Inputs sheet (one row per scalar input and per list, a value column per scenario), and
+    the Inputs by year sheet; every input cell named, its name in ``cells``."""
+    sheet = workbook.create_sheet(INPUTS_SHEET)
+    per_scenario = []
+    for result in results:
+        rows: dict[str, tuple[object, bool]] = {}
+        for key, value, given in input_rows(result.scenario):
+            item = BY_YEAR_ITEM.match(key)
+            if item is not None:
+                list_key = item.group(1)
+                rows[list_key] = (None, given or rows.get(list_key, (None, False))[1])
+            else:
+                rows[key] = (value, given)
+        for list_key in scenario_lists(result):
+            rows.setdefault(list_key, (None, False))
+        per_scenario.append(rows)
+    # The multipliers as applied (a table row, or the earnings multiplier standing for the
+    # construction one), not the scenario's unused defaults (netbenefit.model.disclosures).
+    applied = [{f"revenue.{m.name}": m for m in applied_multipliers(r.scenario)} for r in results]
+    keys = list(dict.fromkeys(key for rows in per_scenario for key in rows))
+    value_headers = [r.name for r in results] if comparison else ["Value"]
+    extra = [] if comparison else ["Given in the scenario"]
+    header_row(sheet, ["Input", "Key", "Unit", *value_headers, *extra, "Note"])
+    first_value = 4
+    note_column = first_value + len(results) + len(extra)
+    list_rows = _by_year_sheet(workbook, results, cells, comparison)
+    tables = [
+        multiplier_table_sheet(workbook, result, cell, table_title(k, comparison))
+        for k, (result, cell) in enumerate(zip(results, cells, strict=True), start=1)
+    ]
+    for row, key in enumerate(keys, start=2):
+        label, unit, number_format = input_label(key)
+        put(sheet, row, 1, label)
+        put(sheet, row, 2, key)
+        put(sheet, row, 3, unit)
+        for k, rows in enumerate(per_scenario):
+            if key not in rows:
+                continue
+            value, given = rows[key]
+            column = first_value + k
+            if key in list_rows[k]:
+                name, by_year_row = list_rows[k][key]
+                put(sheet, row, column, f"by year: {INPUTS_BY_YEAR_SHEET}, row {by_year_row} ({name})")
+                if not comparison:
+                    put(sheet, row, first_value + 1, "yes" if given else "default")
+                continue
+            multiplier = applied[k].get(key)
+            derived = multiplier is not None and not multiplier.is_the_key
+            follows_earnings = derived and multiplier.source.startswith("revenue.earnings_multiplier")
+            multiplier_name = key.removeprefix("revenue.")
+            if follows_earnings:  # not given apart: the cell follows the earnings multiplier's
+                put_formula(sheet, row, column, f"=revenue_earnings_multiplier{cells[k].suffix}", number_format)
+            elif derived and tables[k] and multiplier_name in TABLE_MULTIPLIERS:  # looked up in the table
+                put_formula(
+                    sheet, row, column, multiplier_lookup(tables[k], multiplier_name, cells[k].suffix), number_format
+                )
+            else:
+                put(sheet, row, column, multiplier.value if derived else value, number_format)
+            if not comparison:
+                put(sheet, row, first_value + 1, "applied" if derived else "yes" if given else "default")
+            if derived:
+                note = f"Applied: {multiplier.value:g} from {multiplier.source}"
+                if not follows_earnings:  # a table row: netbenefit reads the table, not this key
+                    note += (
+                        f" (replaces the scenario's value: looked up in the sheet {table_title(k + 1, comparison)} "
+                        "by business.naics; change the NAICS code, typed as text, or the table)"
+                    )
+                put(sheet, row, note_column, note)
+            cells[k].names[key] = name = input_name(key) + cells[k].suffix
+            workbook.names[name] = f"{quote_sheetname(INPUTS_SHEET)}!${column_letter(column)}${row}"
+            cells[k].positions[name] = (row, column)
+        if key in ("discount_rate", "timing"):
+            for k, cell in enumerate(cells):
+                setattr(cell, key, f"{column_letter(first_value + k)}{row}")
+            _validate(sheet, key, [f"{column_letter(first_value + k)}{row}" for k in range(len(cells))])
+    fit_widths(sheet)
+    sheet.set_width(note_column, MAX_COLUMN_WIDTH)
+    sheet.freeze_panes = f"{column_letter(first_value)}2"
+
+
+def _by_year_sheet(
+    workbook: Book, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool
+) -> list[dict[str, tuple[str, int]]]:
+    """The Inputs by year sheet: one named row per list of each scenario, over years 0 to the
+    horizon (a ramp from its first item, phase year 1). Returns, per scenario, list key -> (name, row)."""
+    sheet = workbook.create_sheet(INPUTS_BY_YEAR_SHEET)
+    horizons = [int(result.computation.years[-1]) for result in results]
+    header_row(sheet, ["Input", "Name", "Unit", *(f"Year {t}" for t in range(max(horizons) + 1))])
+    row = 2
+    rows: list[dict[str, tuple[str, int]]] = []
+    for result, cell, horizon in zip(results, cells, horizons, strict=True):
+        cell.horizon = horizon
+        placed = {}
+        for list_key, (kind, values) in scenario_lists(result).items():
+            label, unit, _ = input_label(list_key)
+            name = list_name(list_key) + cell.suffix
+            put(sheet, row, 1, f"{result.name}: {label}" if comparison else label)
+            put(sheet, row, 2, name)
+            if kind == "ramp":
+                put(sheet, row, 3, "share of the new jobs in place in phase year t (the last held)")
+                first, last = FIRST_YEAR_COLUMN + 1, FIRST_YEAR_COLUMN + len(values)
+                for t, value in values.items():
+                    put(sheet, row, FIRST_YEAR_COLUMN + t, value, WEIGHT_FORMAT).fill = LIVE_FILL
+            else:
+                put(sheet, row, 3, f"{unit or 'USD'}, by phase year")
+                first, last = FIRST_YEAR_COLUMN, FIRST_YEAR_COLUMN + horizon
+                for t in range(horizon + 1):
+                    put(sheet, row, FIRST_YEAR_COLUMN + t, values.get(t, 0.0), MONEY_FORMAT).fill = LIVE_FILL
+            reference = f"${column_letter(first)}${row}:${column_letter(last)}${row}"
+            workbook.names[name] = f"{quote_sheetname(INPUTS_BY_YEAR_SHEET)}!{reference}"
+            cell.by_year[list_key] = name
+            placed[list_key] = (name, row)
+            row += 1
+        rows.append(placed)
+    fit_widths(sheet)
+    sheet.freeze_panes = f"{column_letter(FIRST_YEAR_COLUMN)}2"
+    return rows
+
+
+def _validate(sheet: Sheet, key: str, coordinates: Sequence[str]) -> None:
+    """Refuse an edit of a live cell that netbenefit would refuse: a rate of -1 or less, a timing
+    other than end_of_year or mid_year."""
+    if key == "timing":
+        rule = {"validate": "list", "source": ["end_of_year", "mid_year"], "error_message": "end_of_year or mid_year"}
+    else:
+        rule = {"validate": "decimal", "criteria": ">", "value": -1}
+        rule["error_message"] = "a decimal rate greater than -1 (0.06 for 6%)"
+    sheet.validations.append(({**rule, "ignore_blank": False, "show_error": True}, list(coordinates)))
+
+
+def mark_live_inputs(workbook: Book, cells: Sequence[ScenarioCells]) -> None:
+    """Fill the input cells that a formula reads and say so in the Note column of the Inputs sheet;
+    an input no formula reads says that it is the record of what netbenefit evaluated."""
+    used = workbook.scan_formulas()
+    sheet = workbook[INPUTS_SHEET]
+    note_column = max(column for (row, column) in sheet.cells if row == 1)
+    notes: dict[int, list[str]] = {}
+    for cell in cells:
+        for name, (row, column) in cell.positions.items():
+            target = sheet.cells[(row, column)]
+            if target.value is None and not target.formula:
+                continue
+            if name in used:
+                target.fill = LIVE_FILL
+                notes.setdefault(row, []).append(name)
+            else:
+                notes.setdefault(row, [])
+    for row, names in notes.items():
+        existing = sheet.cells.get((row, note_column))
+        text = f"Live: the formulas read it ({', '.join(names)})" if names else _RECORD
+        if existing is not None and existing.value:
+            text = f"{existing.value}. {text}"
+        put(sheet, row, note_column, text)
+
+
+#: The note of an input that no formula reads.
+_RECORD = "Record: what netbenefit evaluated; no formula of this workbook reads it (see docs/workbook.md)"
+
+
+# -- the multiplier table -----------------------------------------------------------------------
+
+#: The multipliers a table gives, and their columns in the table's named range (naics first).
+TABLE_MULTIPLIERS = {"earnings_multiplier": 2, "employment_multiplier": 3, "construction_earnings_multiplier": 4}
+
+
+def multiplier_table_sheet(workbook: Book, result: Result, cell: ScenarioCells, title: str) -> str | None:
+    """The scenario's multiplier table (``revenue.multiplier_table``) as a sheet, every row, its
+    range named ``multiplier_table`` (suffixed); None where the scenario has no table. The applied
+    multipliers are looked up from it by ``business_naics`` (:func:`multiplier_lookup`)."""
+    from ...io.named_files import csv_number
+    from ...model.scenario.csv_files import multiplier_table_rows
+
+    rows = multiplier_table_rows(result.scenario)
+    if not rows:
+        return None
+    sheet = workbook.create_sheet(title)
+    header_row(
+        sheet, ["NAICS", "Earnings multiplier", "Employment multiplier", "Construction earnings multiplier", "Source"]
+    )
+    columns = ["naics", *TABLE_MULTIPLIERS, "source"]
+    for r, cells in enumerate(rows, start=2):
+        for c, column in enumerate(columns, start=1):
+            value = cells.get(column, "")
+            if column in TABLE_MULTIPLIERS:
+                try:
+                    value = csv_number(value)
+                except ValueError:
+                    pass  # shown as written; netbenefit refuses it if the row is chosen
+            put(sheet, r, c, value)
+    name = f"multiplier_table{cell.suffix}"
+    workbook.names[name] = f"{quote_sheetname(title)}!$A$2:$D${len(rows) + 1}"
+    fit_widths(sheet)
+    sheet.freeze_panes = "A2"
+    return name
+
+
+def table_title(number: int, comparison: bool) -> str:
+    """The title of a scenario's multiplier table sheet (numbered in a comparison)."""
+    return f"Multiplier table {number}" if comparison else "Multiplier table"
+
+
+def multiplier_lookup(table: str, multiplier: str, suffix: str) -> str:
+    """The applied multiplier: the table's row of ``business_naics`` (text, as the scenario gives it)."""
+    return f"=VLOOKUP(business_naics{suffix},{table},{TABLE_MULTIPLIERS[multiplier]},FALSE)"
