@@ -12,8 +12,14 @@ from ..errors import ScenarioError
 from ..law import award, finance, taxes
 from ..law.parameters import parameter
 from ..law.rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
-from ..law.rules import net_benefit as net_benefit_rules
-from ..law.rules.clawback import SCHEDULE_COLUMNS, clawback_schedule, empty_schedule, incremental_shares, recapture_rule
+from ..law.rules.clawback import (
+    SCHEDULE_COLUMNS,
+    clawback_schedule,
+    empty_schedule,
+    extension_test,
+    incremental_shares,
+    recapture_rule,
+)
 from ..law.rules.decision import Comparison, Decision, phases_name
 from . import commitment_window, disclosures, explain, year_zero
 from .cashflows import Computation, compute
@@ -330,10 +336,13 @@ def _extension_test(c: Computation, incremental: float) -> str | None:
     nothing is repaid."""
     if incremental <= 0:
         return None
-    requested = np.cumsum([_scalar(p.requested_credits) for p in c.phases])
-    without = np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases])
-    by_test = net_benefit_rules.incremental_credit(requested, c.cumulative_pv_credits[0], without, _scalar(c.threshold))
-    return phases_name(int(np.argmax(by_test)) + 1)
+    test = extension_test(
+        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
+        c.cumulative_pv_credits[0],
+        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
+        _scalar(c.threshold),
+    )
+    return phases_name(test + 1)
 
 
 def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:

@@ -216,6 +216,27 @@ def extension_repayment(incremental_received, extended_maintained, extended_year
     return np.asarray(incremental_received, dtype=float) * np.clip(remaining, 0.0, 1.0)
 
 
+def extension_test(cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension, threshold) -> int:
+    """Index of the cumulative test (initial phase, then 1..k) whose incremental credit is the
+    project's, 71(a)(5)(d): the test that needs the extension most (the first on a tie).
+
+    >>> extension_test([100.0, 200.0], [80.0, 160.0], [320.0, 480.0], 4.0)
+    1
+    """
+    from .net_benefit import incremental_credit
+
+    credits = np.asarray(cumulative_pv_credits, dtype=float)
+    safe = np.where(credits > 0, credits, 1.0)
+    by_test = np.where(
+        credits > 0,
+        incremental_credit(
+            np.asarray(cumulative_requested, dtype=float), safe, np.asarray(cumulative_pv_without_extension), threshold
+        ),
+        0.0,
+    )
+    return int(np.argmax(by_test))
+
+
 def incremental_shares(
     cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension, threshold, incremental
 ):
@@ -235,18 +256,12 @@ def incremental_shares(
     >>> incremental_shares([100.0, 200.0], [80.0, 160.0], [320.0, 480.0], 4.0, 50.0).tolist()
     [0.25, 0.25]
     """
-    from .net_benefit import incremental_credit
-
     requested = np.asarray(cumulative_requested, dtype=float)
     credits = np.asarray(cumulative_pv_credits, dtype=float)
     shares = np.zeros(requested.shape)
     if incremental <= 0:
         return shares
-    safe = np.where(credits > 0, credits, 1.0)
-    by_test = np.where(
-        credits > 0, incremental_credit(requested, safe, np.asarray(cumulative_pv_without_extension), threshold), 0.0
-    )
-    test = int(np.argmax(by_test))
+    test = extension_test(requested, credits, cumulative_pv_without_extension, threshold)
     shares[: test + 1] = min(1.0, incremental / requested[test]) if requested[test] > 0 else 0.0
     return shares
 

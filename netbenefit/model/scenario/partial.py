@@ -13,9 +13,11 @@ import functools
 import types
 import typing
 from collections.abc import Mapping
-from typing import Annotated, Any, Union
+from typing import Annotated, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from .problems import bare_annotation
 
 
 class _Invalid:
@@ -87,30 +89,11 @@ def _value(annotation: Any, raw: Any) -> Any:
         pass
     except Exception:  # pragma: no cover - an annotation pydantic cannot adapt alone
         return INVALID
-    inner = _bare(annotation)
+    inner = bare_annotation(annotation, block_of_choice=True)
     if isinstance(inner, type) and issubclass(inner, BaseModel):
         return partial(inner, raw)
     if typing.get_origin(inner) is tuple:
-        item = _bare(typing.get_args(inner)[0])
+        item = bare_annotation(typing.get_args(inner)[0], block_of_choice=True)
         if isinstance(item, type) and issubclass(item, BaseModel) and isinstance(raw, list | tuple):
             return tuple(partial(item, value) for value in raw)
     return INVALID
-
-
-def _bare(annotation: Any) -> Any:
-    """``annotation`` without ``Annotated[...]`` and ``... | None`` (a block, where one is among a choice)."""
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is Annotated:
-            annotation = typing.get_args(annotation)[0]
-        elif origin is Union or origin is types.UnionType:
-            options = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-            blocks = [arg for arg in options if isinstance(arg, type) and issubclass(arg, BaseModel)]
-            if len(options) == 1:
-                annotation = options[0]
-            elif len(blocks) == 1:
-                annotation = blocks[0]
-            else:
-                return annotation
-        else:
-            return annotation

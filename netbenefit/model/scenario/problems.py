@@ -163,7 +163,7 @@ def _decimal_key(model: type[BaseModel] | None, loc: list[str]) -> bool:
         return True
     annotation: Any = model
     for segment in loc:
-        annotation = _model_of(annotation)
+        annotation = bare_annotation(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             field = annotation.model_fields.get(segment)
             if field is None:
@@ -173,7 +173,7 @@ def _decimal_key(model: type[BaseModel] | None, loc: list[str]) -> bool:
             annotation = typing.get_args(annotation)[0]
         else:
             return True
-    return _model_of(annotation) is not int
+    return bare_annotation(annotation) is not int
 
 
 def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
@@ -182,7 +182,7 @@ def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
 
     annotation: Any = model
     for segment in loc[:-1]:
-        annotation = _model_of(annotation)
+        annotation = bare_annotation(annotation)
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
             field = annotation.model_fields.get(segment)
             if field is None:
@@ -192,7 +192,7 @@ def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
             annotation = typing.get_args(annotation)[0]
         else:
             return ""
-    annotation = _model_of(annotation)
+    annotation = bare_annotation(annotation)
     if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
         return ""
     known = list(annotation.model_fields)
@@ -202,17 +202,22 @@ def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
     return f"; the keys here are {', '.join(known)}"
 
 
-def _model_of(annotation: Any) -> Any:
-    """``annotation`` without ``Annotated[...]`` and ``... | None``."""
+def bare_annotation(annotation: Any, *, block_of_choice: bool = False) -> Any:
+    """``annotation`` without ``Annotated[...]`` and ``... | None``; with ``block_of_choice``, a
+    choice among several types that holds one block (a model) is that block."""
     while True:
         origin = typing.get_origin(annotation)
         if origin is Annotated:
             annotation = typing.get_args(annotation)[0]
         elif origin is Union or origin is types.UnionType:
             options = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-            if len(options) != 1:
+            blocks = [arg for arg in options if isinstance(arg, type) and issubclass(arg, BaseModel)]
+            if len(options) == 1:
+                annotation = options[0]
+            elif block_of_choice and len(blocks) == 1:
+                annotation = blocks[0]
+            else:
                 return annotation
-            annotation = options[0]
         else:
             return annotation
 
