@@ -19,6 +19,8 @@ import types  # noqa: E402
 from importlib import import_module  # noqa: E402
 from importlib.machinery import ModuleSpec  # noqa: E402
 
+from .version import installed_version  # noqa: E402
+
 #: The public import paths of modules that live in a floor's folder (docs/layout.md): the public
 #: path, and every module under it, is the module of the folder, imported on first use.
 PUBLIC_PATHS: dict[str, str] = {
@@ -58,11 +60,9 @@ class _PublicPaths:
 
 sys.meta_path.insert(0, _PublicPaths())
 
-# Bound now: every command evaluates (and ``explore`` shares its name with its module, which
-# would otherwise leave the package attribute pointing at the module once imported).
+# Bound now: every command evaluates.
 from .model.compare import compare as compare  # noqa: E402
 from .model.evaluate import evaluate as evaluate  # noqa: E402
-from .views.explore import explore as explore  # noqa: E402
 
 
 class _FrontDoor(types.ModuleType):
@@ -98,6 +98,7 @@ _EXPORTS = {
     "diff": "analysis.diff",
     "economist_view": "model.economics",
     "economist_view_of": "model.economics",
+    "explore": "views.explore",
     "ScenarioError": "errors",
     "PARAMETERS": "law.parameters",
     "parameter": "law.parameters",
@@ -110,13 +111,11 @@ _EXPORTS = {
     "load_scenario": "model.scenario",
 }
 
-__all__ = sorted([*_EXPORTS, "compare", "evaluate", "explore"])
+__all__ = sorted([*_EXPORTS, "compare", "evaluate"])
 
 
 def __getattr__(name: str):
     if name == "__version__":
-        from .version import installed_version
-
         globals()[name] = value = installed_version()
         return value
     if name not in _EXPORTS:

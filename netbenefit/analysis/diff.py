@@ -38,8 +38,13 @@ import numpy as np
 from .. import views
 from ..errors import ScenarioError
 from ..law.labels import margin_points, money_exact, ratio
+from ..model.cashflows import compute
+from ..model.evaluate import evaluate
+from ..model.plausibility import quiet
 from ..model.result import Result
 from ..model.scenario import Scenario, load_scenario
+from .columns import result_columns
+from .keys import key_spec
 from .margin import benefit_window, margin_rows
 
 if TYPE_CHECKING:  # pandas is imported when a diff is made, not when netbenefit is
@@ -287,8 +292,6 @@ def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
     >>> d = diff("scenarios/office_hq_default_area.yaml", variant)  # doctest: +SKIP
     >>> d.attribution  # doctest: +SKIP
     """
-    from ..model.evaluate import evaluate
-
     scenario_a = a if isinstance(a, Scenario) else load_scenario(a)
     scenario_b = b if isinstance(b, Scenario) else load_scenario(b)
     result_a, result_b = evaluate(scenario_a), evaluate(scenario_b)
@@ -468,11 +471,6 @@ def _coalition_ratios(
     scenario: Scenario, changes: Mapping[str, Any], players: list[tuple[str, list[str]]]
 ) -> np.ndarray:
     """The ratio of every coalition of ``players`` (bit i of the index: player i's changes made)."""
-    from ..model.cashflows import compute
-    from ..model.plausibility import quiet
-    from .columns import result_columns
-    from .keys import key_spec
-
     numeric = [i for i, (_, keys) in enumerate(players) if all(_is_numeric(scenario, k, changes[k]) for k in keys)]
     other = [i for i in range(len(players)) if i not in numeric]
     size = 2 ** len(numeric)
@@ -515,8 +513,6 @@ def _coalition_ratios(
 
 def _is_numeric(scenario: Scenario, key: str, new: Any) -> bool:
     """Whether a change can be an array of variants: a number (not a flag) at a variable key."""
-    from .keys import key_spec
-
     try:
         old = scenario.value_at(key)
     except ScenarioError:

@@ -40,11 +40,14 @@ from .. import views
 from ..errors import ScenarioError
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
+from ..model.memory import check_memory
 from ..model.scenario import Scenario
 from ..model.scenario.loading import scenario_argument
 from .columns import DEFAULT_CHUNK_SIZE, NOTES, allocate, count_failures
+from .distributed import montecarlo_chunks
 from .entered import warn_distributions
-from .keys import drawn_values, key_labels, key_spec, table_values
+from .keys import check_values, drawn_values, key_labels, key_spec, table_values
+from .structure import box
 from .structure import chunks as structure_chunks
 from .variants import frame, iter_chunks
 
@@ -336,8 +339,6 @@ def montecarlo(
         if client is None:
             chunks = _chunks_here(scenario, draws, make_overrides, chunk_size, bar, distributions, use_structure)
         else:
-            from .distributed import montecarlo_chunks
-
             chunks = montecarlo_chunks(
                 client, scenario, draws, distributions, generators, chunk_size, out_of_range, bar, keep_draws,
                 use_structure,
@@ -379,7 +380,6 @@ def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple
         raise ScenarioError(source, "", f"seed must be a whole number >= 0, not {seed!r}")
     if chunk_size < 1:
         raise ScenarioError(source, "", f"chunk_size must be at least 1, not {chunk_size!r}")
-    from ..model.memory import check_memory
 
     check_memory(source, "draws", int(draws) * 8 * 2, f"a run of {int(draws):,} draws")  # the ratios, at least
     return scenario, int(draws)
@@ -397,9 +397,6 @@ def _check_box(scenario: Scenario, distributions: Mapping[str, Distribution], ch
     once, up front, where they are valid: the chunks' draws between them then need no
     :meth:`Scenario.replace` (check_values reads a key valid at two values as valid between
     them); a key whose extremes are not valid is checked chunk by chunk as before."""
-    from .keys import check_values
-    from .structure import box
-
     for key, values in (box(scenario, distributions) or {}).items():
         try:
             check_values(scenario, key, values, checked=checked)

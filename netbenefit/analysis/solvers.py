@@ -25,10 +25,11 @@ import numpy as np
 
 from .. import views
 from ..errors import ScenarioError
-from ..law import finance
+from ..law import award, finance
 from ..law.labels import money_exact
 from ..law.parameters import parameter
-from ..model.cashflows import compute
+from ..law.rules import section_75
+from ..model.cashflows import Inputs, compute
 from ..model.plausibility import warn_entered
 from ..model.scenario import Scenario
 from .columns import result_columns
@@ -245,9 +246,9 @@ def held_awards(scenario: Scenario, keys: Sequence[str]) -> list[dict[str, Any]]
     keys is among ``keys``, as ``{"phase", "keys", "values"}`` (phase 1 the initial phase)."""
     held = []
     blocks = [("", scenario.award)] + [(f"phases.{i}.", phase.award) for i, phase in enumerate(scenario.phases)]
-    for number, (prefix, award) in enumerate(blocks, 1):
+    for number, (prefix, block) in enumerate(blocks, 1):
         names = ["annual_credit", "per_new_job", "per_retained_job", "section_75"]
-        given = [f"{prefix}award.{name}" for name in names if getattr(award, name) is not None]
+        given = [f"{prefix}award.{name}" for name in names if getattr(block, name) is not None]
         if any(k.startswith(prefix + "award.") and (prefix or not k.startswith("phases.")) for k in keys):
             continue
         values = [None if k.endswith("section_75") else scenario.value_at(k) for k in given]
@@ -272,10 +273,6 @@ def held_text(held: list[dict[str, Any]]) -> str:
 def _section_75_bound(scenario: Scenario, key: str, retained_eligible: bool) -> tuple[float, float] | None:
     """The largest value of an award key the section 75 maximum allows (:mod:`netbenefit.law.rules.section_75`),
     and that maximum per job; None where the key is not bounded by it."""
-    from ..law import award
-    from ..law.rules import section_75
-    from ..model.cashflows import Inputs
-
     prefix = key[: key.index("award.")]
     inputs = Inputs(scenario)
     maximum = float(

@@ -50,10 +50,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..law.finance import discount_factors
 from ..law.rules.net_benefit import meets_threshold
 from ..model.cashflows import Computation, compute, present_values
 from ..model.scenario import Scenario
 from .columns import OVERFLOW, ZERO_CREDITS, general_columns, result_columns
+from .keys import key_spec
 
 #: The varied key the fast path treats as the discount rate.
 RATE = "discount_rate"
@@ -222,8 +224,6 @@ def _sum_of_products(left: np.ndarray, right: np.ndarray, out: np.ndarray) -> No
 
 def _factors(rates: np.ndarray, timing: str) -> tuple[np.ndarray, np.ndarray]:
     """The model's discount factor of year 1 and its one-year factor ``D(2) / D(1)`` for each rate."""
-    from ..law.finance import discount_factors
-
     two = discount_factors(rates, np.array([1, 2]), timing).reshape(-1, 2)
     return two[:, 0], two[:, 1] / two[:, 0]
 
@@ -263,7 +263,6 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
         return None
     if any(np.asarray(overrides[key]).dtype.kind not in "fiu" for key in overrides):
         return None  # a flag drawn
-    from .keys import key_spec
 
     if any(key_spec(scenario, key).kind != "number" for key in keys):
         return None  # a whole number (years): the probes between its values are not valid values
@@ -404,8 +403,6 @@ def box(scenario: Scenario, distributions: Mapping) -> dict[str, np.ndarray] | N
     """The lowest and highest value each key's distribution draws (a uniform's or triangular's
     bounds, the listed values' extremes, a normal's mean +- :data:`REACH` sd), kept within the
     key's valid range, as two "draws" of each key; None for a flag."""
-    from .keys import key_spec
-
     bounds = {}
     for key, distribution in distributions.items():
         p = distribution.parameters
@@ -434,8 +431,6 @@ def box(scenario: Scenario, distributions: Mapping) -> dict[str, np.ndarray] | N
 def columns_on_structure(scenario: Scenario, structure: Plan | None, overrides: Mapping[str, np.ndarray], size: int):
     """The result columns of one chunk of draws: on the structure for the draws inside its box,
     by the general path for the others (and for every draw without a structure)."""
-    from .columns import result_columns
-
     if structure is None or not overrides:
         return general_columns(scenario, overrides, size)
     inside = structure.inside(overrides)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from ..model.cashflows import compute
 from ..model.scenario import Scenario
+from ..model.tables import ResultTable
 from .columns import (  # noqa: F401  (importable from here as before)
     DEFAULT_CHUNK_SIZE,
     NOTES,
@@ -35,6 +36,7 @@ from .columns import (  # noqa: F401  (importable from here as before)
     repeated,
     result_columns,
 )
+from .distributed import variants_chunks
 from .keys import check_overrides, table_values
 
 
@@ -65,8 +67,6 @@ def iter_chunks(
 def frame(keys: Mapping[str, np.ndarray], columns: Mapping[str, np.ndarray]) -> pd.DataFrame:
     """One row per variant: a column per varied key (named by the dotted key), then the results;
     shown in a notebook by unit (:class:`netbenefit.model.tables.ResultTable`), the values unchanged."""
-    from ..model.tables import ResultTable
-
     data: dict[str, Any] = dict(keys)
     for name in RESULT_COLUMNS:
         data[name] = columns[name]
@@ -125,8 +125,6 @@ def run(
             scenario, size, lambda a, b: {key: array[a:b] for key, array in checked.items()}, chunk_size, progress
         )
     else:
-        from .distributed import variants_chunks
-
         chunks = variants_chunks(client, scenario, checked, size, chunk_size, progress)
     for start, stop, _, chunk in chunks:
         for name, values in chunk.items():

@@ -26,8 +26,12 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 
+from .. import _startup
 from ..errors import ScenarioError
 from ..io.safe_text import terminal
+from ..io.writing import OutputError, put_back_handlers
+from ..model.plausibility import PlausibilityWarning
+from ..version import installed_version
 from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
 
 EXIT_OK, EXIT_WRITE_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -48,8 +52,6 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=default, help=help or "show the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None):
-        from ..version import installed_version
-
         print(f"netbenefit {installed_version('unknown')}")
         parser.exit()
 
@@ -142,8 +144,6 @@ def library_warning_line(message: str) -> str:
 def _show_warning(message, category, filename, lineno, file=None, line=None):
     """The command's warning writer: every warning, the libraries' included, is one line
     ``netbenefit: warning: ...`` on stderr; a library's warning is written once."""
-    from ..model.plausibility import PlausibilityWarning
-
     if issubclass(category, PlausibilityWarning):
         print(f"netbenefit: warning: {terminal(str(message))}", file=sys.stderr)
         return
@@ -157,8 +157,6 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; in its own process (``python -m netbenefit``, the ``netbenefit``
     script) the process ends here, with the command's exit status (:func:`_end_process`)."""
-    from .. import _startup
-
     code = _command(argv)
     if _startup.is_command_line():
         _end_process(code)
@@ -184,8 +182,6 @@ def _end_process(code: int) -> None:
 
 
 def _command(argv: Sequence[str] | None) -> int:
-    from .. import _startup
-
     _RECEIVED.clear()
     _SHOWN.clear()
     previous: dict = {}
@@ -199,7 +195,6 @@ def _command(argv: Sequence[str] | None) -> int:
         if _RECEIVED:
             return _stopped(_RECEIVED[0])
         args = build_parser().parse_args(argv)
-        from ..model.plausibility import PlausibilityWarning
 
         with warnings.catch_warnings():
             warnings.simplefilter("error" if getattr(args, "strict", False) else "always", PlausibilityWarning)
@@ -211,8 +206,6 @@ def _command(argv: Sequence[str] | None) -> int:
     except _Stopped as stopped:
         return _stopped(stopped.number)
     finally:
-        from ..io.writing import put_back_handlers
-
         try:
             if previous and _startup.is_command_line():
                 _hold_to_the_end(previous)  # the process ends next: a signal still gets its one line
@@ -251,8 +244,6 @@ def _take_over_signals(previous: dict) -> None:
     """Set :func:`_stop` as the handler of SIGINT and SIGTERM (in the main thread), recording in
     ``previous`` each handler it replaces: the one before the command line held the signals while
     it started (netbenefit._startup), if it did. A signal ignored (SIG_IGN) stays ignored."""
-    from .. import _startup
-
     if threading.current_thread() is not threading.main_thread():
         return
     for number in _STOP_WORDS:
@@ -272,9 +263,6 @@ def _stopped(number: int) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..io.writing import OutputError
-    from ..model.plausibility import PlausibilityWarning
-
     try:
         return args.handler(args)
     except PlausibilityWarning as error:  # --strict: every warning of the scenario, as errors

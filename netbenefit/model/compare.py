@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from .. import views
 from .evaluate import evaluate
 from .result import Result
-from .scenario import Scenario
+from .scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,8 +88,6 @@ def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterabl
     """
     import pandas as pd
 
-    from .scenario import load_scenario
-
     results = []
     for item in items:
         if methods is None or isinstance(item, Result):
@@ -97,7 +95,7 @@ def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterabl
             continue
         scenario = item if isinstance(item, Scenario) else load_scenario(item)
         results.extend(evaluate(variant) for variant in under_methods(scenario, methods))
-    from .tables import ResultTable  # shown in a notebook by unit, the values unchanged
+    from .tables import ResultTable  # pandas: deferred past start-up
 
     return ResultTable(pd.DataFrame([summary_row(result) for result in results], columns=list(SUMMARY_COLUMNS)))
 

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .cashflows import compute
+from .scenario.paths import key_label
+
 if TYPE_CHECKING:
     from .cashflows import Computation
     from .result import Result
@@ -71,7 +74,6 @@ class Conventions:
     @classmethod
     def of_computation(cls, scenario: Scenario, computation: Computation, varied: tuple[str, ...] = ()) -> Conventions:
         """The conventions of the base variant (row 0) of a computation of ``scenario``."""
-        from .scenario.paths import key_label
         extended = int(scenario.commitment.extended_years)
         counted = bool(np.asarray(computation.extension_counts).reshape(-1)[0]) and extended > 0
         return cls(
@@ -92,6 +94,4 @@ class Conventions:
 
 def of_scenario(scenario: Scenario, varied: tuple[str, ...] = ()) -> Conventions:
     """The conventions of ``scenario`` (computed once, by the model)."""
-    from .cashflows import compute
-
     return Conventions.of_computation(scenario, compute(scenario), varied)

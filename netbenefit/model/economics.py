@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..errors import ScenarioError
 from ..law.rules import meets_threshold
+from .conventions import Conventions
 
 #: Rows of :func:`economist_view`, in order.
 VIEWS = ("statutory", "but_for", "but_for_net_of_cost_of_growth")
@@ -170,7 +171,6 @@ def economist_view_of(
     table = economist_view(
         result.pv_benefits, result.pv_credits, result.threshold, but_for_share=but_for_share, pv_cost_of_growth=growth
     )
-    from .conventions import Conventions
 
     table.attrs["conventions"] = Conventions.of_result(result)
     return table

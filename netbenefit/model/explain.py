@@ -12,6 +12,7 @@ from ..law.labels import compared, money_exact, share
 from ..law.parameters import parameter
 from ..law.rules import eligibility, net_benefit
 from . import withholdings
+from .commitment_window import decides_on_defined_window
 from .scenario import Scenario
 
 
@@ -253,8 +254,6 @@ def commitment_period_warnings(scenario: Scenario, statutory_code: int = net_ben
     authority: 1.5 times the eligibility period). Such a period counts in no test: the defined one
     decides, the 400 percent test included (:mod:`netbenefit.model.commitment_window`); a longer window
     is an elected extension, ``commitment.extended_years``, 71(a)(5)(d)."""
-    from .commitment_window import decides_on_defined_window
-
     multiple = parameter("commitment_period_multiple_of_eligibility_period")
     records = [("commitment", scenario.commitment, scenario.award)] + [
         (f"phases.{i}.commitment", phase.commitment, phase.award) for i, phase in enumerate(scenario.phases)

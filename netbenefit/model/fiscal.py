@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import ScenarioError
 from ..law.finance import TIMINGS
 
 if TYPE_CHECKING:
@@ -109,8 +110,6 @@ def fiscal_years(
     cycles = max(0, -(-(last - dt.MAXYEAR) // CALENDAR_CYCLE_YEARS))
     shift = cycles * CALENDAR_CYCLE_YEARS
     if shift and approval.year - shift < dt.MINYEAR:
-        from ..errors import ScenarioError
-
         raise ScenarioError(
             source,
             "approval_date",

@@ -10,8 +10,10 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from .. import views
-from ..law.labels import money_exact, net_benefit_headline, ratio_verdict
+from ..law.labels import money, money_exact, net_benefit_headline, ratio_verdict
 from ..law.rules.clawback import SCHEDULE_COLUMNS
+from ..law.rules.net_benefit import meets_threshold
+from .fiscal import by_fiscal_year
 from .scenario import Scenario
 
 if TYPE_CHECKING:
@@ -89,7 +91,7 @@ class _Field:
             value = value()
             instance.__dict__[self.name] = value
         if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
-            from .tables import ResultTable  # shown in a notebook with units and formats
+            from .tables import ResultTable  # pandas: deferred past start-up
 
             value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
             instance.__dict__[self.name] = value
@@ -260,8 +262,6 @@ class Result:
     def by_fiscal_year(self) -> pd.DataFrame:
         """Credits and counted benefits by New Jersey State fiscal year
         (:func:`netbenefit.model.fiscal.by_fiscal_year`)."""
-        from .fiscal import by_fiscal_year
-
         return by_fiscal_year(self)
 
     @property
@@ -279,8 +279,6 @@ class Result:
 
         Read from ``cashflows`` with the comparison of the net benefit test, 71(a)(5).
         """
-        from ..law.rules.net_benefit import meets_threshold
-
         cumulative = self.cashflows["cumulative_pv_net_benefits"].to_numpy()
         reached = meets_threshold(cumulative / self.pv_credits, self.threshold)
         years = self.cashflows.index[reached]
@@ -418,8 +416,6 @@ class Result:
 
     def __repr__(self) -> str:
         """One line: name, ratio against threshold, verdicts and the two present values."""
-        from ..law.labels import money
-
         return (
             f"<Result {self.name!r}: {self.verdict()}; "
             f"{'eligible' if self.eligible else 'not eligible'}; "

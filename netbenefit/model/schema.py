@@ -28,6 +28,10 @@ from typing import Any
 
 from pydantic.json_schema import GenerateJsonSchema
 
+from ..io.text_rule import description_text, no_control_characters
+from .scenario import Scenario, blocks
+from .scenario.limits import MAX_YEARS
+
 #: The JSON Schema draft pydantic writes.
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -78,9 +82,6 @@ class _ScenarioSchema(GenerateJsonSchema):
     """pydantic's schema, with the rules of the model's own validators that JSON Schema can say."""
 
     def function_after_schema(self, schema) -> dict[str, Any]:
-        from ..io.text_rule import description_text, no_control_characters
-        from .scenario import blocks
-
         json_schema = super().function_after_schema(schema)
         function = schema.get("function", {}).get("function")
         if function is no_control_characters:
@@ -114,8 +115,6 @@ def _with(json_schema: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
 
 def _phase_start(schema: dict[str, Any]) -> None:
     """A phase gives ``start_year`` or ``starts_in_year``, exactly one (``Phase``'s own rule)."""
-    from .scenario.limits import MAX_YEARS
-
     phase = schema.get("$defs", {}).get("Phase")
     if phase is None:
         return
@@ -136,8 +135,6 @@ def _phase_start(schema: dict[str, Any]) -> None:
 
 def scenario_schema() -> dict[str, Any]:
     """The JSON Schema of a scenario (format v1), as a mapping."""
-    from .scenario import Scenario
-
     schema = Scenario.model_json_schema(schema_generator=_ScenarioSchema)
     _phase_start(schema)
     description = schema.get("description", "")

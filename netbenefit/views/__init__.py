@@ -24,153 +24,153 @@ from typing import Any
 
 def result_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.html.result_html`."""
-    from .html import result_html  # pandas and matplotlib on first use
+    from .html import result_html  # a view, a floor above the model: imported on first use
 
     return result_html(*args, **kwargs)
 
 
 def result_table_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.notebook.result_table_html`."""
-    from .notebook import result_table_html  # pandas on first use
+    from .notebook import result_table_html  # a view, a floor above the model: imported on first use
 
     return result_table_html(*args, **kwargs)
 
 
 def scenario_charts() -> dict[str, Any]:
     """The table of charts :mod:`netbenefit.views.charts` draws (``SCENARIO_CHARTS``)."""
-    from .charts import SCENARIO_CHARTS  # matplotlib on first use
+    from .charts import SCENARIO_CHARTS  # a view, a floor above the model: imported on first use
 
     return SCENARIO_CHARTS
 
 
 def write_workbook(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.workbook.write_workbook`."""
-    from .workbook import write_workbook  # XlsxWriter and pandas on first use
+    from .workbook import write_workbook  # a view, a floor above the model: imported on first use
 
     return write_workbook(*args, **kwargs)
 
 
 def write_report(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.html.write_report`."""
-    from .html import write_report  # pandas and matplotlib on first use
+    from .html import write_report  # a view, a floor above the model: imported on first use
 
     return write_report(*args, **kwargs)
 
 
 def write_memo(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.html.memo.write_memo`."""
-    from .html.memo import write_memo  # pandas and matplotlib on first use
+    from .html.memo import write_memo  # a view, a floor above the model: imported on first use
 
     return write_memo(*args, **kwargs)
 
 
 def scenario_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.notebook.scenario_html`."""
-    from .notebook import scenario_html  # pandas on first use
+    from .notebook import scenario_html  # a view, a floor above the model: imported on first use
 
     return scenario_html(*args, **kwargs)
 
 
 def comparison_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.html.comparison_html`."""
-    from .html import comparison_html  # pandas and matplotlib on first use
+    from .html import comparison_html  # a view, a floor above the model: imported on first use
 
     return comparison_html(*args, **kwargs)
 
 
 def compare_ratios(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.charts.compare_ratios`."""
-    from .charts import compare_ratios  # matplotlib on first use
+    from .charts import compare_ratios  # a view, a floor above the model: imported on first use
 
     return compare_ratios(*args, **kwargs)
 
 
 def diff_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.notebook.diff_html`."""
-    from .notebook import diff_html  # pandas on first use
+    from .notebook import diff_html  # a view, a floor above the model: imported on first use
 
     return diff_html(*args, **kwargs)
 
 
 def ratio_waterfall(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.charts.ratio_waterfall`."""
-    from .charts import ratio_waterfall  # matplotlib on first use
+    from .charts import ratio_waterfall  # a view, a floor above the model: imported on first use
 
     return ratio_waterfall(*args, **kwargs)
 
 
 def write_diff_memo(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.html.memo.write_diff_memo`."""
-    from .html.memo import write_diff_memo  # pandas and matplotlib on first use
+    from .html.memo import write_diff_memo  # a view, a floor above the model: imported on first use
 
     return write_diff_memo(*args, **kwargs)
 
 
 def montecarlo_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.notebook.montecarlo_html`."""
-    from .notebook import montecarlo_html  # pandas on first use
+    from .notebook import montecarlo_html  # a view, a floor above the model: imported on first use
 
     return montecarlo_html(*args, **kwargs)
 
 
 def montecarlo_distribution(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.charts.montecarlo_distribution`."""
-    from .charts import montecarlo_distribution  # matplotlib on first use
+    from .charts import montecarlo_distribution  # a view, a floor above the model: imported on first use
 
     return montecarlo_distribution(*args, **kwargs)
 
 
 def sensitivity_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.notebook.sensitivity_html`."""
-    from .notebook import sensitivity_html  # pandas on first use
+    from .notebook import sensitivity_html  # a view, a floor above the model: imported on first use
 
     return sensitivity_html(*args, **kwargs)
 
 
 def tornado(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.charts.tornado`."""
-    from .charts import tornado  # matplotlib on first use
+    from .charts import tornado  # a view, a floor above the model: imported on first use
 
     return tornado(*args, **kwargs)
 
 
 def solver_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.notebook.solver_html`."""
-    from .notebook import solver_html  # pandas on first use
+    from .notebook import solver_html  # a view, a floor above the model: imported on first use
 
     return solver_html(*args, **kwargs)
 
 
 def portfolio_html(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.portfolio_files.portfolio_html`."""
-    from .portfolio_files import portfolio_html  # pandas, matplotlib and XlsxWriter on first use
+    from .portfolio_files import portfolio_html  # a view, a floor above the model: imported on first use
 
     return portfolio_html(*args, **kwargs)
 
 
 def portfolio_charts() -> dict[str, Any]:
     """The table of charts :mod:`netbenefit.views.charts.portfolio` draws (``PORTFOLIO_CHARTS``)."""
-    from .charts.portfolio import PORTFOLIO_CHARTS  # matplotlib on first use
+    from .charts.portfolio import PORTFOLIO_CHARTS  # a view, a floor above the model: imported on first use
 
     return PORTFOLIO_CHARTS
 
 
 def write_portfolio_workbook(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.portfolio_files.write_portfolio_workbook`."""
-    from .portfolio_files import write_portfolio_workbook  # pandas, matplotlib and XlsxWriter on first use
+    from .portfolio_files import write_portfolio_workbook  # a view, a floor above the model: imported on first use
 
     return write_portfolio_workbook(*args, **kwargs)
 
 
 def write_portfolio_page(*args: Any, **kwargs: Any) -> Any:
     """:func:`netbenefit.views.portfolio_files.write_portfolio_page`."""
-    from .portfolio_files import write_portfolio_page  # pandas, matplotlib and XlsxWriter on first use
+    from .portfolio_files import write_portfolio_page  # a view, a floor above the model: imported on first use
 
     return write_portfolio_page(*args, **kwargs)
 
 
 def chart_module() -> Any:
     """:mod:`netbenefit.views.charts`, for a name kept for compatibility (``analysis.tornado``)."""
-    from . import charts as module  # matplotlib on first use
+    from . import charts as module  # a view, a floor above the model: imported on first use
 
     return module

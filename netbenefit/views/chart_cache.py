@@ -13,15 +13,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..io.run_folder import current_run, relative_name
+from ..io.writing import CHART_FILE_STEMS, source_date
 from ..model.result import Result
+from .chart_keys import NotDigestible, chart_key, result_digest, style_digest
+from .charts.style import DPI, PNG_OPTIONS, figure_bytes
 
 
 def _options(image_format: str) -> dict:
     """The printing options of a chart file that are not in the package's code: the date an SVG
     or PDF records (``SOURCE_DATE_EPOCH``); and, for the record, the resolution and PNG options."""
-    from ..io.writing import source_date
-    from .charts.style import DPI, PNG_OPTIONS
-
     options: dict = {"dpi": DPI}
     if image_format == "png":
         options["png"] = dict(PNG_OPTIONS)
@@ -42,13 +43,9 @@ def kept_charts(
     the folder of ``places``), the paths of its files in each of ``formats`` when the run writing
     into ``root`` keeps them as they are, else None (it is to be drawn). Outside a run, every
     chart is drawn. The digest of each file is recorded for the run's manifest either way."""
-    from ..io.run_folder import current_run, relative_name
-
     run = current_run(root)
     if run is None:
         return [None] * len(jobs)
-    from ..io.writing import CHART_FILE_STEMS
-    from .chart_keys import NotDigestible, chart_key, result_digest, style_digest
 
     try:
         digests: list[str] | None = [result_digest(result) for result in results]
@@ -77,8 +74,6 @@ def warm_up() -> None:
     processes forked after it inherit Matplotlib's modules and its list of fonts instead of each
     loading them (its text is never written anywhere)."""
     from matplotlib.figure import Figure
-
-    from .charts.style import figure_bytes
 
     figure = Figure(figsize=(2.0, 1.0), layout="constrained")
     ax = figure.add_subplot()

@@ -34,6 +34,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..model.result import OnDemand
+from ..version import installed_version
+
 if TYPE_CHECKING:
     from ..model.result import Result
 
@@ -110,8 +113,6 @@ def _slots(cls: type) -> list[str]:
 
 
 def _is_table(value) -> bool:
-    from ..model.result import OnDemand
-
     # a pandas object, or a subclass of one (netbenefit.model.tables.ResultTable), without importing pandas
     return isinstance(value, OnDemand) or any(k.__module__.startswith("pandas") for k in type(value).__mro__)
 
@@ -143,8 +144,6 @@ def result_digest(result: Result) -> str:
 @functools.cache
 def package_digest() -> str:
     """netbenefit's version and the digest of every file of the package (code and parameters)."""
-    from ..version import installed_version
-
     root = Path(__file__).resolve().parent  # the package folder
     hasher = hashlib.sha256(f"netbenefit {installed_version()};".encode())
     for path in sorted(root.rglob("*")):

@@ -25,6 +25,25 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..analysis.keys import key_label, key_spec, whole_jobs
+from ..analysis.sensitivity import sensitivity
+from ..errors import ScenarioError
+from ..io.safe_text import html
+from ..model.evaluate import evaluate
+from ..model.scenario import Scenario, load_scenario
+from ..model.scenario.loading import unnameable
+from ..model.scenario.shared import covered
+from .charts import cumulative_pv
+from .charts.style import (
+    FOOTNOTE_GID,
+    conventions_footnote,
+    figure_bytes,
+    money_axis,
+    new_figure,
+    scenario_label,
+    verdict,
+)
+
 #: Keys the explorer considers, in this order; those the scenario gives a nonzero number are ranked.
 CANDIDATE_KEYS = (
     "jobs.new",
@@ -60,17 +79,11 @@ class Unavailable:
         return self.reason
 
     def _repr_html_(self) -> str:
-        from ..io.safe_text import html
-
         return f"<p><b>{html(self.reason)}</b></p>"
 
 
 def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
     """The ``count`` keys whose +/-20% moves the ratio most: ``(key, base, swing)``, largest first."""
-    from ..analysis.keys import key_spec
-    from ..analysis.sensitivity import sensitivity
-    from ..errors import ScenarioError
-
     rows = []
     for key in candidate_keys(scenario):
         try:
@@ -92,8 +105,6 @@ def candidate_keys(scenario) -> list[str]:
     """The keys the explorer ranks: :data:`CANDIDATE_KEYS` of the initial phase, then those of each
     later phase (``phases.0.jobs.new``...) that the phases do not share (a shared key is the
     initial phase's, moved as one key: netbenefit.model.scenario.shared)."""
-    from ..model.scenario.shared import covered
-
     own = ("jobs.", "award.")  # a later phase has its own jobs and award
     shared = covered(scenario.shared)
     later = [
@@ -108,15 +119,11 @@ def candidate_keys(scenario) -> list[str]:
 def slider_label(scenario, key: str) -> str:
     """A slider's description: the key in words with its phase in a phased project (``Phase 1: New
     full-time jobs``; a shared key, ``Every phase: ...``)."""
-    from ..analysis.keys import key_label
-
     return key_label(scenario, key, short=True)
 
 
 def whole_slider(scenario, key: str) -> bool:
     """Whether a key's slider moves in whole steps (a whole-number key, or a count of jobs)."""
-    from ..analysis.keys import key_spec, whole_jobs
-
     return whole_jobs(key) or key_spec(scenario, key).kind == "integer"
 
 
@@ -124,8 +131,6 @@ def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, 
     """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
     count of jobs or a whole-number key in whole steps between whole ends."""
     import math
-
-    from ..analysis.keys import key_spec
 
     spec = key_spec(scenario, key)
     base = float(spec.base)
@@ -159,14 +164,11 @@ class Explorer:
     def __init__(self, scenario, *, count: int = 6, keys=None) -> None:
         import ipywidgets as widgets
 
-        from ..model.evaluate import evaluate
-
         self.scenario = scenario
         self.result = evaluate(scenario)
         self.variant = scenario
         keys = list(keys) if keys is not None else [key for key, _, _ in ranked_drivers(scenario, count)]
         self.sliders = {}
-        from ..analysis.keys import key_spec
 
         for key in keys:
             low, high, step = slider_range(scenario, key)
@@ -211,8 +213,6 @@ class Explorer:
     # --- callbacks (testable without a browser) ------------------------------------------------
     def changes(self) -> dict[str, Any]:
         """The sliders' values that differ from the scenario's."""
-        from ..analysis.keys import key_spec
-
         changed = {}
         for key, slider in self.sliders.items():
             if slider.value != key_spec(self.scenario, key).base:
@@ -220,9 +220,6 @@ class Explorer:
         return changed
 
     def _changed(self, change=None) -> None:
-        from ..errors import ScenarioError
-        from ..model.evaluate import evaluate
-
         changes = self.changes()
         try:
             self.variant = self.scenario.replace(changes) if changes else self.scenario
@@ -245,8 +242,6 @@ class Explorer:
 
     def reset(self) -> None:
         """Every slider back to the scenario's value."""
-        from ..analysis.keys import key_spec
-
         for key, slider in self.sliders.items():
             slider.unobserve(self._changed, names="value")
             slider.value = key_spec(self.scenario, key).base
@@ -257,8 +252,6 @@ class Explorer:
         """Write the current variant as a scenario file (the ``File`` box's path by default). A path
         that cannot be written (a missing folder, which is not made; a NUL; a folder in the way) is
         said in the status line, never raised out of the button's callback."""
-        from ..model.scenario.loading import unnameable
-
         given = path if path is not None else self.path.value
         try:
             target = Path(given)
@@ -295,8 +288,6 @@ class LiveChart:
     another benefit window), it is drawn again whole."""
 
     def __init__(self, result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
-        from .charts.style import new_figure
-
         self.figure, self.ax = new_figure(size)
         self.dpi = dpi
         self._draw(result)
@@ -313,11 +304,8 @@ class LiveChart:
         )
 
     def _draw(self, result) -> None:
-        from .charts import cumulative_pv
-
         self.ax.clear()
         self.figure.set_layout_engine("constrained")
-        from .charts.style import conventions_footnote
 
         cumulative_pv(result, ax=self.ax)
         self.shape = self._make_up(result)
@@ -328,8 +316,6 @@ class LiveChart:
         """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
         make-up changed."""
         import numpy as np
-
-        from .charts.style import FOOTNOTE_GID, conventions_footnote, money_axis, scenario_label, verdict
 
         if self._make_up(result) != self.shape:
             self._draw(result)
@@ -363,8 +349,6 @@ class LiveChart:
     def png(self) -> bytes:
         """The chart printed as a PNG. The layout is found on the first print and kept after it, so
         that a move does not lay the figure out again."""
-        from .charts.style import figure_bytes
-
         data = figure_bytes(self.figure, "png", dpi=self.dpi)
         if not self._laid_out:
             self.figure.set_layout_engine("none")  # the axes keep the place the first print gave them
@@ -392,8 +376,6 @@ def verdict_html(result) -> str:
 
 
 def _escape(text: Any) -> str:
-    from ..io.safe_text import html
-
     return html(str(text))
 
 
@@ -415,7 +397,6 @@ def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
         import ipywidgets  # noqa: F401
     except ImportError:
         return Unavailable()
-    from ..model.scenario import Scenario, load_scenario
 
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)

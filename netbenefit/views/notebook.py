@@ -14,6 +14,9 @@ from html import escape
 from typing import TYPE_CHECKING, Any
 
 from ..law import labels
+from ..model.compare import compare
+from .charts import new_figure, ratio_waterfall
+from .html import STYLE, figure_png_base64, flatten, html_table, written_value
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,8 +28,6 @@ if TYPE_CHECKING:
 
 
 def _wrap(body: str) -> str:
-    from .html import STYLE
-
     return f'<div class="netbenefit"><style>{STYLE}</style>{body}</div>'
 
 
@@ -36,8 +37,6 @@ def _rows(pairs) -> str:
 
 def scenario_html(scenario: Scenario) -> str:
     """A scenario in a notebook: its name, source and every input as written, with its label."""
-    from .html import flatten, written_value
-
     rows = []
     for key, value in flatten(scenario.as_written):
         try:
@@ -162,8 +161,6 @@ def checks_frame(result: Result) -> pd.DataFrame:
 
 def comparison_frame(results: Sequence[Result]) -> pd.DataFrame:
     """:func:`netbenefit.compare` indexed by scenario name."""
-    from ..model.compare import compare
-
     table = compare(results)
     return table.set_index("name") if "name" in table.columns else table
 
@@ -231,7 +228,6 @@ def result_table_html(table: pd.DataFrame, unknown: str = "", units: Mapping[str
     try:
         import jinja2  # noqa: F401 - pandas' Styler needs it (the notebook extra)
     except ImportError:  # the same headers and cells, without the Styler
-        from .html import html_table
 
         def cell(column, value) -> str:
             return escape(_cell(column, value, (units or {}).get(str(column), unknown)))
@@ -252,9 +248,6 @@ def _cell(column: Any, value: Any, unknown: str) -> str:
 def diff_html(diff: Any) -> str:
     """A Diff: the ratios and present values, the inputs that differ (in words, by unit), the
     attribution (percentage points of the ratio, adding up to the change) and the waterfall chart."""
-    from .charts import new_figure, ratio_waterfall
-    from .html import figure_png_base64
-
     pairs = [
         ("A", diff.name_a),
         ("B", diff.name_b),

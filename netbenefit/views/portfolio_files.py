@@ -15,9 +15,12 @@ from typing import TYPE_CHECKING
 from ..analysis.portfolio.book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
 from ..io import safe_text
 from ..io.safe_text import html as escape
-from ..io.writing import write_file
+from ..io.writing import NO_DATE, source_date, write_file
 from ..law.labels import money_exact as money
 from ..model.fiscal import BENEFIT_COLUMNS
+from .charts.portfolio import PORTFOLIO_CHARTS
+from .charts.style import new_figure, save_figure
+from .html import figure_png_base64
 from .result_files import csv_bytes, write_named_bytes
 
 if TYPE_CHECKING:
@@ -200,8 +203,6 @@ def write_portfolio_workbook(portfolio: Portfolio, path: Path) -> Path:
     def write(temporary: Path) -> None:
         import xlsxwriter
 
-        from ..io.writing import NO_DATE, source_date
-
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         book = xlsxwriter.Workbook(str(temporary), {**options, "in_memory": True})
         book.set_properties({"created": source_date() or dt.datetime(*NO_DATE, tzinfo=dt.UTC)})
@@ -321,10 +322,6 @@ def portfolio_page(portfolio: Portfolio, images: Sequence[tuple[str, str]] = ())
 
 
 def _chart_images(portfolio: Portfolio) -> list[tuple[str, str]]:
-    from .charts.portfolio import PORTFOLIO_CHARTS
-    from .charts.style import new_figure
-    from .html import figure_png_base64
-
     images = []
     for name, chart in PORTFOLIO_CHARTS.items():
         figure, ax = new_figure((11.0, 6.0))
@@ -344,9 +341,6 @@ def write_portfolio(
 ) -> list[Path]:
     """Everything ``netbenefit portfolio`` writes into ``folder``; returns the paths in order:
     :data:`TABLE_FILES`, ``portfolio.xlsx``, ``portfolio.html`` and ``views/charts/<name>.<format>``."""
-    from .charts.portfolio import PORTFOLIO_CHARTS
-    from .charts.style import new_figure, save_figure
-
     folder = Path(folder)
     written = write_named_bytes(folder, csv_files(portfolio))
     written.append(write_portfolio_workbook(portfolio, folder / WORKBOOK_NAME))

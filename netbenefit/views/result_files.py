@@ -10,7 +10,13 @@ from pathlib import Path
 
 from ..io import safe_text
 from ..io.writing import CHART_FILE_STEMS, OutputError, atomic_write, file_stems, import_held, source_date
+from ..model.compare import SUMMARY_COLUMNS, summary_row
 from ..model.result import Result
+from . import charts
+from .chart_cache import kept_charts, warm_up
+from .charts import meaningful_charts
+from .charts.style import figure_bytes
+from .workbook import write_workbook
 
 
 def check_output_folder(folder: Path, force: bool) -> Path:
@@ -117,9 +123,6 @@ def _chart_images(results, chart: str, formats: Sequence[str]) -> list[tuple[str
     """``chart`` drawn once for ``results`` and printed in each format, as ``(file name, image
     bytes)``; the caller writes the files (in a worker process of :func:`write_charts`, nothing
     is written)."""
-    from . import charts
-    from .charts.style import figure_bytes
-
     figure = charts.draw(chart, results)
     stem = CHART_FILE_STEMS.get(chart, chart)
     return [(f"{stem}.{image_format}", figure_bytes(figure, image_format)) for image_format in formats]
@@ -153,7 +156,6 @@ def _chart_jobs(results: Sequence[Result], charts: str) -> list[tuple[int | None
     "compare_ratios")`` for the comparison chart, then ``(index of the result, chart)``."""
     if charts == "none":
         return []
-    from .charts import meaningful_charts
 
     jobs: list[tuple[int | None, str]] = [(None, "compare_ratios")]
     if charts == "all":
@@ -199,7 +201,6 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
     import_held()  # matplotlib's C extensions initialised with the signals held
     stems = file_stems(results)
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
-    from .chart_cache import kept_charts
 
     kept = kept_charts(folder.parent, results, jobs, places, formats)  # the charts a run keeps as they are
     draw = [job for job, keep in zip(jobs, kept, strict=True) if keep is None]
@@ -221,8 +222,6 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
         yield in_this_process
         return
     from concurrent.futures import ProcessPoolExecutor
-
-    from .chart_cache import warm_up
 
     warm_up()  # once here, inherited by every worker
     _CHART_JOBS[:] = results
@@ -280,7 +279,6 @@ def write_comparison(
     # the charts are drawn in worker processes while this process writes the tables
     with _charts_drawn(results, folder, formats, charts, workers) as finish_charts:
         written.extend(write_named_bytes(folder, csv_files(results)))
-        from .workbook import write_workbook
 
         written.append(write_workbook(results, folder / "comparison.xlsx"))
         if progress is not None:
@@ -295,8 +293,6 @@ def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
     ``netbenefit.compare(results)`` and for each ``result.cashflows`` (text through
     :func:`netbenefit.io.safe_text.csv_field`), made from the results' rows and columns without
     pandas (tests/outputs/test_csv.py holds them to pandas' output)."""
-    from ..model.compare import SUMMARY_COLUMNS, summary_row
-
     summary = [summary_row(result) for result in results]
     files = [("summary.csv", csv_bytes(SUMMARY_COLUMNS, [[row[c] for c in SUMMARY_COLUMNS] for row in summary]))]
     for result, stem in zip(results, file_stems(results), strict=True):

@@ -19,6 +19,9 @@ only through the one door, :func:`netbenefit.views.view`.
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from collections import defaultdict
 from functools import cache
 from pathlib import Path
@@ -43,6 +46,10 @@ DOOR = "views"
 
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 120
+#: Imports of the package inside a function (the door's included): at most this many, each one
+#: deferring past start-up (``import netbenefit``, ``netbenefit --help``) a module start-up does not
+#: load, with its reason on its line.
+MAX_DEFERRED_IMPORTS = 80
 
 
 def _modules() -> dict[str, Path]:
@@ -260,7 +267,8 @@ def test_a_cycle_and_an_upward_import_are_found():
 
 
 DOOR_FUNCTIONS = sorted(
-    node.name for node in ast.parse((PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")).body
+    node.name
+    for node in ast.parse((PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")).body
     if isinstance(node, ast.FunctionDef)
 )
 
@@ -293,3 +301,66 @@ def test_views_are_reached_only_through_the_door():
                 if node.attr not in DOOR_FUNCTIONS:
                     found.append(f"{module}:{node.lineno}: views.{node.attr}")
     assert not found, found
+
+
+def deferred_imports() -> list[tuple[str, int, list[str], str]]:
+    """Every import of a netbenefit module inside a function: ``(module, line, the modules it
+    loads, the source of its first line)``."""
+    found = []
+    for module, path in MODULES.items():
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for function in ast.walk(tree(module)):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in _own_statements(function):
+                if isinstance(node, (ast.Import, ast.ImportFrom)):
+                    targets = sorted({target for target, _ in _target(module, path, node) if target in MODULES})
+                    if targets:
+                        found.append((module, node.lineno, targets, lines[node.lineno - 1]))
+    return sorted(found)
+
+
+def _own_statements(function: ast.AST):
+    """The statements of ``function``, those of the functions inside it left to them."""
+    for node in ast.iter_child_nodes(function):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        yield node
+        yield from _own_statements(node)
+
+
+def test_imports_inside_functions_are_few_and_each_says_why():
+    # an import inside a function hides a dependency from the top of the module: only those that
+    # keep a module out of start-up stay, each with its reason on its line
+    found = deferred_imports()
+    assert len(found) <= MAX_DEFERRED_IMPORTS, f"{len(found)} imports inside functions (at most {MAX_DEFERRED_IMPORTS})"
+    silent = [f"{module}:{line}: {text.strip()}" for module, line, _, text in found if "#" not in text]
+    assert not silent, "say on the line why the import waits (what it keeps out of start-up):\n" + "\n".join(silent)
+
+
+def test_each_import_inside_a_function_keeps_a_module_out_of_start_up():
+    # start-up, as the command line's: the package, the parser and every command module; then each
+    # deferred import must be in a module loaded by then and name a module not loaded by then
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from netbenefit.cli import main\n"
+        "try:\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = {
+        name.removeprefix("netbenefit").lstrip(".") for name in json.loads(run.stdout) if name.startswith("netbenefit")
+    }
+    needless = [
+        f"{module}:{line}: {', '.join(targets)}"
+        for module, line, targets, _ in deferred_imports()
+        if module not in loaded or all(target in loaded for target in targets)
+    ]
+    assert not needless, "imports inside functions that defer nothing at start-up; import at the top:\n" + "\n".join(
+        needless
+    )
+    assert "model.tables" not in loaded and "views.html" not in loaded and "views.explore" not in loaded

@@ -19,6 +19,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from .book import Portfolio
+
 _EXPORTS = {
     "Portfolio": "book",
     "load_portfolio_file": "montecarlo",
@@ -37,8 +39,6 @@ def portfolio(scenarios, *, cap: float | None = None, regions: bool = False) -> 
     credits awarded in the north and the south against the regional split of the Aspire and Emerge
     cap (secondary), by each application's ``location.region``.
     """
-    from .book import Portfolio
-
     return Portfolio.of(scenarios, cap=cap, regions=regions)
 
 

@@ -30,7 +30,12 @@ import numpy as np
 from ... import views
 from ...errors import ScenarioError
 from ...law.labels import money_exact
+from ...law.parameters import PARAMETERS, parameter
+from ...model.evaluate import evaluate
 from ...model.fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
+from ...model.result import Result
+from ...model.scenario import Scenario
+from ...model.tables import ResultTable
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -99,15 +104,11 @@ PORTFOLIO_UNITS = {
 
 def _shown(frame: pd.DataFrame, *, unknown: str = "") -> pd.DataFrame:
     """``frame`` shown by unit in a notebook (its values and ``attrs`` unchanged)."""
-    from ...model.tables import ResultTable
-
     return ResultTable.of(frame, unknown=unknown, units=PORTFOLIO_UNITS)
 
 
 def cap_note(cap: float | None) -> str:
     """What the outputs say of the cap (module docstring)."""
-    from ...law.parameters import PARAMETERS
-
     stated = PARAMETERS["aspire_and_emerge_annual_award_cap"]
     known = (
         f"the statute's words on the Emerge cap (P.L.2020, c.156, s.98, C.34:1B-362) could not be read; "
@@ -132,8 +133,6 @@ REGIONS = tuple(REGIONAL_CAPS)
 
 def regions_note() -> str:
     """What a portfolio with ``regions`` says of the regional split of the cap."""
-    from ...law.parameters import parameter
-
     north, south = (money_exact(parameter(REGIONAL_CAPS[r])) for r in REGIONS)
     return (
         f"Regional split of the Aspire and Emerge cap as secondary sources summarise it (the statute's words not "
@@ -145,8 +144,6 @@ def regions_note() -> str:
 def _regional_columns(results, applications, awards, totals, years) -> list[str]:
     """Add ``awarded_north``, ``cap_north``, ``cap_headroom_north`` (and the same for the south)
     to ``totals``; returns their names. An eligible application without a region is an error."""
-    from ...law.parameters import parameter
-
     regions = []
     for result, eligible in zip(results, applications["eligible"], strict=True):
         region = result.scenario.location.region
@@ -219,9 +216,6 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
 
 def _items(scenarios: Any) -> list:
     """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
-    from ...model.result import Result
-    from ...model.scenario import Scenario
-
     if isinstance(scenarios, str | Path | Scenario | Result):
         scenarios = [scenarios]
     if isinstance(scenarios, Mapping) or not isinstance(scenarios, Iterable) or isinstance(scenarios, bytes):
@@ -239,9 +233,6 @@ def _items(scenarios: Any) -> list:
 
 
 def _evaluate(item: Any) -> Result:
-    from ...model.evaluate import evaluate
-    from ...model.result import Result
-
     return item if isinstance(item, Result) else evaluate(item)
 
 

@@ -44,8 +44,19 @@ from typing import Any
 import numpy as np
 
 from ...errors import ScenarioError
+from ...io.named_files import path_inside
+from ...io.safe_text import html
+from ...io.text_rule import DESCRIPTION_ALLOWS, refused_character
 from ...law.labels import money_exact
+from ...model.cashflows import compute
+from ...model.fiscal import fiscal_years, state_fiscal_year
 from ...model.memory import check_memory
+from ...model.scenario import load_scenario, read_yaml
+from ...model.tables import ResultTable
+from ..columns import result_columns
+from ..distributed import payload_of, scenario_of
+from ..keys import drawn_values, key_spec
+from ..montecarlo import parse_distribution
 
 #: The macro draws a portfolio file may give, and the scenario key each replaces.
 MACRO_KEYS = {"salary_growth": "jobs.salary_growth", "discount_rate": "discount_rate", "inflation": "inflation"}
@@ -117,8 +128,6 @@ def check_run_arguments(
 def _text(source: str, key: str, value: Any, allowed: str = "") -> str:
     """A name or a description under the text rule (:mod:`netbenefit.io.text_rule`): text, no control
     character (a description may hold line breaks and tabs), no lone surrogate."""
-    from ...io.text_rule import refused_character
-
     if not isinstance(value, str):
         raise ScenarioError(source, key, f"must be text, not {type(value).__name__} {value!r}")
     problem = refused_character(value, allowed)
@@ -140,9 +149,6 @@ def _mapping(source: str, key: str, value: Any, what: str) -> Mapping:
 
 
 def _distribution(scenario, key: str, spec: Any, where: str):
-    from ..keys import key_spec
-    from ..montecarlo import parse_distribution
-
     if isinstance(spec, str):  # the command line's form, normal(100, 10), is not YAML's
         raise ScenarioError(where, key, f"write the distribution as a list, e.g. [normal, 100, 10], not {spec!r}")
     try:
@@ -155,8 +161,6 @@ def _distribution(scenario, key: str, spec: Any, where: str):
 def load_portfolio_file(path: str | Path) -> PortfolioFile:
     """Read and check a portfolio file; every scenario is loaded. Raises ScenarioError naming the
     file (the portfolio file, or the scenario file at fault), the key and the problem."""
-    from ...model.scenario import load_scenario, read_yaml
-
     path = Path(path)
     source = str(path)
     data = read_yaml(path)
@@ -170,8 +174,6 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
         raise ScenarioError(source, "applications", "give a list of applications, each with a 'file'")
     name = path.stem if "name" not in data else _text(source, "name", data["name"])
     if "description" in data:
-        from ...io.text_rule import DESCRIPTION_ALLOWS
-
         _text(source, "description", data["description"], DESCRIPTION_ALLOWS)
     for key in ("draws", "seed", "chunk_size", "group_size"):
         if key in data and data[key] is None:
@@ -222,8 +224,6 @@ def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:
     """An application's scenario file, held to the one path rule of every file a file names
     (:func:`netbenefit.io.named_files.path_inside`): relative, inside the portfolio file's folder once
     links are resolved, no control character; and a regular file."""
-    from ...io.named_files import path_inside
-
     file = path_inside(name, path.parent, source, key, "the portfolio file's folder")
     if not file.is_file():
         raise ScenarioError(source, key, f"no scenario file {name!r} next to the portfolio file")
@@ -294,12 +294,6 @@ def group_task(
     scenario)``; column k of the sums is fiscal year ``first + k``. Returns ``credits`` and ``benefits``
     (``size`` x ``n_fiscal_years`` [USD, nominal]) and ``passing`` (applications passing 71(a)(5), per draw).
     """
-    from ...model.cashflows import compute
-    from ...model.fiscal import fiscal_years
-    from ..columns import result_columns
-    from ..distributed import scenario_of
-    from ..keys import drawn_values
-
     credits = np.zeros((size, n_fiscal_years))
     benefits = np.zeros((size, n_fiscal_years))
     passing = np.zeros(size, dtype=np.int64)
@@ -377,16 +371,11 @@ class PortfolioMonteCarlo:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        from ...io.safe_text import html
-
         return f"<pre>{html(str(self))}</pre>"
 
 
 def _plan(book: PortfolioFile) -> tuple[int, list[np.ndarray]]:
     """The first fiscal year and each application's fiscal-year columns (by project year)."""
-    from ...model.cashflows import compute
-    from ...model.fiscal import fiscal_years, state_fiscal_year
-
     placed = []
     for scenario in book.scenarios:
         placed.append(fiscal_years(scenario.approval, compute(scenario).years, scenario.timing))
@@ -486,8 +475,6 @@ def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, p
     """Every (group, chunk) a task; each chunk's groups added on the workers, in file order (the
     order of the one-process run: ``0 + a + b`` is ``a + b`` exactly), so that the client receives
     one part per chunk."""
-    from ..distributed import payload_of
-
     payloads = [client.scatter(payload_of(s), broadcast=False, hash=False) for s in book.scenarios]
     futures, spans, submitted = [], [], []
     for c, start, stop in chunks:
@@ -520,7 +507,6 @@ def _table(totals: dict[str, np.ndarray], first: int, n_fy: int):
         data[f"{name}_mean"] = values.mean(axis=0)
         for p, row in zip(PERCENTILES, np.percentile(values, PERCENTILES, axis=0), strict=True):
             data[f"{name}_p{p}"] = row
-    from ...model.tables import ResultTable  # shown in a notebook as money, the values unchanged
 
     table = pd.DataFrame(data, index=pd.RangeIndex(first, first + n_fy, name="fiscal_year"))
     return ResultTable.of(table, unknown="USD", units={"fiscal_year": ""})

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.safe_text import terminal_lines
+
 COLUMNS = (
     "approved_credit",
     "actual_new_jobs",
@@ -40,8 +42,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ...io.safe_text import terminal_lines
-    from ...model.after_approval import follow
+    from ...model.after_approval import follow  # pandas: deferred past start-up
 
     after = follow(args.scenario, args.actuals)
     if args.json:

@@ -6,6 +6,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...errors import ScenarioError
+from ...io.safe_text import terminal, terminal_lines
+from ...model.evaluate import evaluate
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -45,10 +49,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from ...errors import ScenarioError
-    from ...io.safe_text import terminal, terminal_lines
-    from ...model.economics import economist_view_of
-    from ...model.evaluate import evaluate
+    from ...model.economics import economist_view_of  # pandas: deferred past start-up
 
     costs = (args.cost_per_new_job, args.cost_per_resident, args.residents_per_new_job)
     if args.but_for_share is None and any(costs):

@@ -21,6 +21,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.run_folder import check_unlocked, one_run
+from ...io.safe_text import terminal
+from ...law.labels import margin_points
+from ...model.compare import under_methods
+from ...model.evaluate import evaluate
+from ...model.methods import METHODS
+from ...model.scenario import load_scenario
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("compare", help="evaluate several scenarios and write a comparison")
@@ -51,8 +59,6 @@ def register(subparsers) -> None:
 
 
 def _methods(text: str) -> tuple[str, ...]:
-    from ...model.methods import METHODS
-
     names = tuple(name.strip() for name in text.split(",") if name.strip())
     unknown = [name for name in names if name not in METHODS]
     if not names or unknown:
@@ -65,16 +71,15 @@ def _methods(text: str) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ...io.run_folder import check_unlocked, one_run
-    from ...io.safe_text import terminal
-    from ...law.labels import margin_points
-    from ...model.evaluate import evaluate
-    from ...views.result_files import check_output_folder, file_count, prepare_output_folder, write_comparison
+    from ...views.result_files import (  # the views that write files: deferred past start-up
+        check_output_folder,
+        file_count,
+        prepare_output_folder,
+        write_comparison,
+    )
 
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
     check_unlocked(args.out)  # nor one another run is writing
-    from ...model.compare import under_methods
-    from ...model.scenario import load_scenario
 
     results = []
     for path in args.files:  # every scenario first: nothing printed nor written on error

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.safe_text import terminal_lines
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -20,8 +22,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from ...analysis.diff import diff
-    from ...io.safe_text import terminal_lines
+    from ...analysis.diff import diff  # pandas: deferred past start-up
 
     comparison = diff(args.a, args.b)
     print(json.dumps(comparison.to_dict(), indent=2) if args.json else terminal_lines(comparison.summary()))

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.safe_text import terminal_lines
+from ...model.evaluate import evaluate
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("evaluate", help="evaluate one scenario file")
@@ -14,9 +17,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...io.safe_text import terminal_lines
-    from ...model.evaluate import evaluate
-
     result = evaluate(args.file)
     print(result.to_json() if args.json else terminal_lines(result.summary()))
     return 0

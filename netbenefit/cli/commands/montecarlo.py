@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.safe_text import terminal, terminal_lines
+from ...model.memory import check_memory
+from ...model.plausibility import warn_if_implausible
+from ...model.scenario import load_scenario
 from .options import (
     add_scheduler_option,
     check_scheduler_options,
@@ -46,8 +50,7 @@ def check_run_options(args: argparse.Namespace) -> None:
     """``--draws``, ``--seed`` and ``--chunk-size`` in range, the memory the run needs (its ratios,
     and every draw with ``--out``) within what the machine can give, and the scheduler's address,
     checked before anything is read or allocated. Raises ScenarioError naming the option."""
-    from ...analysis.portfolio.montecarlo import MAX_DRAWS, whole_number
-    from ...model.memory import check_memory
+    from ...analysis.portfolio.montecarlo import MAX_DRAWS, whole_number  # pandas: deferred past start-up
 
     whole_number("command line", "--draws", args.draws, 1, MAX_DRAWS)
     if args.seed is not None:
@@ -59,10 +62,7 @@ def check_run_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...io.safe_text import terminal, terminal_lines
-    from ...model.plausibility import warn_if_implausible
-    from ...model.scenario import load_scenario
-    from ...views.result_files import prepare_output_file
+    from ...views.result_files import prepare_output_file  # the views that write files: deferred past start-up
 
     check_run_options(args)  # every option before any file is read
     if args.out is not None:
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, scenario, vary: dict, client):
-    from ...analysis import montecarlo
+    from ...analysis import montecarlo  # pandas: deferred past start-up
 
     return montecarlo(
         scenario,

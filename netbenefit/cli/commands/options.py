@@ -9,6 +9,12 @@ import contextlib
 import re
 from pathlib import Path
 
+from ...errors import ScenarioError
+from ...io.safe_text import csv_table
+from ...io.writing import OutputError, atomic_write
+from ...model.memory import check_memory
+from ...model.plausibility import PlausibilityWarning
+
 _CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\((.*)\)\s*$")
 
 
@@ -33,14 +39,12 @@ def check_scheduler_options(args: argparse.Namespace) -> None:
     run connects); ``--scheduler-timeout`` alone is refused, not ignored. Raises ScenarioError."""
     import math
 
-    from ...errors import ScenarioError
-
     timeout = getattr(args, "scheduler_timeout", None)
     if getattr(args, "scheduler", None) is None:
         if timeout is not None:
             raise ScenarioError("--scheduler-timeout", "", "is the wait for --scheduler: give it with --scheduler")
         return
-    from ...analysis.distributed import scheduler_address
+    from ...analysis.distributed import scheduler_address  # pandas: deferred past start-up
 
     scheduler_address(args.scheduler)
     if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
@@ -52,8 +56,6 @@ def cluster_failures(client, option: str):
     """Within the block, a failure of the Dask cluster running it (a worker lost, a task that
     could not be sent) is netbenefit's one line naming ``option``; an error of the input (a
     ScenarioError, raised on a worker as here) passes as it is. Without a client, nothing changes."""
-    from ...errors import ScenarioError
-
     try:
         yield
     except ScenarioError:
@@ -68,7 +70,7 @@ def dask_client(args: argparse.Namespace):
     """A Dask client of ``--scheduler``, or None."""
     if getattr(args, "scheduler", None) is None:
         return None
-    from ...analysis.distributed import CONNECT_TIMEOUT_SECONDS, connect
+    from ...analysis.distributed import CONNECT_TIMEOUT_SECONDS, connect  # pandas: deferred past start-up
 
     timeout = args.scheduler_timeout
     return connect(args.scheduler, CONNECT_TIMEOUT_SECONDS if timeout is None else timeout)
@@ -76,8 +78,6 @@ def dask_client(args: argparse.Namespace):
 
 def parse_setting(text: str, source: str = "--set") -> tuple[str, list]:
     """``KEY=V1,V2,...`` -> (key, values): numbers, or true/false. Raises ScenarioError."""
-    from ...errors import ScenarioError
-
     key, sep, values = text.partition("=")
     key = key.strip()
     if not sep or not key or not values.strip():
@@ -87,8 +87,6 @@ def parse_setting(text: str, source: str = "--set") -> tuple[str, list]:
 
 def parse_options(texts, parse, option: str) -> dict:
     """``{key: value}`` from repeated ``--set``/``--vary`` options; a key given twice is an error."""
-    from ...errors import ScenarioError
-
     parsed = {}
     for text in texts:
         key, value = parse(text)
@@ -100,8 +98,6 @@ def parse_options(texts, parse, option: str) -> dict:
 
 def parse_value(text: str, key: str, source: str):
     """A number, or true/false, from the command line."""
-    from ...errors import ScenarioError
-
     item = text.strip()
     if item.lower() in ("true", "false"):
         return item.lower() == "true"
@@ -114,8 +110,6 @@ def parse_value(text: str, key: str, source: str):
 def check_grid_size(grid: dict) -> None:
     """The memory of the sweep's table (one row per combination) estimated before it is built."""
     import math
-
-    from ...model.memory import check_memory
 
     rows = math.prod(len(values) for values in grid.values())
     columns = 24 + len(grid)  # not a statutory number: an upper bound of the result's columns
@@ -135,8 +129,6 @@ def summarised_warnings():
     line per value. Any other warning passes as it is. Under ``--strict`` (warnings are errors)
     the first is raised as before."""
     import warnings
-
-    from ...model.plausibility import PlausibilityWarning
 
     with warnings.catch_warnings(record=True) as caught:
         for action in warnings.filters:  # --strict: PlausibilityWarning stays an error
@@ -167,9 +159,6 @@ def summarised_warnings():
 
 def write_table(table, path: Path) -> None:
     """Write a DataFrame atomically as CSV or Parquet, chosen by the file's extension."""
-    from ...io.safe_text import csv_table
-    from ...io.writing import OutputError, atomic_write
-
     suffix = path.suffix.lower()
     if suffix == ".csv":
         atomic_write(path, lambda temporary: csv_table(table).to_csv(temporary, index=False))
@@ -187,8 +176,7 @@ def write_table(table, path: Path) -> None:
 
 def parse_vary(text: str, source: str = "--vary"):
     """``KEY=normal(100,10)`` or ``KEY=V1,V2`` -> (key, distribution spec). Raises ScenarioError."""
-    from ...analysis.montecarlo import DISTRIBUTIONS
-    from ...errors import ScenarioError
+    from ...analysis.montecarlo import DISTRIBUTIONS  # pandas: deferred past start-up
 
     key, sep, spec = text.partition("=")
     key = key.strip()

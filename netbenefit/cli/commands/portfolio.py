@@ -25,6 +25,12 @@ import argparse
 import contextlib
 from pathlib import Path
 
+from ...errors import ScenarioError
+from ...io.run_folder import check_unlocked, one_run
+from ...io.safe_text import terminal, terminal_lines
+from ...io.writing import atomic_write, signals_held
+from ...law.labels import money_exact
+from ...model.evaluate import evaluate
 from .options import add_scheduler_option, check_scheduler_options, cluster_failures, dask_client
 
 
@@ -50,18 +56,14 @@ def register(subparsers) -> None:
 def _client(args: argparse.Namespace):
     client = dask_client(args)
     if client is None and args.dask:
-        from ...errors import ScenarioError
-
         try:
             from distributed import Client
         except ImportError:
             raise ScenarioError("--dask", "", "running on Dask needs dask: pip install 'netbenefit[dask]'") from None
-        from ...analysis.portfolio.montecarlo import local_cluster
+        from ...analysis.portfolio.montecarlo import local_cluster  # pandas: deferred past start-up
 
         started = None
         try:
-            from ...io.writing import signals_held
-
             # a stop while the cluster starts is acted on once it has started, and closes it whole
             with _workers_quiet(), signals_held():
                 started = Client(local_cluster())
@@ -119,8 +121,7 @@ def check_options(args: argparse.Namespace) -> None:
     """Every option checked before any file is read: the cap; the Monte Carlo's options only with
     ``--montecarlo`` (refused apart, not ignored); ``--draws`` and ``--seed`` in range; the
     scheduler's address. Raises ScenarioError."""
-    from ...analysis.portfolio.book import check_cap
-    from ...errors import ScenarioError
+    from ...analysis.portfolio.book import check_cap  # pandas: deferred past start-up
 
     check_cap(args.cap)
     if args.montecarlo is None:
@@ -138,7 +139,7 @@ def check_options(args: argparse.Namespace) -> None:
         if given:
             raise ScenarioError(given[0], "", "runs the Monte Carlo: give it with --montecarlo PORTFOLIO.yaml")
         return
-    from ...analysis.portfolio.montecarlo import check_run_arguments
+    from ...analysis.portfolio.montecarlo import check_run_arguments  # pandas: deferred past start-up
 
     check_run_arguments("command line", args.draws, args.seed, prefix="--")
     if args.dask and args.scheduler is not None:
@@ -147,13 +148,11 @@ def check_options(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...errors import ScenarioError
-    from ...io.run_folder import check_unlocked, one_run
-    from ...io.safe_text import terminal, terminal_lines
-    from ...io.writing import atomic_write
-    from ...law.labels import money_exact
-    from ...model.evaluate import evaluate
-    from ...views.result_files import check_output_folder, csv_bytes, prepare_output_folder
+    from ...views.result_files import (  # the views that write files: deferred past start-up
+        check_output_folder,
+        csv_bytes,
+        prepare_output_folder,
+    )
 
     check_options(args)  # every option refused before any work
     check_output_folder(args.out, args.force)
@@ -162,23 +161,23 @@ def run(args: argparse.Namespace) -> int:
     if args.montecarlo is not None:
         if args.files:
             raise ScenarioError(str(args.montecarlo), "", "give either scenario FILEs or --montecarlo, not both")
-        from ...analysis.portfolio.montecarlo import load_portfolio_file
+        from ...analysis.portfolio.montecarlo import load_portfolio_file  # pandas: deferred past start-up
 
         book = load_portfolio_file(args.montecarlo)
         scenarios = list(book.scenarios)
     else:
         if not args.files:
             raise ScenarioError("portfolio", "", "give scenario files or folders, or --montecarlo PORTFOLIO.yaml")
-        from ...analysis.portfolio.book import scenario_files
+        from ...analysis.portfolio.book import scenario_files  # pandas: deferred past start-up
 
         scenarios = scenario_files(args.files)
     results = [evaluate(item) for item in scenarios]  # every application first: nothing printed on error
-    from ...analysis.portfolio import portfolio
+    from ...analysis.portfolio import portfolio  # pandas: deferred past start-up
 
     book_view = portfolio(results, cap=args.cap, regions=args.regions)
     if book is not None:  # the drawn values are checked as they are drawn: before any line
-        from ...analysis.keys import CLIP_HINT, OutOfRangeError
-        from ...analysis.portfolio.montecarlo import portfolio_montecarlo
+        from ...analysis.keys import CLIP_HINT, OutOfRangeError  # pandas: deferred past start-up
+        from ...analysis.portfolio.montecarlo import portfolio_montecarlo  # pandas: deferred past start-up
 
         client = None
         try:
@@ -199,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
             ),
             flush=True,
         )
-    from ...views.portfolio_files import write_portfolio
+    from ...views.portfolio_files import write_portfolio  # pandas: deferred past start-up
 
     with one_run(folder) as run:
         formats = ("png", "svg") if args.svg else ("png",)

@@ -22,6 +22,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.safe_text import terminal
+from ...io.writing import OutputError, atomic_write_text
+from ...model.evaluate import evaluate
+from ...version import installed_version
 from .options import parse_options, parse_vary
 
 
@@ -91,13 +95,9 @@ def memo_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...io.safe_text import terminal
-    from ...io.writing import OutputError, atomic_write_text
-    from ...model.evaluate import evaluate
-    from ...version import installed_version
-    from ...views.html import report_html, write_pdf
-    from ...views.html.memo import memo_html
-    from ...views.result_files import prepare_output_file
+    from ...views.html import report_html, write_pdf  # the views that write files: deferred past start-up
+    from ...views.html.memo import memo_html  # pandas: deferred past start-up
+    from ...views.result_files import prepare_output_file  # the views that write files: deferred past start-up
 
     pdf_only = args.out.suffix.lower() == ".pdf"
     if pdf_only and not args.pdf:

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.safe_text import terminal
+from ...io.writing import atomic_write_text
+from ...model.schema import scenario_schema_text
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -18,15 +22,11 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ...model.schema import scenario_schema_text
-
     text = scenario_schema_text()
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    from ...io.safe_text import terminal
-    from ...io.writing import atomic_write_text
-    from ...views.result_files import prepare_output_file
+    from ...views.result_files import prepare_output_file  # the views that write files: deferred past start-up
 
     prepare_output_file(args.out, args.force)
     atomic_write_text(args.out, text)

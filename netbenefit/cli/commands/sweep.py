@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.safe_text import csv_table, terminal
+from ...model.plausibility import warn_if_implausible
+from ...model.scenario import load_scenario
 from .options import (
     add_scheduler_option,
     check_grid_size,
@@ -42,11 +45,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from ...analysis import sweep
-    from ...io.safe_text import csv_table, terminal
-    from ...model.plausibility import warn_if_implausible
-    from ...model.scenario import load_scenario
-    from ...views.result_files import prepare_output_file
+    from ...analysis import sweep  # pandas: deferred past start-up
+    from ...views.result_files import prepare_output_file  # the views that write files: deferred past start-up
 
     check_scheduler_options(args)  # every option before any file is read
     if args.out is not None:

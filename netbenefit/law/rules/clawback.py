@@ -42,6 +42,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .net_benefit import incremental_credit
+
 #: Named recapture rules (``commitment.recapture``); a mapping {years maintained: share} is the sixth.
 RECAPTURE_RULES = ("pro_rata", "pro_rata_award", "all", "none")
 #: Columns of the clawback schedule (the Result contract).
@@ -223,8 +225,6 @@ def extension_test(cumulative_requested, cumulative_pv_credits, cumulative_pv_wi
     >>> extension_test([100.0, 200.0], [80.0, 160.0], [320.0, 480.0], 4.0)
     1
     """
-    from .net_benefit import incremental_credit
-
     credits = np.asarray(cumulative_pv_credits, dtype=float)
     safe = np.where(credits > 0, credits, 1.0)
     by_test = np.where(

@@ -17,6 +17,9 @@ from pydantic import Field, PrivateAttr, Strict, ValidationError
 from ... import views
 from ...errors import ScenarioError
 from ...io.text_rule import Prose
+from ...io.writing import write_file
+from ..plausibility import emit, entered_warnings, quieted
+from ..round_trip import equality_form, equality_hash, relative_source, yaml_data
 from .blocks import (
     Attestations,
     Award,
@@ -167,8 +170,6 @@ class Scenario(Block):
         Returns the text when ``path`` is None; otherwise writes the file atomically and returns
         its path (an OSError names the file).
         """
-        from ..round_trip import relative_source, yaml_data
-
         target = None if path is None else Path(path).parent
         origin = relative_source(self.source, target)  # relative to the file written: never an absolute path
         lines = [f"# {self.name}: written by netbenefit from {origin}, every value, defaults included."]
@@ -191,7 +192,6 @@ class Scenario(Block):
         text = comment + "\n" + body
         if path is None:
             return text
-        from ...io.writing import write_file
 
         return write_file(Path(path), lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
@@ -203,13 +203,10 @@ class Scenario(Block):
             return NotImplemented
         if self.__dict__ == other.__dict__ and self._multipliers == other._multipliers:
             return True
-        from ..round_trip import equality_form
 
         return equality_form(self) == equality_form(other)
 
     def __hash__(self) -> int:
-        from ..round_trip import equality_hash
-
         return equality_hash(self)
 
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
@@ -242,7 +239,6 @@ class Scenario(Block):
         variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
         if written is not None:
             variant._written = written
-        from ..plausibility import emit, entered_warnings, quieted
 
         if not quieted():  # a percent for a rate: a PlausibilityWarning, every line carried by each
             via = "given to Scenario.replace"

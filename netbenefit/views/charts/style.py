@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...io.writing import atomic_write, source_date
 from ...law import labels
 from ...model.conventions import Conventions
 
@@ -132,8 +133,6 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float = DPI) -> Path:
     Path
         The path written.
     """
-    from ...io.writing import atomic_write
-
     path = Path(path)
     image_format = path.suffix.lstrip(".").lower()
     if image_format not in FORMATS:
@@ -180,8 +179,6 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     else:
         from matplotlib.backends.backend_pdf import FigureCanvasPdf as Canvas
     import matplotlib
-
-    from ...io.writing import source_date
 
     date = None if image_format == "png" else source_date()  # checked before anything is drawn
     canvas, original_dpi = figure.canvas, figure.dpi

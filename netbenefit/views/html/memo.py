@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
+from ...io.writing import source_date
+from ...model.result import Result
 from ...version import installed_version
 from .memo_sections import (
     MEMO_CSS,
@@ -33,7 +35,7 @@ from .memo_sections import (
     optional_pages_html,
 )
 from .pieces import STYLE
-from .report import PAPER_SIZES
+from .report import PAPER_SIZES, print_css, write_pdf
 
 if TYPE_CHECKING:
     from ...analysis.diff import Diff
@@ -43,8 +45,6 @@ if TYPE_CHECKING:
 def memo_date(date: dt.date | str | None = None) -> dt.date:
     """The date a memo carries: ``date`` (a date or ``YYYY-MM-DD``), else the date of
     ``SOURCE_DATE_EPOCH`` when it is set (reproducible builds), else today."""
-    from ...io.writing import source_date
-
     if isinstance(date, dt.datetime):
         return date.date()
     if isinstance(date, dt.date):
@@ -59,8 +59,6 @@ def memo_date(date: dt.date | str | None = None) -> dt.date:
 
 
 def _page(title: str, body: str, *, paper: str, date: dt.date, preparer: str) -> str:
-    from .report import print_css
-
     if paper.lower() not in PAPER_SIZES:
         raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
     prepared = f"Prepared by {escape(preparer)}; " if preparer else "Preparer not named; "
@@ -121,8 +119,6 @@ def memo_html(
         A page on the actual results of the (one) scenario (:func:`netbenefit.follow`).
     paper : {"letter", "a4"}
     """
-    from ...model.result import Result
-
     results = [results] if isinstance(results, Result) else list(results)
     if not results:
         raise ValueError("a memo needs at least one result")
@@ -159,8 +155,6 @@ def diff_memo_html(diff: Diff, *, date: dt.date | str | None = None, preparer: s
 
 def write_memo_pdf(page: str, path: str | Path) -> Path:
     """Write the memo ``page`` (:func:`memo_html`) as a PDF at ``path`` (WeasyPrint, the pdf extra)."""
-    from .report import write_pdf
-
     return write_pdf(page, path)
 
 

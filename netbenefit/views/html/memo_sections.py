@@ -11,9 +11,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ...analysis import break_even_discount_rate, montecarlo, sensitivity
+from ...analysis.bands import cumulative_pv_bands
+from ...analysis.diff import Diff
+from ...analysis.diff import diff as make_diff
 from ...io.safe_text import html as escape  # one rule for user text in HTML
-from ...law.labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
+from ...io.writing import import_held
+from ...law.labels import (
+    cell,
+    label,
+    margin_points,
+    money_exact,
+    percentage_points,
+    ratio,
+    ratio_verdict,
+    share,
+    short_label,
+    value,
+)
+from ...law.labels import value as formatted
+from ...law.parameters import PARAMETERS
+from ...model.after_approval import follow
+from ...model.scenario.paths import at_path
+from .. import charts
+from ..charts.style import new_figure
+from ..explore import RANKING_CHANGE, ranked_drivers
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_png_base64, html_table
+from .report import CHART_CAPTIONS, chart_alt, clawback_html, conventions_html
+from .result import cashflows_html, checks_html, phase_tests_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -85,9 +110,6 @@ def driver_grade(scenario: Scenario, key: str) -> str:
     """The grade of a driver's value: ``assumption`` where the scenario file gives it (the
     applicant's or the analyst's figure), else the grade of the cited parameter it defaults to
     (``statute``, ``rule``, ``secondary``), else ``convention`` (a default this project chose)."""
-    from ...law.parameters import PARAMETERS
-    from ...model.scenario.paths import at_path
-
     if at_path(scenario.as_written, key, None) is not None:
         return "assumption"
     leaf = key.rsplit(".", 1)[-1]
@@ -117,9 +139,6 @@ def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
     """The facts of ``result``: the deciding test, the break-even discount rate and the default
     tornado (the ``count`` keys whose +/-20% moves the ratio most, :func:`netbenefit.views.explore.ranked_drivers`)."""
     import warnings
-
-    from ...analysis import break_even_discount_rate, sensitivity
-    from ..explore import RANKING_CHANGE, ranked_drivers
 
     scenario = result.scenario
     with warnings.catch_warnings():
@@ -172,8 +191,6 @@ def break_even_words(facts: MemoFacts) -> str:
 
 
 def _driver_rows(facts: MemoFacts, count: int) -> str:
-    from ...law.labels import short_label, value
-
     rows = []
     for row in facts.drivers.head(count).itertuples(index=False):
         rows.append(
@@ -246,9 +263,6 @@ comes from (a cited parameter's grade, a convention of this model, or an assumpt
 
 def chart_or_sentence(chart: str, result: Result) -> str:
     """A chart of ``result`` as a figure, or its one sentence when it has nothing to show."""
-    from .. import charts
-    from .report import CHART_CAPTIONS, chart_alt
-
     note = charts.chart_note(chart, result)
     if note:
         return f"<p class='chart-note'>{escape(note)}</p>"
@@ -267,8 +281,6 @@ def charts_page_html(result: Result) -> str:
 
 def first_pages_html(facts: MemoFacts, *, first: bool) -> str:
     """One scenario's first pages: the summary page, then the charts."""
-    from ...io.writing import import_held
-
     import_held()  # matplotlib's C extensions initialised with the signals held
     return summary_page_html(facts, first=first) + charts_page_html(facts.result)
 
@@ -281,8 +293,6 @@ def first_pages_html(facts: MemoFacts, *, first: bool) -> str:
 def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
     """The first page of a memo on several scenarios: one row each, the threshold and the margin
     beside the ratio, and the chart of the ratios."""
-    from .. import charts
-
     rows = []
     for facts in all_facts:
         result = facts.result
@@ -330,9 +340,6 @@ def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
 
 def sensitivity_page_html(facts: MemoFacts) -> str:
     """The tornado of the default drivers, with their table."""
-    from .. import charts
-    from ..charts.style import new_figure
-
     if facts.drivers.empty:
         return ""
     figure, ax = new_figure((10.0, 4.8))
@@ -348,19 +355,12 @@ def sensitivity_page_html(facts: MemoFacts) -> str:
 
 
 def _distribution_words(key: str, spec: Any) -> str:
-    from ...law.labels import short_label
-
     shown = ", ".join(str(v) for v in spec) if isinstance(spec, list | tuple) else str(spec)
     return f"{short_label(key)} ({shown})"
 
 
 def montecarlo_page_html(facts: MemoFacts, sections: MemoSections) -> str:
     """The fan of the cumulative PV of net benefits and the probability of passing."""
-    from ...analysis import montecarlo
-    from ...analysis.bands import cumulative_pv_bands
-    from .. import charts
-    from ..charts.style import new_figure
-
     scenario, vary = facts.result.scenario, dict(sections.montecarlo or {})
     run = montecarlo(scenario, draws=sections.draws, vary=vary, seed=sections.seed, progress=False, keep_draws=False)
     summary = run.summary
@@ -386,13 +386,8 @@ def montecarlo_page_html(facts: MemoFacts, sections: MemoSections) -> str:
 
 def diff_page_html(diff: Any, *, first: bool = False) -> str:
     """What changed between two scenarios and what moved the ratio (:class:`~netbenefit.analysis.diff.Diff`)."""
-    from ...law.labels import short_label
-    from .. import charts
-    from ..charts.style import new_figure
 
     def shown(key: str, value: Any) -> str:
-        from ...law.labels import value as formatted
-
         try:
             return formatted(key, value)
         except KeyError:
@@ -441,9 +436,6 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
 
 def actuals_page_html(result: Result, actuals: Any) -> str:
     """The scenario followed through its actual results (:func:`netbenefit.model.after_approval.follow`)."""
-    from ...law.labels import cell
-    from ...model.after_approval import follow
-
     after = follow(result.scenario, actuals)
     lines = "".join(f"<li>{escape(line.strip())}</li>" for line in after.summary().splitlines()[1:])
     table = after.comparison
@@ -465,8 +457,6 @@ def actuals_page_html(result: Result, actuals: Any) -> str:
 
 
 def _measure(name: str) -> str:
-    from ...law.labels import label
-
     try:
         return label(name)
     except KeyError:
@@ -481,9 +471,6 @@ def optional_pages_html(facts: MemoFacts, sections: MemoSections, *, diff: Any =
     if sections.montecarlo:
         parts.append(montecarlo_page_html(facts, sections))
     if diff is not None:
-        from ...analysis.diff import Diff
-        from ...analysis.diff import diff as make_diff
-
         parts.append(diff_page_html(diff if isinstance(diff, Diff) else make_diff(diff, facts.result.scenario)))
     if actuals is not None:
         parts.append(actuals_page_html(facts.result, actuals))
@@ -498,13 +485,8 @@ def optional_pages_html(facts: MemoFacts, sections: MemoSections, *, diff: Any =
 def appendix_html(result: Result) -> str:
     """The appendix of one scenario: the checks, the conventions, the tests by phase, the extended
     commitment, the cash flows (every column) and the clawback schedule."""
-    from .report import clawback_html, conventions_html
-    from .result import cashflows_html, checks_html, phase_tests_html
-
     extended = ""
     if result.extended_years > 0:
-        from .. import charts
-
         note = charts.chart_note("repayment_schedule", result)
         extended = (
             f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{result.extended_years} extended years; incremental credit "

@@ -10,6 +10,8 @@ import base64
 from typing import TYPE_CHECKING
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
+from ...law.labels import label
+from ..charts.style import figure_bytes
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -50,8 +52,6 @@ STYLE = """
 
 def _header(column, streams=()) -> str:
     """The label of a column in words with its unit (:mod:`netbenefit.law.labels`), else its name."""
-    from ...law.labels import label
-
     try:
         return label(str(column), streams=streams)
     except KeyError:
@@ -65,8 +65,8 @@ def html_table(frame: pd.DataFrame, cell, *, index: str | None = None, streams=(
         f"<th>{escape(_header(c, streams))}</th>" for c in ([index] if index else []) + list(frame.columns)
     )
     rows = []
-    for label, row in frame.iterrows():
-        cells = [f'<td class="num">{escape(str(label))}</td>'] if index else []
+    for index_label, row in frame.iterrows():
+        cells = [f'<td class="num">{escape(str(index_label))}</td>'] if index else []
         for column, value in row.items():
             text = cell(column, value)
             numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -117,6 +117,4 @@ def flatten(data, prefix: str = ""):
 def figure_png_base64(figure, *, dpi: float = 110) -> str:
     """``figure`` as a base64-encoded PNG, for an ``<img src="data:image/png;base64,...">`` (drawn
     once, as the chart files are)."""
-    from ..charts.style import figure_bytes
-
     return base64.b64encode(figure_bytes(figure, "png", dpi=dpi)).decode("ascii")

@@ -13,8 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
-from ...law.labels import money_exact, ratio
+from ...io.writing import atomic_write, dates_fixed, import_held, write_file
+from ...law.labels import TAX_LABELS, label, money_exact, ratio, share
+from ...model.result import Result
 from ...version import installed_version
+from .. import charts
 from .pieces import STYLE, figure_png_base64, flatten, html_table, written_value
 from .result import (
     award_calculation_html,
@@ -78,8 +81,6 @@ CHART_CAPTIONS = {
 
 def chart_alt(chart: str, result: Result) -> str:
     """Alternative text of a chart of ``result``: what it shows, with its numbers."""
-    from ...law.labels import money_exact, ratio
-
     head = f"{result.name}: net benefit {result.verdict(0)}."
     if chart == "cumulative_pv":
         met = result.first_year_test_met
@@ -132,8 +133,6 @@ def chart_alt(chart: str, result: Result) -> str:
 
 def conventions_html(result: Result) -> str:
     """The conventions behind the numbers: discount rate, timing, periods, threshold."""
-    from ...law.labels import share
-
     scenario = result.scenario
     award = scenario.award
     timing = (
@@ -189,8 +188,6 @@ def inputs_html(result: Result) -> str:
     """The scenario's inputs as its author wrote them (:attr:`Scenario.as_written`): one row per
     value, its key, its label in words with its unit, and the value (no ``300.0`` for 300, no
     empty keys)."""
-    from ...law.labels import label
-
     rows = []
     for key, value in flatten(result.scenario.as_written):
         try:
@@ -210,8 +207,6 @@ def inputs_html(result: Result) -> str:
 
 def benefits_by_tax_html(result: Result) -> str:
     """``result.benefits_by_tax`` as a table with a total, or "" when the result has none."""
-    from ...law.labels import TAX_LABELS
-
     table = result.benefits_by_tax
     if table is None or table.empty:
         return ""
@@ -251,9 +246,6 @@ def _figure(figure, alt: str, caption: str) -> str:
 
 def _scenario_sections(result: Result) -> str:
     """Every section on one result, each a printed page of its own."""
-    from ...io.writing import import_held
-    from .. import charts
-
     import_held()  # matplotlib's C extensions initialised with the signals held
 
     figures = []
@@ -351,8 +343,6 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
     paper : {"letter", "a4"}
         The paper size of the printed page.
     """
-    from ...model.result import Result
-
     if paper.lower() not in PAPER_SIZES:
         raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
     results = [results] if isinstance(results, Result) else list(results)
@@ -360,8 +350,6 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
         raise ValueError("a report needs at least one result")
     comparison = ""
     if len(results) > 1:
-        from .. import charts
-
         figure = charts.draw("compare_ratios", results)
         passed = sum(r.passes for r in results)
         alt = f"Bar chart of the net benefit ratios of {len(results)} scenarios, {passed} passing: " + "; ".join(
@@ -408,8 +396,6 @@ amended by P.L.2021, c.160 and P.L.2023, c.98.</p>
 def write_report(results: Result | Sequence[Result], path: str | Path, *, paper: str = "letter") -> Path:
     """Write :func:`report_html` of ``results`` to ``path``, as ``netbenefit report`` does.
     Atomic; returns the path; an OSError names the file."""
-    from ...io.writing import write_file
-
     # the whole page first: nothing written on error
     page = report_html(results, version=installed_version("unknown"), paper=paper)
     return write_file(Path(path), lambda temporary: temporary.write_text(page, encoding="utf-8"))
@@ -429,7 +415,6 @@ def write_pdf(page: str, path: str | Path) -> Path:
         raise ModuleNotFoundError(
             "writing a PDF needs WeasyPrint: pip install 'netbenefit[pdf]'", name="weasyprint"
         ) from error
-    from ...io.writing import atomic_write, dates_fixed
 
     path = Path(path)
     document = HTML(string=page).render()

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
-from ...law.labels import money_exact, ratio, share
+from ...law.labels import cell, jobs, money_exact, ratio, share
 from ...law.labels import net_benefit_headline as labels_headline
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 
@@ -53,8 +53,6 @@ def _verdict(passed: bool) -> str:
 
 def _cashflow_cell(column: str, value) -> str:
     """A cell of the cash flows, by the unit of its column's label; a scenario's own stream is USD."""
-    from ...law.labels import cell
-
     return cell(column, value, unknown="USD")
 
 
@@ -138,8 +136,6 @@ def award_calculation_html(result: Result) -> str:
         if column in ("per_job", "annual", "total"):
             return money_exact(value)
         if column == "jobs":
-            from ...law.labels import jobs
-
             return jobs(value)
         return escape(str(value))
 

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...io.writing import file_stems, write_file
 from .book import FORMULA_FUNCTIONS, Book, Cell, Sheet, row_column, worksheet_class
 from .cashflow_sheet import cashflow_sheet
 from .cells import ScenarioCells, cell_text, column_letter, define_name, quote_sheetname
@@ -134,8 +135,6 @@ def write_workbook(results: Sequence[Result], path: Path, *, comparison: bool = 
 
     Raises OSError naming ``path`` when it cannot be written.
     """
-    from ...io.writing import file_stems, write_file
-
     results = list(results)
     if not comparison and len(results) != 1:
         raise ValueError("a single-result workbook holds exactly one result")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...io.writing import NO_DATE, source_date
 from .layout import NUMBER_FORMAT
 
 
@@ -103,7 +104,6 @@ class Book:
         options = {"strings_to_numbers": False, "strings_to_formulas": False, "strings_to_urls": False}
         options["in_memory"] = True  # the parts zipped from memory, not from temporary files
         book = xlsxwriter.Workbook(str(path), options)
-        from ...io.writing import NO_DATE, source_date
 
         # No time of writing, so that the same results give the same file (SOURCE_DATE_EPOCH to set one)
         book.set_properties({"created": source_date() or dt.datetime(*NO_DATE, tzinfo=dt.UTC)})

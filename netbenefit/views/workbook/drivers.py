@@ -16,8 +16,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...law.parameters import parameter
-from ...law.taxes import schedule
+from ...law.taxes import (
+    FILING_STATUSES,
+    QUALIFYING_CHILDREN,
+    federal_earned_income_credit_schedule,
+    personal_exemption,
+    schedule,
+)
 from ...model.commitment_window import DEFINED_PERIOD
+from ...model.methods import earned_income_credit_netted
 from .cells import ScenarioCells
 
 if TYPE_CHECKING:
@@ -239,8 +246,6 @@ def bracket_columns(result: Result) -> list[str]:
     income_tax = result.scenario.revenue.income_tax if result.scenario.revenue else None
     if getattr(income_tax, "method", None) != "brackets":
         return []
-    from ...law.taxes import FILING_STATUSES
-    from ...model.methods import earned_income_credit_netted
 
     statuses = ["single"] if income_tax.filing_status is None else list(FILING_STATUSES)
     roles = ["index", "scaled_median", "scaled_mean"]
@@ -291,8 +296,6 @@ def expected_schedule(median: str, mean: str, sigma: str, lower, rates, deductio
 def bracket_helper(result: Result, p: PhaseRefs, role: str, r: int, at: dict[str, str], sigma: str) -> str:
     """The formula of a helper column of :func:`bracket_columns` in row ``r`` (``sigma``: the cell
     of the wage dispersion)."""
-    from ...law.taxes import QUALIFYING_CHILDREN, federal_earned_income_credit_schedule, personal_exemption
-
     key = "revenue.income_tax."
     if role == "index":
         return f"IF({flag(p.top('revenue.index_brackets', 'FALSE'))},POWER(1+{p.top('inflation')},A{r}-1),1)"

@@ -11,8 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...law.parameters import parameter
+from ...law.rules.eligibility import capital_investment_rate
+from ...law.taxes import FILING_STATUSES, personal_exemption
+from ...model.withholdings import withholding_basis
 from .cells import column_letter, put, put_formula
-from .drivers import PhaseRefs, flag
+from .drivers import PhaseRefs, expected_schedule, flag, progressive_tax, schedule
 from .layout import JOBS_FORMAT, MONEY_FORMAT
 
 if TYPE_CHECKING:
@@ -180,8 +183,6 @@ def capital_rows(sheet, result: Result, ref: PhaseRefs, row: int, column: int) -
     its use and work; waived for a small business that shows its intent to remain), the initial
     phase's capital investment, the shortfall, and whether 71(a)(1) is met (a shortfall donated to
     the infrastructure fund, 71(b)(2), meets it). Returns (next row, met, minimum, investment)."""
-    from ...law.rules.eligibility import capital_investment_rate
-
     name = ref.cells.names.get
     terms = []
     for i, portion in enumerate(result.scenario.facility.portions):
@@ -234,10 +235,6 @@ def withholding_rows(
     of all phases, weighted by their withholdings (netbenefit.model.withholdings), is at least 80%. Each
     phase's weight, share and premises test are cells of the windows' table from ``window_row``.
     Returns (next row, met, the weighted share)."""
-    from ...law.taxes import FILING_STATUSES, personal_exemption
-    from ...model.withholdings import withholding_basis
-    from .drivers import expected_schedule, progressive_tax, schedule
-
     scenario = result.scenario
     basis = withholding_basis(scenario)
     minimum = float(parameter("accommodation_share_minimum"))

@@ -15,7 +15,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...io.named_files import csv_number
 from ...model.disclosures import applied_multipliers
+from ...model.scenario.csv_files import multiplier_table_rows
 from .book import Book, Sheet
 from .cells import ScenarioCells, column_letter, fit_widths, header_row, input_name, put, put_formula, quote_sheetname
 from .layout import (
@@ -231,9 +233,6 @@ def multiplier_table_sheet(workbook: Book, result: Result, cell: ScenarioCells, 
     """The scenario's multiplier table (``revenue.multiplier_table``) as a sheet, every row, its
     range named ``multiplier_table`` (suffixed); None where the scenario has no table. The applied
     multipliers are looked up from it by ``business_naics`` (:func:`multiplier_lookup`)."""
-    from ...io.named_files import csv_number
-    from ...model.scenario.csv_files import multiplier_table_rows
-
     rows = multiplier_table_rows(result.scenario)
     if not rows:
         return None

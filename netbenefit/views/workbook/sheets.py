@@ -6,6 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...law.labels import share
+from ...law.parameters import parameter
+from ...model.compare import SUMMARY_COLUMNS, summary_row
 from .book import Book, Sheet
 from .cells import ScenarioCells, fit_widths, header_row, put, put_formula, quote_sheetname, value_table
 from .layout import (
@@ -31,8 +34,6 @@ if TYPE_CHECKING:
 
 def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
     """The cumulative net benefit tests, 71(a)(5), as formulas on the cash-flow sheets."""
-    from ...law.parameters import parameter
-
     tolerance = float(parameter("net_benefit_ratio_relative_tolerance"))
     sheet = workbook.create_sheet(PHASE_TESTS_SHEET)
     headers = ["Phases", "PV of counted net benefits [USD]", "PV of requested credits [USD]", "Ratio", "Threshold"]
@@ -83,8 +84,6 @@ def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[Scena
 def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCells]) -> None:
     """One row per scenario (:func:`netbenefit.compare`); the figures that follow the discount rate
     are formulas on the names of the scenario."""
-    from ...model.compare import SUMMARY_COLUMNS, summary_row
-
     columns = [*SUMMARY_COLUMNS, "cash_flow_sheet", "names_suffix"]
     rows = [
         [*(summary_row(result)[column] for column in SUMMARY_COLUMNS), cell.sheet, cell.suffix]
@@ -210,7 +209,6 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
             put_formula(sheet, row, 2 + offset, f"={cell.checks[check]}")
         if check in FORMULA_CHECKS and (check == NET_BENEFIT_CHECK or check in cell.checks):
             put_formula(sheet, row, 3 + offset, check_sentence(check, cell))
-    from ...law.labels import share
 
     rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
     note = (
@@ -224,8 +222,6 @@ def checks_sheet(workbook: Book, results, labels, cells: Sequence[ScenarioCells]
 def _fixed_rate_note(sheet: Sheet, results, row: int, what: str) -> None:
     """A visible note under a table of values: they are at the discount rate of the run, and do not
     follow the discount-rate cell of the Inputs sheet (the ratio cell does)."""
-    from ...law.labels import share
-
     rates = ", ".join(dict.fromkeys(share(result.discount_rate) for result in results))
     text = (
         f"Note: {what} of this sheet are at the discount rate of the run ({rates}), fixed: they do "
