@@ -11,22 +11,17 @@
   cost with honest percentiles, each application's own uncertain drivers and shared macro draws,
   in one process or on a Dask cluster.
 
-This module imports nothing heavy: ``import netbenefit`` binds :func:`portfolio` from it.
+``import netbenefit`` binds :func:`portfolio` from here on first use (the analysis floor loads pandas).
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any
 
 from .book import Portfolio
+from .montecarlo import PortfolioMonteCarlo, load_portfolio_file, portfolio_montecarlo
 
-_EXPORTS = {
-    "Portfolio": "book",
-    "load_portfolio_file": "montecarlo",
-    "portfolio_montecarlo": "montecarlo",
-    "PortfolioMonteCarlo": "montecarlo",
-}
+__all__ = ["Portfolio", "PortfolioMonteCarlo", "load_portfolio_file", "portfolio", "portfolio_montecarlo"]
 
 
 def portfolio(scenarios, *, cap: float | None = None, regions: bool = False) -> Any:
@@ -41,8 +36,3 @@ def portfolio(scenarios, *, cap: float | None = None, regions: bool = False) -> 
     """
     return Portfolio.of(scenarios, cap=cap, regions=regions)
 
-
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'netbenefit.portfolio' has no attribute {name!r}")
-    return getattr(import_module(f".{_EXPORTS[name]}", __name__), name)

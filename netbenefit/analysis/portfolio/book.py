@@ -40,8 +40,6 @@ from ...model.tables import ResultTable
 if TYPE_CHECKING:
     import pandas as pd
 
-    from ...model.result import Result
-
 #: Columns of :attr:`Portfolio.fiscal_years` (after its index, ``fiscal_year``).
 FISCAL_YEAR_COLUMNS = (
     "credits",

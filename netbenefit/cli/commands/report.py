@@ -95,7 +95,7 @@ def memo_options(args: argparse.Namespace) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ...views.html import report_html, write_pdf  # the views that write files: deferred past start-up
+    from ...views.html import report_html, write_pdf  # the HTML views: deferred past start-up
     from ...views.html.memo import memo_html  # pandas: deferred past start-up
     from ...views.result_files import prepare_output_file  # the views that write files: deferred past start-up
 

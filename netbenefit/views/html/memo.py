@@ -39,7 +39,6 @@ from .report import PAPER_SIZES, print_css, write_pdf
 
 if TYPE_CHECKING:
     from ...analysis.diff import Diff
-    from ...model.result import Result
 
 
 def memo_date(date: dt.date | str | None = None) -> dt.date:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import atomic_write, dates_fixed, import_held, write_file
@@ -28,10 +27,6 @@ from .result import (
     phase_tests_html,
     warnings_html,
 )
-
-if TYPE_CHECKING:
-    from ...model.result import Result
-
 
 #: Paper sizes of the printed report (CSS ``@page size``).
 PAPER_SIZES = {"letter": "letter", "a4": "A4"}
