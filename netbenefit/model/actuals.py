@@ -40,8 +40,6 @@ YearKey = Annotated[int, Strict(), Field(ge=1)]
 #: Columns of a CSV of actual results: required ones first, then optional ones.
 CSV_REQUIRED = ("year", "new_jobs", "statewide_workforce")
 CSV_OPTIONAL = ("retained_jobs", "median_salary", "nj_withholding_share", "phase")
-#: How new jobs given for the whole project are allocated to its phases (netbenefit.law.rules.certification).
-ALLOCATIONS = ("in_proportion", "in_order")
 
 
 class _Model(BaseModel):

@@ -78,7 +78,7 @@ def floor_table(
         ),
         "withholdings": (_income_tax_by_year(actual, year), _income_tax_by_year(projected, year)),
     }
-    measures = list(rows)  # in the order of FLOOR_MEASURES; the rows year by year, then by measure
+    measures = FLOOR_MEASURES  # the rows year by year, then by measure
     value = np.stack([np.asarray(rows[m][0], dtype=float) for m in measures], axis=1).ravel()
     agreed = np.stack([np.asarray(rows[m][1], dtype=float) for m in measures], axis=1).ravel()
     share = np.divide(value, agreed, out=np.full(value.shape, np.nan), where=np.nan_to_num(agreed) > 0)

@@ -8,7 +8,6 @@ result table by the units of its columns (:mod:`netbenefit.law.labels`): ``$35,7
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -39,10 +38,7 @@ def scenario_html(scenario: Scenario) -> str:
     """A scenario in a notebook: its name, source and every input as written, with its label."""
     rows = []
     for key, value in flatten(scenario.as_written):
-        try:
-            words = labels.label(key)
-        except KeyError:
-            words = ""
+        words = labels.label(key, default="")
         rows.append(
             f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>"
             f"<td>{escape(written_value(value))}</td></tr>"
@@ -92,7 +88,7 @@ def montecarlo_html(run: MonteCarloResult) -> str:
     if most is not None:
         pairs.append(("Check failed most often", f"{most[0]}, {labels.share(most[1] / summary.draws, 1)} of draws"))
     known = getattr(run, "key_labels", None) or {}  # with each key's phase
-    varied = ", ".join(re.sub(r"\s*\[[^\]]*\]", "", known[key]) if key in known else _short(key) for key in run.vary)
+    varied = ", ".join(labels.varied_short_label(key, known) for key in run.vary)
     failures = ""
     if summary.check_failures:
         failures = "<h3>Draws failing each check</h3><table><thead><tr><th>Check</th><th>Draws</th><th>Share</th>"
@@ -106,13 +102,6 @@ def montecarlo_html(run: MonteCarloResult) -> str:
     return _wrap(
         f"<b>Monte Carlo</b>: {escape(varied)}; seed {run.seed}<table><tbody>{_rows(pairs)}</tbody></table>{failures}"
     )
-
-
-def _short(key: str) -> str:
-    try:
-        return labels.short_label(key)
-    except KeyError:
-        return key
 
 
 def sensitivity_html(table: pd.DataFrame) -> str:
@@ -129,7 +118,7 @@ def sensitivity_html(table: pd.DataFrame) -> str:
                 text += ' <b style="color:#a34700">not eligible</b>'
             ends.append(text)
         rows.append(
-            f"<tr><td>{escape(known.get(key) or _label_or_key(key))}</td>"
+            f"<tr><td>{escape(known.get(key) or labels.label(key, default=key))}</td>"
             f"<td class='num'>{escape(_detail(key, row['base']))}</td>"
             f"<td>{ends[0]}</td><td>{ends[1]}</td><td class='num'>{labels.ratio(row['swing'], 1)}</td></tr>"
         )
@@ -140,13 +129,6 @@ def sensitivity_html(table: pd.DataFrame) -> str:
         "<th>Base</th><th>Low value &rarr; ratio</th><th>High value &rarr; ratio</th><th>Swing</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
-
-
-def _label_or_key(key: str) -> str:
-    try:
-        return labels.label(key)
-    except KeyError:
-        return key
 
 
 # ----------------------------------------------------------------------------------------------
@@ -211,10 +193,7 @@ def styled(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] |
     styler = frame.style.format(formats(frame, unknown=unknown, units=units), na_rep="")
 
     def header(name):
-        try:
-            return labels.label(str(name))
-        except KeyError:
-            return str(name)
+        return labels.label(str(name), default=str(name))
 
     return styler.format_index(header, axis=1)
 
@@ -267,7 +246,7 @@ def diff_html(diff: Any) -> str:
         ("PV of tax credits", _change(diff.pv_credits_a, diff.pv_credits_b)),
     ]
     inputs = "".join(
-        f"<tr><td>{escape(_label_or_key(row.key))}</td><td>{escape(_detail(row.key, row.old))}</td>"
+        f"<tr><td>{escape(labels.label(row.key, default=row.key))}</td><td>{escape(_detail(row.key, row.old))}</td>"
         f"<td>{escape(_detail(row.key, row.new))}</td></tr>"
         for row in diff.inputs.itertuples(index=False)
     )
@@ -307,4 +286,4 @@ def _change(a: float, b: float) -> str:
 
 
 def _group_label(key: str) -> str:
-    return " + ".join(_label_or_key(part) for part in str(key).split(" + "))
+    return " + ".join(labels.label(part, default=part) for part in str(key).split(" + "))

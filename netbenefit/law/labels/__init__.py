@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .table import SCENARIO_KEYS, SCENARIO_LABELS, SPOKEN_UNITS, WORKBOOK_LABELS, Label, WorkbookLabel
@@ -50,6 +50,7 @@ __all__ = [
     "PHASE_BLOCKS",
     "unit",
     "short_label",
+    "varied_short_label",
     "money",
     "money_exact",
     "share",
@@ -275,10 +276,7 @@ def named_once(keys: Iterable[str]) -> list[str]:
     groups: dict[str, list[int | None]] = {}
     for key in keys:
         base, phase, notes = _normalise(key)
-        try:
-            words = short_label(base)
-        except KeyError:
-            words = base
+        words = short_label(base, default=base)
         words = ", ".join([words, *notes]) if notes else words
         groups.setdefault(words, []).append(phase if phase is not None else (phase_of(key) if phased else None))
     names = []
@@ -305,7 +303,7 @@ def spoken(text: str) -> str:
     return re.sub(r"\[([^\]]*)\]", lambda m: f"[{SPOKEN_UNITS.get(m.group(1), m.group(1))}]", text)
 
 
-def label(key: str, *, streams: Iterable[str] = ()) -> str:
+def label(key: str, *, streams: Iterable[str] = (), default: str | None = None) -> str:
     """The human label, with its unit, of a scenario key or a result column.
 
     Parameters
@@ -316,11 +314,13 @@ def label(key: str, *, streams: Iterable[str] = ()) -> str:
     streams : iterable of str
         Names of the scenario's own streams (columns of ``Result.cashflows``): labelled by their
         name, in nominal USD.
+    default : str, optional
+        What a key or column with no label gives instead (as ``dict.get``).
 
     Raises
     ------
     KeyError
-        For a key or column with no label (a new key needs a line in :data:`LABELS`).
+        For a key or column with no label and no ``default`` (a new key needs a line in :data:`LABELS`).
 
     Examples
     --------
@@ -344,6 +344,8 @@ def label(key: str, *, streams: Iterable[str] = ()) -> str:
     if base.endswith(".by_year") or base == "by_year":
         base = "streams.by_year"
     if base not in LABELS:
+        if default is not None:
+            return default
         raise KeyError(f"no label for {key!r}: add it to netbenefit.law.labels.LABELS")
     return positioned(LABELS[base], key)
 
@@ -354,10 +356,29 @@ def unit(key: str, *, streams: Iterable[str] = ()) -> str:
     return match.group(1) if match else ""
 
 
-def short_label(key: str, *, streams: Iterable[str] = ()) -> str:
-    """The label without its unit (``Annual credit``)."""
-    text = label(key, streams=streams)
+def short_label(key: str, *, streams: Iterable[str] = (), default: str | None = None) -> str:
+    """The label without its unit (``Annual credit``); ``default`` (given as it is) for a key
+    with no label, as for :func:`label`."""
+    try:
+        text = label(key, streams=streams)
+    except KeyError:
+        if default is None:
+            raise
+        return default
     return _UNIT.sub("", text) if _UNIT.search(text) else re.sub(r"\s*\[[^\]]*\]", "", text)
+
+
+def varied_short_label(key: str, known: Mapping[str, str] | None = None) -> str:
+    """A varied key's label without its unit: from ``known`` when it has the key (the labels an
+    analysis result carries, ``attrs["key_labels"]``, with the key's phase), else
+    :func:`short_label`, else the key itself.
+
+    >>> varied_short_label("jobs.new", {"jobs.new": "Phase 1: New full-time jobs [jobs]"})
+    'Phase 1: New full-time jobs'
+    """
+    if known and key in known:
+        return re.sub(r"\s*\[[^\]]*\]", "", known[key])
+    return short_label(key, default=key)
 
 
 # ----------------------------------------------------------------------------------------------

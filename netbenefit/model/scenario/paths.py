@@ -139,10 +139,7 @@ def key_label(scenario: Scenario, key: str, *, short: bool = False) -> str:
     the one wording every view uses (:func:`netbenefit.law.labels.positioned`): ``Phase 1: New
     full-time jobs [jobs]``, ``Every phase: Median salary [USD/year]``. The one label of a varied
     key in the tornado, sweep and Monte Carlo summaries and the explorer."""
-    try:
-        text = labels.short_label(key) if short else labels.label(key)
-    except KeyError:
-        text = key
+    text = labels.short_label(key, default=key) if short else labels.label(key, default=key)
     phase = phase_of(scenario, key)
     if not phase or key.startswith("phases."):  # a later phase's key names its phase already
         return text

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...errors import ScenarioError
 from ..columns import RESERVED_STREAM_NAMES
 from .blocks import IncomeTax
 from .partial import known
 from .shared import covered
 
 if TYPE_CHECKING:
-    from .format import Scenario
+    pass
 
 _SHARE_SUM_TOLERANCE = 1e-9  # not a statutory number: filing shares may sum to 1 up to float rounding
 
@@ -71,14 +70,6 @@ def consistency_problems(scenario: Any, source: str) -> list[tuple[str, str]]:
                 problems.append((f"{key}.{i}.name", f"{name!r} is used by another stream of the list"))
     problems += _phase_year_zero(phases)
     return problems
-
-
-def check_consistency(scenario: Scenario, source: str) -> None:
-    """Raise one ScenarioError listing every problem of :func:`consistency_problems`."""
-    problems = consistency_problems(scenario, source)
-    if problems:
-        (key, problem), *more = problems
-        raise ScenarioError(source, key, problem, more=more)
 
 
 def _award_problems(key: str, award: Any) -> list[tuple[str, str]]:

@@ -8,7 +8,6 @@ computes a rule. The conventions footnote is read from ``table.attrs["convention
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
@@ -51,15 +50,6 @@ def _key_label(key: str, known: Any = None, keys: Any = ()) -> str:
         return labels.spoken(known[key])
     try:
         return labels.spoken(labels.phase_tagged(key, keys))
-    except KeyError:
-        return key
-
-
-def _short(key: str, known: Any = None) -> str:
-    if known and key in known:
-        return re.sub(r"\s*\[[^\]]*\]", "", known[key])
-    try:
-        return labels.short_label(key)
     except KeyError:
         return key
 
@@ -290,7 +280,7 @@ def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     # Each key once, with its phases: the run's own labels where it has them (a shared driver is
     # "every phase"), else grouped by key.
     shared = known and any(text.startswith("Every phase") for text in known.values())
-    names = [_short(key, known) for key in run.vary] if shared else labels.named_once(list(run.vary))
+    names = [labels.varied_short_label(key, known) for key in run.vary] if shared else labels.named_once(list(run.vary))
     if len(names) <= _KEYS_NAMED_IN_TITLE:
         varied = ", ".join(names)
     else:  # the footnote names them all
@@ -498,7 +488,7 @@ def _sweep_line(table, x: str, threshold: float, ax) -> None:
     known = table.attrs.get("key_labels")
     ax.set_xlabel(_key_label(x, known))
     ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
-    ax.set_title(f"Net benefit ratio against {_short(x, known)}")
+    ax.set_title(f"Net benefit ratio against {labels.varied_short_label(x, known)}")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
 
@@ -559,5 +549,6 @@ def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
     known = table.attrs.get("key_labels")
     ax.set_xlabel(_key_label(x, known))
     ax.set_ylabel(_key_label(y, known))
-    ax.set_title(f"Net benefit ratio over {_short(x, known)} and {_short(y, known)}")
+    names = (labels.varied_short_label(x, known), labels.varied_short_label(y, known))
+    ax.set_title(f"Net benefit ratio over {names[0]} and {names[1]}")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0, 1.0), fontsize=8, framealpha=0.9)

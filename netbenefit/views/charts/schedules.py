@@ -226,10 +226,7 @@ def _change_name(key: str, change: tuple | None) -> str:
     (``award + jobs``) is named by each key's label."""
     parts = []
     for part in str(key).split(" + "):
-        try:
-            parts.append(labels.short_label(part))
-        except KeyError:
-            parts.append(part.replace("_", " ").capitalize())
+        parts.append(labels.short_label(part, default=part.replace("_", " ").capitalize()))
     name = " + ".join(parts)
     if change is not None:
         shown = []

@@ -229,7 +229,7 @@ def percent_axis(axis) -> None:
 
 def wrapped_lines(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
     """``text`` wrapped at ``width`` on at most ``lines`` lines, the last ending in ``ellipsis``
-    when the text is cut short (the string textwrap calls its placeholder)."""
+    when the text is cut short (``textwrap.wrap``'s keyword for that string)."""
     return textwrap.wrap(text, width=width, max_lines=lines, placeholder=ellipsis)
 
 

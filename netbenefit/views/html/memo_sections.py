@@ -394,10 +394,7 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
             return str(value)
 
     def key_words(key: str) -> str:
-        try:
-            return short_label(key)
-        except KeyError:
-            return key
+        return short_label(key, default=key)
 
     change = diff.ratio_b - diff.ratio_a
     sentence = (
@@ -457,10 +454,7 @@ def actuals_page_html(result: Result, actuals: Any) -> str:
 
 
 def _measure(name: str) -> str:
-    try:
-        return label(name)
-    except KeyError:
-        return name.replace("_", " ")
+    return label(name, default=name.replace("_", " "))
 
 
 def optional_pages_html(facts: MemoFacts, sections: MemoSections, *, diff: Any = None, actuals: Any = None) -> str:

@@ -52,10 +52,7 @@ STYLE = """
 
 def _header(column, streams=()) -> str:
     """The label of a column in words with its unit (:mod:`netbenefit.law.labels`), else its name."""
-    try:
-        return label(str(column), streams=streams)
-    except KeyError:
-        return str(column).replace("_", " ")
+    return label(str(column), streams=streams, default=str(column).replace("_", " "))
 
 
 def html_table(frame: pd.DataFrame, cell, *, index: str | None = None, streams=()) -> str:

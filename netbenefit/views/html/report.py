@@ -185,10 +185,7 @@ def inputs_html(result: Result) -> str:
     empty keys)."""
     rows = []
     for key, value in flatten(result.scenario.as_written):
-        try:
-            words = label(key)
-        except KeyError:
-            words = ""
+        words = label(key, default="")
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
         cell = '<td class="num">' if numeric else "<td>"
         rows.append(
