@@ -182,13 +182,18 @@ def scheduler_address(address: str) -> str:
     return f"{scheme.lower()}://{rest.rstrip('/')}"
 
 
+def check_timeout(timeout) -> None:
+    """Refuse a wait for the scheduler that is not a number of seconds > 0 (``--scheduler-timeout``)."""
+    if not (isinstance(timeout, int | float) and math.isfinite(timeout) and timeout > 0):
+        raise ScenarioError("--scheduler-timeout", "", f"must be a number of seconds > 0, got {timeout!r}")
+
+
 def connect(address: str, timeout: float = CONNECT_TIMEOUT_SECONDS):
     """A ``distributed.Client`` of the scheduler at ``address``, checked first
     (:func:`scheduler_address`); waits at most ``timeout`` seconds for it. Raises ScenarioError
     without dask, for a malformed address, or when no scheduler answers there."""
     address = scheduler_address(address)
-    if not (isinstance(timeout, int | float) and math.isfinite(timeout) and timeout > 0):
-        raise ScenarioError("--scheduler-timeout", "", f"must be a number of seconds > 0, got {timeout!r}")
+    check_timeout(timeout)
     try:
         from distributed import Client
     except ImportError:

@@ -452,6 +452,6 @@ def whole_steps(scenario: Scenario, key: str, values: list[float]) -> list[float
     return values
 
 
-def key_labels(scenario: Scenario, keys, *, short: bool = False) -> dict[str, str]:
+def key_labels(scenario: Scenario, keys) -> dict[str, str]:
     """:func:`key_label` of each key, for an analysis result to carry (``attrs["key_labels"]``)."""
-    return {key: key_label(scenario, key, short=short) for key in keys}
+    return {key: key_label(scenario, key) for key in keys}

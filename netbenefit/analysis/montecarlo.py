@@ -365,8 +365,8 @@ def montecarlo(
     table = None
     if keep_draws:
         table = frame({key: table_values(scenario, key, np.concatenate(v)) for key, v in kept_keys.items()}, columns)
-    result = MonteCarloResult(table, summary, seed_sequence.entropy, distributions, conventions)
-    return replace(result, key_labels=key_labels(scenario, distributions))  # each key with its phase
+    named = key_labels(scenario, distributions)  # each key with its phase
+    return MonteCarloResult(table, summary, seed_sequence.entropy, distributions, conventions, key_labels=named)
 
 
 def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple[Scenario, int]:

@@ -172,11 +172,7 @@ def _end_process(code: int) -> None:
     its worker processes and clusters are closed."""
     import logging
 
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+    _flush_output()
     logging.shutdown()
     os._exit(int(code))
 
@@ -215,15 +211,20 @@ def _command(argv: Sequence[str] | None) -> int:
             sys.unraisablehook = unraisable_hook
 
 
-def _late_stop(number: int, frame) -> None:
-    """A signal after the command has finished (its files whole, its lines printed), while the
-    process ends: the output is flushed, the stop reported in its one line, and the process ends
-    with 128 + the signal's number, never killed by the signal without a word."""
+def _flush_output() -> None:
+    """Flush stdout and stderr, as far as they can be (a closed pipe, a full disk: nothing more to do)."""
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
         except (OSError, ValueError):
             pass
+
+
+def _late_stop(number: int, frame) -> None:
+    """A signal after the command has finished (its files whole, its lines printed), while the
+    process ends: the output is flushed, the stop reported in its one line, and the process ends
+    with 128 + the signal's number, never killed by the signal without a word."""
+    _flush_output()
     try:
         _stopped(number)
         sys.stderr.flush()

@@ -121,6 +121,11 @@ def cap_note(cap: float | None) -> str:
     )
 
 
+def _cap_and_regions_note(cap: float | None, regions: bool) -> str:
+    """What a portfolio says of the cap, and of its regional split when it has ``regions``."""
+    return cap_note(cap) + (" " + regions_note() if regions else "")
+
+
 #: The regions of the State and the parameter of each one's part of the cap.
 REGIONAL_CAPS = {
     "north": "aspire_and_emerge_annual_award_cap_north",
@@ -328,7 +333,7 @@ class Portfolio:
             columns += _regional_columns(results, applications, awards, totals, years)
         totals = totals[columns]
         totals.attrs["conventions"] = PLACEMENT_NOTE.format(timing=_timings(results))
-        totals.attrs["cap"] = cap_note(cap) + (" " + regions_note() if regions else "")
+        totals.attrs["cap"] = _cap_and_regions_note(cap, regions)
         return cls(results, tuple(labels), cap, _shown(by_application), _shown(totals), _shown(applications), regions)
 
     # --- facts ---------------------------------------------------------------------------------
@@ -358,7 +363,7 @@ class Portfolio:
 
     @property
     def cap_note(self) -> str:
-        return cap_note(self.cap) + (" " + regions_note() if self.regions else "")
+        return _cap_and_regions_note(self.cap, self.regions)
 
     def credits_table(self) -> pd.DataFrame:
         """Requested credits by fiscal year (rows) and application (columns). [USD]"""

@@ -409,13 +409,12 @@ def portfolio_montecarlo(
     chunk_size = int(chunk_size if chunk_size is not None else book.chunk_size)
     group_size = int(group_size if group_size is not None else book.group_size)
     first, columns = _plan(book)
-    fiscal_year_columns = max(int(c.max()) for c in columns) + 1 + HORIZON_MARGIN
-    # the sums (credits, benefits: draws x fiscal years), the passing counts, and their copies in the table
-    needed = draws * (2 * fiscal_year_columns + 1) * 8 * 3
-    check_memory(book.source, "draws", needed, f"a run of {draws:,} draws")
-    prints = [_fingerprint(scenario) for scenario in book.scenarios]
     planned = max(int(c.max()) for c in columns) + 1
     n_fy = planned + HORIZON_MARGIN
+    # the sums (credits, benefits: draws x fiscal years), the passing counts, and their copies in the table
+    needed = draws * (2 * n_fy + 1) * 8 * 3
+    check_memory(book.source, "draws", needed, f"a run of {draws:,} draws")
+    prints = [_fingerprint(scenario) for scenario in book.scenarios]
     indices = list(range(len(book.scenarios)))
     groups = [indices[i : i + group_size] for i in range(0, len(indices), group_size)]
     chunks = [(c, start, min(draws, start + chunk_size)) for c, start in enumerate(range(0, draws, chunk_size))]

@@ -10,6 +10,7 @@ from ...model.memory import check_memory
 from ...model.plausibility import warn_if_implausible
 from ...model.scenario import load_scenario
 from .options import (
+    RESULT_COLUMNS_BOUND,
     add_scheduler_option,
     check_scheduler_options,
     cluster_failures,
@@ -42,10 +43,6 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-#: Columns of a kept draw besides the varied keys (the result's columns), for the memory estimate.
-_KEPT_COLUMNS = 24  # not a statutory number: an upper bound of analysis.columns
-
-
 def check_run_options(args: argparse.Namespace) -> None:
     """``--draws``, ``--seed`` and ``--chunk-size`` in range, the memory the run needs (its ratios,
     and every draw with ``--out``) within what the machine can give, and the scheduler's address,
@@ -56,7 +53,7 @@ def check_run_options(args: argparse.Namespace) -> None:
     if args.seed is not None:
         whole_number("command line", "--seed", args.seed, 0)
     whole_number("command line", "--chunk-size", args.chunk_size, 1, MAX_DRAWS)
-    per_draw = 8 * (2 + (_KEPT_COLUMNS + len(args.vary) if args.out is not None else 0))
+    per_draw = 8 * (2 + (RESULT_COLUMNS_BOUND + len(args.vary) if args.out is not None else 0))
     check_memory("command line", "--draws", args.draws * per_draw, f"a run of {args.draws:,} draws")
     check_scheduler_options(args)
 

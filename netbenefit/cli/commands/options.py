@@ -15,6 +15,9 @@ from ...io.writing import OutputError, atomic_write
 from ...model.memory import check_memory
 from ...model.plausibility import PlausibilityWarning
 
+#: An upper bound of a result's columns besides the varied keys (not a statutory number), for the
+#: memory estimates of a sweep and of a Monte Carlo run that keeps its draws.
+RESULT_COLUMNS_BOUND = 24
 _CALL = re.compile(r"^\s*([A-Za-z_]\w*)\s*\((.*)\)\s*$")
 
 
@@ -37,18 +40,17 @@ def add_scheduler_option(parser) -> None:
 def check_scheduler_options(args: argparse.Namespace) -> None:
     """``--scheduler``'s address and ``--scheduler-timeout`` checked before any work (not when the
     run connects); ``--scheduler-timeout`` alone is refused, not ignored. Raises ScenarioError."""
-    import math
 
     timeout = getattr(args, "scheduler_timeout", None)
     if getattr(args, "scheduler", None) is None:
         if timeout is not None:
             raise ScenarioError("--scheduler-timeout", "", "is the wait for --scheduler: give it with --scheduler")
         return
-    from ...analysis.distributed import scheduler_address  # pandas: deferred past start-up
+    from ...analysis.distributed import check_timeout, scheduler_address  # pandas: deferred past start-up
 
     scheduler_address(args.scheduler)
-    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
-        raise ScenarioError("--scheduler-timeout", "", f"must be a number of seconds > 0, got {timeout!r}")
+    if timeout is not None:
+        check_timeout(timeout)
 
 
 @contextlib.contextmanager
@@ -112,7 +114,7 @@ def check_grid_size(grid: dict) -> None:
     import math
 
     rows = math.prod(len(values) for values in grid.values())
-    columns = 24 + len(grid)  # not a statutory number: an upper bound of the result's columns
+    columns = RESULT_COLUMNS_BOUND + len(grid)
     check_memory("--set", "", rows * columns * 8 * 2, f"a sweep of {rows:,} combinations")
 
 

@@ -116,9 +116,9 @@ def run(args: argparse.Namespace) -> int:
             raise OutputError("--pdf needs WeasyPrint: pip install 'netbenefit[pdf]'") from None
     results = [evaluate(path) for path in args.files]
     # The whole page first: nothing written on error.
-    page = report_html(results, version=installed_version("unknown"), paper=args.paper)
+    page = None if html_path is None else report_html(results, version=installed_version("unknown"), paper=args.paper)
     memo = memo_html(results, **memo_options(args)) if pdf_path is not None else None
-    if html_path is not None:
+    if page is not None:
         atomic_write_text(html_path, page)
     if memo is not None:
         write_pdf(memo, pdf_path)
