@@ -19,7 +19,6 @@ the process id for the message). A second run into the same folder is refused wi
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -28,7 +27,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from .writing import OUTPUT_ROOT, WRITTEN, WRITTEN_DIGESTS, OutputError, atomic_write_text
+from .writing import OUTPUT_ROOT, WRITTEN_DIGESTS, OutputError, atomic_write_text, sha256_of
 
 #: The list of files netbenefit wrote into the folder (JSON).
 MANIFEST_NAME = ".netbenefit-manifest.json"
@@ -44,8 +43,7 @@ def file_digest(path: Path) -> str | None:
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
-        with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
+        return sha256_of(path)
     except OSError:
         return None
 
@@ -57,8 +55,7 @@ class Run:
         self.folder = folder
         self.cache = cache
         self.previous = read_manifest(folder)  # name -> {"sha256": ..., "drawn_from": ...}
-        self.arrived: list[Path] = []  # every file atomic_write put in place during the run
-        self.digests: dict[Path, str] = {}  # the digest of the bytes atomic_write wrote to each
+        self.digests: dict[Path, str] = {}  # every file atomic_write put in place: the digest of the bytes it wrote
         self.kept_digests: dict[str, str] = {}  # a kept chart's digest, checked when it was kept
         self.listed: list[Path] = []
         self.drawn_from: dict[str, str] = {}  # this run's charts: name -> digest of what drew it
@@ -67,7 +64,7 @@ class Run:
     @property
     def written(self) -> list[str]:
         """The files this run wrote into the folder, relative to it."""
-        names = [relative_name(self.folder, path) for path in [*self.listed, *self.arrived]]
+        names = [relative_name(self.folder, path) for path in [*self.listed, *self.digests]]
         return [name for name in dict.fromkeys(names) if not name.startswith("../")]
 
     def wrote(self, paths: Iterable[Path]) -> list[Path]:
@@ -157,8 +154,7 @@ def one_run(folder: Path, *, cache: bool = True) -> Iterator[Run]:
     lock = _lock(folder)
     try:
         run = Run(folder, cache=cache)
-        token, root, run_token = WRITTEN.set(run.arrived), OUTPUT_ROOT.set(folder), _RUN.set(run)
-        digests_token = WRITTEN_DIGESTS.set(run.digests)
+        token, root, run_token = WRITTEN_DIGESTS.set(run.digests), OUTPUT_ROOT.set(folder), _RUN.set(run)
         try:
             yield run
         except BaseException:
@@ -166,8 +162,7 @@ def one_run(folder: Path, *, cache: bool = True) -> Iterator[Run]:
             raise
         finally:
             _RUN.reset(run_token)
-            WRITTEN_DIGESTS.reset(digests_token)
-            WRITTEN.reset(token)
+            WRITTEN_DIGESTS.reset(token)
             OUTPUT_ROOT.reset(root)
         run.finish()
     finally:

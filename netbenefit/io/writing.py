@@ -34,13 +34,10 @@ class WriteError(OSError):
         super().__init__(error.errno, error.strerror or str(error) or type(error).__name__, str(path))
 
 
-#: While a run keeps a manifest (:func:`netbenefit.io.run_folder.one_run`), every file written into place.
-WRITTEN: contextvars.ContextVar[list[Path] | None] = contextvars.ContextVar("written", default=None)
-
-
-#: While a run keeps a manifest, the SHA-256 of the bytes each file was written with (taken from the
-#: temporary file before it is renamed into place: what the run wrote, whatever happens to the
-#: file after): path -> hex digest.
+#: While a run keeps a manifest (:func:`netbenefit.io.run_folder.one_run`), every file written into
+#: place, in the order of first writing, with the SHA-256 of the bytes it was written with (taken
+#: from the temporary file before it is renamed into place: what the run wrote, whatever happens to
+#: the file after): path -> hex digest.
 WRITTEN_DIGESTS: contextvars.ContextVar[dict[Path, str] | None] = contextvars.ContextVar("digests", default=None)
 
 
@@ -158,10 +155,8 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         os.chmod(temporary, 0o666 & ~_umask())
         _synced(temporary)
         digests = WRITTEN_DIGESTS.get()
-        digest = _digest(temporary) if digests is not None else None
+        digest = sha256_of(temporary) if digests is not None else None
         os.replace(temporary, path)
-        if (record := WRITTEN.get()) is not None:
-            record.append(path)
         if digests is not None:
             digests[path] = digest
     except BaseException as error:
@@ -172,7 +167,8 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
         raise
 
 
-def _digest(path: str) -> str:
+def sha256_of(path: str | Path) -> str:
+    """The SHA-256 of the bytes of the file ``path``, as hex digits."""
     import hashlib
 
     with open(path, "rb") as handle:

@@ -28,14 +28,11 @@ from typing import Any
 import numpy as np
 
 from .actuals import Actuals
-from .after_approval_steps import PhaseJobs, Projection, phase_models
+from .after_approval_steps import PhaseJobs, Projection, year_row
+from .cashflows.steps import phase_records
 from .result import Result
 from .scenario import Scenario
 from .scenario.paths import plain
-
-
-def _prefix(k: int) -> str:
-    return "" if k == 0 else f"phases.{k - 1}."
 
 
 def _through_stop(series: np.ndarray, stop: int | None) -> list[float]:
@@ -85,7 +82,7 @@ def _business_tax_stream(projected: Result, stop: int) -> dict[str, Any] | None:
     amounts = np.zeros(len(years))
     for component in c.phases[0].components:
         if component.name == "corporation_business_tax" and component.source == "operations":
-            amounts = amounts + np.broadcast_to(component.values, (1, len(years)))[0]
+            amounts = amounts + year_row(component.values, len(years))
     by_year = {int(y): float(a) for y, a in zip(years, amounts, strict=True) if y <= stop and a > 0}
     if not by_year:
         return None
@@ -107,8 +104,8 @@ def actual_scenario(
     reported = plan.year.size
     counted_retained = projected.retained_jobs_eligible or scenario.readings.retained_benefits == "all_retained"
     changes: dict[str, Any] = {"name": f"{scenario.name} (actual results)"}
-    for k, model in enumerate(phase_models(scenario)):
-        prefix, start = _prefix(k), int(plan.start[k])
+    for k, (prefix, model) in enumerate(phase_records(scenario)):
+        start = int(plan.start[k])
         new = jobs.new[k].copy()
         retained = jobs.retained[k]
         folded = whole and stop is not None and k == 0 and bool(np.any(retained))

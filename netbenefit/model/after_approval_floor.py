@@ -8,11 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..law.labels import money_exact
+from ..law.labels import money_exact, written_pair
 from ..law.parameters import parameter
 from ..law.rules.certification import below_floor
-from .actuals import Actuals
-from .after_approval_steps import Certification, Projection, first_report_jobs, phase_models, projected_salary
+from .after_approval_steps import Certification, Projection, RerunFlags, first_report_jobs, phase_models, year_row
 from .result import Result
 from .scenario import Scenario
 
@@ -30,10 +29,6 @@ FLOOR_WORDS = (
 FLOOR_MEASURES = ("full_time_jobs", "median_salary", "withholdings")  # the keys of floor_table, in order
 
 
-def _row(array, width: int) -> np.ndarray:
-    return np.broadcast_to(np.asarray(array, dtype=float), (1, width))[0]
-
-
 def _income_tax_by_year(result: Result, years: np.ndarray) -> np.ndarray:
     """The Gross Income Tax withheld on the jobs' wages by project year, every phase: the direct
     operations stream of the gross income tax (``result.streams`` rows of that kind, read from the
@@ -49,19 +44,20 @@ def _income_tax_by_year(result: Result, years: np.ndarray) -> np.ndarray:
                 "direct",
                 "revenue",
             ):
-                total = total + _row(component.values, width)
+                total = total + year_row(component.values, width)
     at = np.searchsorted(np.asarray(c.years), years)
     inside = at < width
     return np.where(inside, total[np.minimum(at, width - 1)], 0.0)
 
 
 def floor_table(
-    scenario: Scenario, actuals: Actuals, plan: Projection, certified: Certification, actual: Result, projected: Result
+    scenario: Scenario, plan: Projection, certified: Certification, flags: RerunFlags, actual: Result, projected: Result
 ) -> pd.DataFrame:
     """One row per maintained reported year and measure (jobs, median salary, withholdings): the
     actual value, the project agreement's, the share and whether it drops below the floor,
     N.J.A.C. 19:31U-1.14(c) [rule, opening read]. The jobs of the first year are compared with the
-    agreement's approved jobs (``readings.first_report_basis``, as under 19:31U-1.14(b))."""
+    agreement's approved jobs (``readings.first_report_basis``, as under 19:31U-1.14(b)); the median
+    salaries are those of the re-run step (``flags``)."""
     floor = parameter("project_agreement_floor_share")
     year = plan.year
     projected_jobs = certified.projected_new + certified.projected_retained
@@ -72,10 +68,7 @@ def floor_table(
     reported_jobs = certified.reported_new + certified.reported_retained
     rows = {
         "full_time_jobs": (reported_jobs, projected_jobs),
-        "median_salary": (
-            np.array([np.nan if r.median_salary is None else r.median_salary for r in actuals.totals()]),
-            projected_salary(plan),
-        ),
+        "median_salary": (flags.actual_salary, flags.projected_salary),
         "withholdings": (_income_tax_by_year(actual, year), _income_tax_by_year(projected, year)),
     }
     measures = FLOOR_MEASURES  # the rows year by year, then by measure
@@ -97,18 +90,6 @@ def floor_table(
     return table
 
 
-def _below(share: float, floor: float) -> str:
-    """A share below the floor as a percent with the digits that keep it written below (79.999%, not 80.00%).
-
-    >>> _below(0.79999, 0.8), _below(0.5, 0.8)
-    ('79.999%', '50.00%')
-    """
-    digits = 2
-    while digits < 12 and round(share * 100, digits) >= floor * 100:
-        digits += 1
-    return f"{share:.{digits}%}"
-
-
 def floor_warnings(table: pd.DataFrame, projected: Result) -> tuple[str, ...]:
     """The lines of the 80 percent floor (:func:`floor_table`), each from its row, the words of the
     rule once, and whether the projection itself was eligible."""
@@ -125,8 +106,9 @@ def floor_warnings(table: pd.DataFrame, projected: Result) -> tuple[str, ...]:
         money = measure != "full_time_jobs"
         value = money_exact(actual) if money else f"{actual:,.1f}"
         agreed = money_exact(agreement) if money else f"{agreement:,.1f}"
+        written, _ = written_pair(share, floor, "<", "share")  # the digits that keep it written below the floor
         lines.append(
-            f"year {year}: {names[measure]} {value}, {_below(share, floor)} of the project agreement's "
+            f"year {year}: {names[measure]} {value}, {written} of the project agreement's "
             f"{agreed}: below its {floor:.0%} floor (N.J.A.C. 19:31U-1.14(c))"
         )
     if lines:

@@ -43,7 +43,8 @@ def phase_models(scenario: Scenario) -> list:
     return [scenario, *scenario.phases]
 
 
-def _row(array, width: int) -> np.ndarray:
+def year_row(array, width: int) -> np.ndarray:
+    """A model array of one row (or one value) as a row of ``width`` years (floats)."""
     return np.broadcast_to(np.asarray(array, dtype=float), (1, width))[0]
 
 
@@ -71,7 +72,7 @@ def projection(scenario: Scenario, projected: Result, years: int) -> Projection:
     at = np.minimum(at, width - 1)
 
     def by_phase(name: str) -> np.ndarray:
-        values = np.array([_row(getattr(p, name), width) for p in c.phases])
+        values = np.array([year_row(getattr(p, name), width) for p in c.phases])
         return np.where(inside[None, :], values[:, at], 0.0)
 
     start = np.array([0.0] + [float(p.start_year) for p in scenario.phases])
@@ -87,7 +88,7 @@ def projection(scenario: Scenario, projected: Result, years: int) -> Projection:
         new=by_phase("new_full_time_jobs"),
         retained=by_phase("retained_full_time_jobs"),
         credits=by_phase("credits"),
-        credits_from_year_1=np.array([_row(p.credits, width)[paid] for p in c.phases]),
+        credits_from_year_1=np.array([year_row(p.credits, width)[paid] for p in c.phases]),
         salary=salary,
     )
 
@@ -203,12 +204,12 @@ class Certification:
     drop: np.ndarray  # the fall of the statewide workforce (share)
     forfeited: np.ndarray
     certified: np.ndarray
-    reported_new: np.ndarray | None = None  # as the file reports them (project totals)
-    reported_retained: np.ndarray | None = None
-    approved_by_phase: np.ndarray | None = None
-    new_by_phase: np.ndarray | None = None  # counted, after the retained requirement
-    retained_by_phase: np.ndarray | None = None
-    certified_by_phase: np.ndarray | None = None
+    reported_new: np.ndarray  # as the file reports them (project totals)
+    reported_retained: np.ndarray
+    approved_by_phase: np.ndarray
+    new_by_phase: np.ndarray  # counted, after the retained requirement
+    retained_by_phase: np.ndarray
+    certified_by_phase: np.ndarray
 
 
 def certification(scenario: Scenario, actuals: Actuals, projected: Result, plan: Projection, jobs: PhaseJobs):

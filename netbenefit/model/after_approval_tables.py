@@ -22,16 +22,13 @@ def years_table(
     are the jobs certification counts (the retained requirement met first, N.J.A.C. 19:31U-1.4(c);
     retained jobs only where 71(c) makes them eligible); ``actual_retained_jobs`` is what the file reports."""
     in_proportion, forfeited, flag = certified.in_proportion, certified.forfeited, flags.flag
-    reported_retained = (
-        certified.reported_retained if certified.reported_retained is not None else certified.actual_retained
-    )
     table = pd.DataFrame(
         {
             "approved_credit": certified.approved,
             "projected_new_jobs": certified.projected_new,
             "actual_new_jobs": certified.actual_new,
             "projected_retained_jobs": certified.projected_retained,
-            "actual_retained_jobs": reported_retained,
+            "actual_retained_jobs": certified.reported_retained,
             "counted_retained_jobs": certified.actual_retained,
             "maintained": certified.maintained,
             "credit_in_proportion": in_proportion,

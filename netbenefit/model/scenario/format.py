@@ -113,10 +113,10 @@ class Scenario(Block):
         except ValidationError as error:
             # Every problem in one run: the rules across keys read the keys that are valid.
             problems = problem_list(error, Scenario) + problems
-            rules = consistency_problems(partial(Scenario, data), source)
+            rules = consistency_problems(partial(Scenario, data))
             given = {key for key, _ in problems}
             raise error_of(source, problems + [item for item in rules if item[0] not in given]) from None
-        problems += consistency_problems(scenario, source)
+        problems += consistency_problems(scenario)
         if problems:
             raise error_of(source, problems)
         try:

@@ -4,20 +4,17 @@ listed: a rule whose keys are not valid on their own says nothing (their problem
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..columns import RESERVED_STREAM_NAMES
 from .blocks import IncomeTax
 from .partial import known
 from .shared import covered
 
-if TYPE_CHECKING:
-    pass
-
 _SHARE_SUM_TOLERANCE = 1e-9  # not a statutory number: filing shares may sum to 1 up to float rounding
 
 
-def consistency_problems(scenario: Any, source: str) -> list[tuple[str, str]]:
+def consistency_problems(scenario: Any) -> list[tuple[str, str]]:
     """Every problem of the rules that involve more than one key (scenario format, "Required
     keys"), as ``(key, problem)``. ``scenario`` is a :class:`Scenario` or a partial one
     (:func:`netbenefit.model.scenario.partial.partial`): a rule that needs a key whose value is not valid
