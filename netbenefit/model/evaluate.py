@@ -163,7 +163,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     )
     messages = {
         "71(a)(1)": explain.capital_investment_message(scenario, minimum, investment, donation),
-        "71(a)(2)": explain.jobs_message(scenario, job_clause, _scalar(c.jobs_created)),
+        "71(a)(2)": explain.jobs_message(scenario, job_clause, decisions["71(a)(2)"]),
         "71(a)(3)": explain.location_message(scenario),
         "71(a)(5)": explain.net_benefit_message(scenario, decisions["71(a)(5)"], threshold_clause, note),
         "71(a)(8)": explain.prevailing_wage_message(scenario, passed["71(a)(8)"]),
@@ -336,24 +336,24 @@ def _extension_test(c: Computation, incremental: float) -> str | None:
     nothing is repaid."""
     if incremental <= 0:
         return None
-    test = extension_test(
-        np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
-        c.cumulative_pv_credits[0],
-        np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
-        _scalar(c.threshold),
-    )
-    return phases_name(test + 1)
+    return phases_name(extension_test(*_cumulative_tests(c)) + 1)
 
 
 def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:
     """Each phase's share of its credits received on account of the extension, 71(a)(5)(d)
     (:func:`netbenefit.law.rules.clawback.incremental_shares`)."""
-    return incremental_shares(
+    return incremental_shares(*_cumulative_tests(c), incremental)
+
+
+def _cumulative_tests(c: Computation) -> tuple:
+    """The cumulative phase tests (initial phase, then 1..k) of the one variant, as the 71(a)(5)(d)
+    rules take them: (requested credits, PV of credits, PV of benefits without the extension,
+    threshold), the first three cumulative over the phases."""
+    return (
         np.cumsum([_scalar(p.requested_credits) for p in c.phases]),
         c.cumulative_pv_credits[0],
         np.cumsum([_scalar(p.pv_benefits_without_extension) for p in c.phases]),
         _scalar(c.threshold),
-        incremental,
     )
 
 

@@ -65,23 +65,24 @@ def capital_investment_message(scenario: Scenario, minimum: float, investment: f
     return text
 
 
-def jobs_message(scenario: Scenario, clause: str | None, created: float) -> str:
-    """The 71(a)(2) sentence; ``created`` is the count of new jobs the rule compared (the ramp's
-    jobs within the eligibility period)."""
+def jobs_message(scenario: Scenario, clause: str | None, decision) -> str:
+    """The 71(a)(2) sentence, written from its record: its first comparison is the count of new
+    jobs the rule compared (the ramp's jobs within the eligibility period) against the minimum of
+    71(c)(1)(a), (b) or (c) it applied."""
     business, location = scenario.business, scenario.location
-    new, retained = created, scenario.jobs.retained
+    new_jobs = decision.comparisons[0]
+    new, minimum, retained = new_jobs.value, new_jobs.limit, scenario.jobs.retained
     if business.small_business:
         growth = parameter("small_business_new_job_growth_share")
         workforce = business.full_time_employees_at_application
         base = (
             f"Small business: {jobs(new)} new full-time jobs vs {share(growth, finest=4)} of a workforce of "
-            f"{jobs(workforce)} = {jobs(growth * workforce)}, 71(c)(1)(a)"
+            f"{jobs(workforce)} = {jobs(minimum)}, 71(c)(1)(a)"
         )
     elif business.targeted_industry:
-        minimum = parameter("targeted_industry_minimum_new_jobs")
         base = f"Targeted industry: {jobs(new)} new full-time jobs vs {minimum}, 71(c)(1)(b)"
     else:
-        base = f"{jobs(new)} new full-time jobs vs {parameter('other_business_minimum_new_jobs')}, 71(c)(1)(c)"
+        base = f"{jobs(new)} new full-time jobs vs {minimum}, 71(c)(1)(c)"
     retained_minimum = int(
         eligibility.retained_jobs_minimum(
             location.government_restricted_municipality,

@@ -309,8 +309,7 @@ class Result:
                 **self._deciding_test_dict(),
             },
             "checks": [
-                {"id": row.id, "passed": bool(row.passed), "message": row.message}
-                | (self.decisions[row.id].as_dict() if row.id in self.decisions else {})
+                {"id": row.id, "passed": bool(row.passed), "message": row.message} | self.decisions[row.id].as_dict()
                 for row in self.table_rows("checks")
             ],
             "capital_investment_minimum": float(self.capital_investment_minimum),
@@ -357,9 +356,7 @@ class Result:
         }
 
     def _deciding_test_dict(self) -> dict[str, Any]:
-        """``deciding_test`` and ``margin`` of the JSON's ``net_benefit`` (none without a record)."""
-        if "71(a)(5)" not in self.decisions:
-            return {}
+        """``deciding_test`` and ``margin`` of the JSON's ``net_benefit``."""
         decided = self.deciding_test
         phases = list(range(1, self.net_benefit_decision.deciding + 2))
         return {
@@ -423,7 +420,7 @@ class Result:
         )
 
     def _phased(self) -> bool:
-        return len(getattr(self.net_benefit_decision, "comparisons", ())) > 1
+        return len(self.net_benefit_decision.comparisons) > 1
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: :func:`netbenefit.views.html.result_html`."""

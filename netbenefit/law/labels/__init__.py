@@ -16,13 +16,12 @@ key, formatted by its unit).
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .table import SCENARIO_KEYS, SCENARIO_LABELS, SPOKEN_UNITS, WORKBOOK_LABELS, Label, WorkbookLabel
-from .written import compared, margin_points, net_benefit_headline, ratio_verdict, written_pair
+from .written import compared, margin_points, missing, net_benefit_headline, ratio_verdict, written_pair
 
 __all__ = [
     "compared",
@@ -386,10 +385,6 @@ def varied_short_label(key: str, known: Mapping[str, str] | None = None) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-def _missing(number: Any) -> bool:
-    return number is None or (isinstance(number, float) and math.isnan(number))
-
-
 def money(amount: float | None, scale: float | None = None) -> str:
     """An amount in short form: ``$1.1M``, ``$250K``, ``$12``, ``-$3.4M``. [USD]
 
@@ -399,7 +394,7 @@ def money(amount: float | None, scale: float | None = None) -> str:
     >>> money(1_080_000), money(250_000), money(-3_400_000), money(12)
     ('$1.1M', '$250K', '-$3.4M', '$12')
     """
-    if _missing(amount):
+    if missing(amount):
         return ""
     if amount == 0:
         return "$0"
@@ -437,7 +432,7 @@ def _short(sign: str, amount: float, unit: float, suffix: str, digits: int) -> s
 
 def money_exact(amount: float | None) -> str:
     """An amount to the dollar: ``$1,234,567`` (negative ``-$1,234``). [USD]"""
-    if _missing(amount):
+    if missing(amount):
         return ""
     return f"-${-amount:,.0f}" if amount < 0 else f"${amount:,.0f}"
 
@@ -451,7 +446,7 @@ def share(value: float | None, digits: int | None = None, *, finest: int = 2) ->
     >>> share(0.8), share(0.50015), share(0.50015, finest=4), share(0.0551, 1)
     ('80%', '50.02%', '50.015%', '5.5%')
     """
-    if _missing(value):
+    if missing(value):
         return ""
     if digits is None:
         text = f"{value * 100:.{finest}f}".rstrip("0").rstrip(".")
@@ -465,7 +460,7 @@ def ratio(value: float | None, digits: int = 0) -> str:
     >>> ratio(4.92), ratio(4.0), ratio(4.806, 1)
     ('492%', '400%', '480.6%')
     """
-    if _missing(value):
+    if missing(value):
         return "undefined"
     return f"{value:.{digits}%}"
 
@@ -482,7 +477,7 @@ def percentage_points(change: float | None, digits: int = 1) -> str:
     >>> percentage_points(0.806), percentage_points(-0.0123), percentage_points(0.00001)
     ('+80.6 percentage points', '-1.2 percentage points', '0.0 percentage points')
     """
-    if _missing(change):
+    if missing(change):
         return "undefined"
     text = f"{100 * change:+.{digits}f}"
     if float(text) == 0:
@@ -492,7 +487,7 @@ def percentage_points(change: float | None, digits: int = 1) -> str:
 
 def years(value: float | None) -> str:
     """A number of years: ``1 year``, ``10 years``, ``7.5 years``."""
-    if _missing(value):
+    if missing(value):
         return ""
     text = f"{value:g}"
     return f"{text} year" if text == "1" else f"{text} years"
@@ -500,7 +495,7 @@ def years(value: float | None) -> str:
 
 def number(value: Any) -> str:
     """A plain number as a person writes it: whole numbers without ``.0``, thousands separated."""
-    if _missing(value):
+    if missing(value):
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -513,7 +508,7 @@ def number(value: Any) -> str:
 
 def jobs(count: float | None) -> str:
     """A number of jobs: whole numbers as such (``260``), a fraction with one decimal (``142.7``). [jobs]"""
-    if _missing(count):
+    if missing(count):
         return ""
     return f"{count:,.0f}" if float(count).is_integer() else f"{count:,.1f}"
 
@@ -535,7 +530,7 @@ def cell(column: str, amount: Any, *, streams: Iterable[str] = (), unknown: str 
     >>> cell("discount_factor", 0.943396226), cell("ratio", 4.705), cell("costs", -1234.0)
     ('0.943396', '470.5%', '-$1,234')
     """
-    if _missing(amount):
+    if missing(amount):
         return ""
     if isinstance(amount, bool):
         return "yes" if amount else "no"
@@ -573,7 +568,7 @@ def value(key: str, amount: Any, *, short: bool = True, streams: Iterable[str] =
     >>> value("award.annual_credit", 1_080_000), value("discount_rate", 0.075), value("ratio", 4.92)
     ('$1.1M', '7.5%', '492%')
     """
-    if _missing(amount):
+    if missing(amount):
         return ""
     if isinstance(amount, bool):
         return "yes" if amount else "no"

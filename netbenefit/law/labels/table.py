@@ -1,5 +1,6 @@
-"""The one table of the scenario keys' labels: per key, the label and its unit, and the workbook's
-own wording and Excel number format beside them where the workbook's Inputs sheet writes them.
+"""The one table of the scenario keys' labels: per key, the label and its unit, and the Excel number
+format beside them where the workbook's Inputs sheet writes the key (with the unit that sheet shows
+for a key the table gives none, a date).
 
 :data:`SCENARIO_KEYS` is the table. :data:`SCENARIO_LABELS` (``label [unit]``, read by the charts,
 the HTML report, the notebook views and the command line through :func:`netbenefit.law.labels.label`)
@@ -23,17 +24,16 @@ SPOKEN_UNITS = {"share/year": "% a year", "share": "%", "USD/year": "USD a year"
 
 
 class WorkbookLabel(NamedTuple):
-    """How the workbook's Inputs sheet writes a key: its Excel number format, and its own label and
-    unit where they differ from the key's (None: the key's own)."""
+    """How the workbook's Inputs sheet writes a key: its Excel number format, and the unit it shows
+    for a key whose table entry has none (``date``, ``north or south``; None: no unit)."""
 
     number_format: str
-    text: str | None = None
     unit: str | None = None
 
 
 class Label(NamedTuple):
     """The label of a scenario key without its unit, its unit ("" for none) and, for a key the
-    workbook's Inputs sheet labels, the workbook's number format and wording."""
+    workbook's Inputs sheet writes, the workbook's number format (and unit where the key has none)."""
 
     text: str
     unit: str = ""
@@ -49,215 +49,167 @@ class Label(NamedTuple):
         """(label, unit, number format) of the workbook's Inputs sheet, or None."""
         if self.workbook is None:
             return None
-        number_format, _, unit = self.workbook
+        number_format, unit = self.workbook
         # one wording per key: the table's label, its unit as people write it (the cell shows a
-        # share as a percent); the workbook's own unit only where the table gives none (a date)
+        # share as a percent); the workbook's unit only where the table gives none (a date)
         spoken = SPOKEN_UNITS.get(self.unit, self.unit)
         return (self.text, spoken or (unit or ""), number_format)
 
 
 #: The one table: label and unit of every scenario key (dotted, list positions removed), and the
-#: workbook's number format and own wording beside them.
+#: workbook's number format beside them.
 SCENARIO_KEYS: dict[str, Label] = {
-    "name": Label("Scenario name", "", WorkbookLabel(NUMBER_FORMAT, "Name")),
+    "name": Label("Scenario name", "", WorkbookLabel(NUMBER_FORMAT)),
     "description": Label("Description", "", WorkbookLabel(NUMBER_FORMAT)),
-    "application_date": Label(
-        "Application date, 71(f)", "", WorkbookLabel(DATE_FORMAT, "Application date, 71(f)", "date")
-    ),
-    "approval_date": Label(
-        "Approval date (project year 1)", "", WorkbookLabel(DATE_FORMAT, "Approval date (project year 1)", "date")
-    ),
-    "discount_rate": Label(
-        "Discount rate", "share/year", WorkbookLabel(RATE_FORMAT, "Discount rate, 71(a)(5)(c)", "decimal per year")
-    ),
-    "timing": Label(
-        "Discounting timing", "", WorkbookLabel(NUMBER_FORMAT, "Discount timing", "end_of_year or mid_year")
-    ),
+    "application_date": Label("Application date, 71(f)", "", WorkbookLabel(DATE_FORMAT, "date")),
+    "approval_date": Label("Approval date (project year 1)", "", WorkbookLabel(DATE_FORMAT, "date")),
+    "discount_rate": Label("Discount rate", "share/year", WorkbookLabel(RATE_FORMAT)),
+    "timing": Label("Discounting timing", "", WorkbookLabel(NUMBER_FORMAT, "end_of_year or mid_year")),
     "threshold_override": Label(
         "Threshold override, 71(a)(5)(f)",
         "ratio",
-        WorkbookLabel(NUMBER_FORMAT, "Threshold override, 71(a)(5)(f)", "multiple of PV of credits"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "business.small_business": Label("Small business", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
     "business.targeted_industry": Label("Targeted industry", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
     "business.full_time_employees_at_application": Label(
         "Full-time employees at application",
         "jobs",
-        WorkbookLabel(JOBS_FORMAT, "Full-time employees at application", "employees"),
+        WorkbookLabel(JOBS_FORMAT),
     ),
     "location.qualified_incentive_area": Label(
         "In a qualified incentive area, 71(a)(3)",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Qualified incentive area, 71(a)(3)"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "location.qualified_incentive_tract": Label(
-        "In a qualified incentive tract", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Qualified incentive tract")
+        "In a qualified incentive tract", "yes/no", WorkbookLabel(NUMBER_FORMAT)
     ),
     "location.government_restricted_municipality": Label(
         "In a government-restricted municipality",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Government-restricted municipality"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
-    "location.distressed_municipality": Label(
-        "In a distressed municipality", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Distressed municipality")
-    ),
-    "location.enhanced_area": Label("In an enhanced area", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Enhanced area")),
+    "location.distressed_municipality": Label("In a distressed municipality", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
+    "location.enhanced_area": Label("In an enhanced area", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
     "location.mega_project": Label("Mega project", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
-    "location.region": Label(
-        "Region of the State, north or south", "", WorkbookLabel(NUMBER_FORMAT, "Region of the State", "north or south")
-    ),
-    "facility.portions.use": Label(
-        "Use of the premises portion", "", WorkbookLabel(NUMBER_FORMAT, "Use of the portion")
-    ),
-    "facility.portions.work": Label(
-        "Work on the premises portion", "", WorkbookLabel(NUMBER_FORMAT, "Work on the portion")
-    ),
+    "location.region": Label("Region of the State, north or south", "", WorkbookLabel(NUMBER_FORMAT, "north or south")),
+    "facility.portions.use": Label("Use of the premises portion", "", WorkbookLabel(NUMBER_FORMAT)),
+    "facility.portions.work": Label("Work on the premises portion", "", WorkbookLabel(NUMBER_FORMAT)),
     "facility.portions.gross_leasable_area_sqft": Label("Gross leasable area", "sq ft", WorkbookLabel("#,##0")),
     "facility.accommodates_share": Label(
         "Share of jobs the facility accommodates, 71(d)",
         "share",
-        WorkbookLabel(RATE_FORMAT, "Share of jobs the facility accommodates, 71(d)", "decimal share"),
+        WorkbookLabel(RATE_FORMAT),
     ),
     "capital_investment": Label("Capital investment", "USD", WorkbookLabel(MONEY_FORMAT)),
-    "jobs.new": Label("New full-time jobs", "jobs", WorkbookLabel(JOBS_FORMAT, "New full-time jobs at full ramp-up")),
+    "jobs.new": Label("New full-time jobs", "jobs", WorkbookLabel(JOBS_FORMAT)),
     "jobs.retained": Label("Retained full-time jobs", "jobs", WorkbookLabel(JOBS_FORMAT)),
-    "jobs.ramp": Label(
-        "Job ramp-up by year", "share", WorkbookLabel(RATE_FORMAT, "Share of new jobs in place", "decimal share")
-    ),
-    "jobs.median_salary": Label(
-        "Median salary", "USD/year", WorkbookLabel(MONEY_FORMAT, "Median salary in year 1", "USD per year")
-    ),
-    "jobs.salary_growth": Label(
-        "Salary growth", "share/year", WorkbookLabel(RATE_FORMAT, "Salary growth", "decimal per year")
-    ),
+    "jobs.ramp": Label("Job ramp-up by year", "share", WorkbookLabel(RATE_FORMAT)),
+    "jobs.median_salary": Label("Median salary", "USD/year", WorkbookLabel(MONEY_FORMAT)),
+    "jobs.salary_growth": Label("Salary growth", "share/year", WorkbookLabel(RATE_FORMAT)),
     "jobs.nj_withholding_share": Label(
         "Share of withholdings in New Jersey, 71(d)",
         "share",
-        WorkbookLabel(RATE_FORMAT, "Share of jobs with NJ withholding, 71(d)", "decimal share"),
+        WorkbookLabel(RATE_FORMAT),
     ),
-    "award.annual_credit": Label(
-        "Annual credit", "USD/year", WorkbookLabel(MONEY_FORMAT, "Annual tax credit", "USD per year")
-    ),
-    "award.per_new_job": Label(
-        "Credit per new job", "USD/job/year", WorkbookLabel(MONEY_FORMAT, "Credit per new job", "USD per job per year")
-    ),
+    "award.annual_credit": Label("Annual credit", "USD/year", WorkbookLabel(MONEY_FORMAT)),
+    "award.per_new_job": Label("Credit per new job", "USD/job/year", WorkbookLabel(MONEY_FORMAT)),
     "award.per_retained_job": Label(
         "Credit per retained job",
         "USD/job/year",
-        WorkbookLabel(MONEY_FORMAT, "Credit per retained job", "USD per job per year"),
+        WorkbookLabel(MONEY_FORMAT),
     ),
     "award.section_75.qualified_opportunity_zone": Label(
-        "In a qualified opportunity zone, s.75", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Qualified opportunity zone")
+        "In a qualified opportunity zone, s.75", "yes/no", WorkbookLabel(NUMBER_FORMAT)
     ),
     "award.section_75.employment_and_investment_corridor": Label(
         "In an employment and investment corridor, s.75",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Employment and investment corridor"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "award.section_75.bonuses.name": Label("Section 75 bonus"),
-    "award.section_75.bonuses.per_job": Label(
-        "Section 75 bonus per job", "USD/job/year", WorkbookLabel(MONEY_FORMAT, "Bonus per job", "USD per job per year")
-    ),
-    "award.section_75.labor_harmony": Label(
-        "Labor harmony agreement, s.75", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Labor harmony agreement")
-    ),
-    "award.section_75.cap_per_job": Label(
-        "Cap per job, s.75", "USD/job/year", WorkbookLabel(MONEY_FORMAT, "Cap per job", "USD per job per year")
-    ),
+    "award.section_75.bonuses.per_job": Label("Section 75 bonus per job", "USD/job/year", WorkbookLabel(MONEY_FORMAT)),
+    "award.section_75.labor_harmony": Label("Labor harmony agreement, s.75", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
+    "award.section_75.cap_per_job": Label("Cap per job, s.75", "USD/job/year", WorkbookLabel(MONEY_FORMAT)),
     "award.eligibility_period_years": Label("Eligibility period", "years", WorkbookLabel(NUMBER_FORMAT)),
-    "award.first_credit_year": Label(
-        "First credit year", "project year", WorkbookLabel(NUMBER_FORMAT, "First credit year", "project (phase) year")
-    ),
+    "award.first_credit_year": Label("First credit year", "project year", WorkbookLabel(NUMBER_FORMAT)),
     "commitment.period_years": Label("Commitment period", "years", WorkbookLabel(NUMBER_FORMAT)),
     "commitment.extended_years": Label("Extended commitment, 71(a)(5)(d)", "years", WorkbookLabel(NUMBER_FORMAT)),
-    "revenue.income_tax_effective_rate": Label(
-        "Effective income tax rate", "share", WorkbookLabel(RATE_FORMAT, "Income tax effective rate", "decimal")
-    ),
-    "revenue.income_tax": Label("Income tax model", "", WorkbookLabel(NUMBER_FORMAT, "Income tax")),
+    "revenue.income_tax_effective_rate": Label("Effective income tax rate", "share", WorkbookLabel(RATE_FORMAT)),
+    "revenue.income_tax": Label("Income tax model", "", WorkbookLabel(NUMBER_FORMAT)),
     "revenue.taxable_spending_share": Label(
         "Taxable share of spending from wages",
         "share",
-        WorkbookLabel(RATE_FORMAT, "Taxable spending share of wages", "decimal share"),
+        WorkbookLabel(RATE_FORMAT),
     ),
     "revenue.construction_taxable_share": Label(
         "Taxable share of capital investment",
         "share",
-        WorkbookLabel(RATE_FORMAT, "Taxable share of capital investment", "decimal share"),
+        WorkbookLabel(RATE_FORMAT),
     ),
     "revenue.construction_labor_share": Label(
         "Labor share of capital investment",
         "share",
-        WorkbookLabel(RATE_FORMAT, "Labor share of capital investment", "decimal share"),
+        WorkbookLabel(RATE_FORMAT),
     ),
     "revenue.construction_income_tax_rate": Label(
         "Income tax rate on construction wages",
         "share",
-        WorkbookLabel(RATE_FORMAT, "Construction income tax rate", "decimal"),
+        WorkbookLabel(RATE_FORMAT),
     ),
     "revenue.earnings_multiplier": Label(
         "Earnings multiplier, total / direct",
         "ratio",
-        WorkbookLabel(NUMBER_FORMAT, "Earnings multiplier", "total / direct"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
-    "revenue.corporate_business_tax": Label(
-        "Corporation business tax", "USD/year", WorkbookLabel(MONEY_FORMAT, "Corporation business tax", "USD per year")
-    ),
-    "revenue.sales_and_use_tax_rate": Label(
-        "Sales and use tax rate", "share", WorkbookLabel(RATE_FORMAT, "Sales and use tax rate", "decimal")
-    ),
+    "revenue.corporate_business_tax": Label("Corporation business tax", "USD/year", WorkbookLabel(MONEY_FORMAT)),
+    "revenue.sales_and_use_tax_rate": Label("Sales and use tax rate", "share", WorkbookLabel(RATE_FORMAT)),
     "streams.name": Label("Stream name"),
-    "streams.kind": Label(
-        "Stream kind (revenue or cost)", "", WorkbookLabel(NUMBER_FORMAT, "Stream kind", "revenue or cost")
-    ),
-    "streams.abated": Label(
-        "Abated, 71(a)(5)(e)", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Abated, excluded under 71(a)(5)(e)")
-    ),
+    "streams.kind": Label("Stream kind (revenue or cost)", "", WorkbookLabel(NUMBER_FORMAT, "revenue or cost")),
+    "streams.abated": Label("Abated, 71(a)(5)(e)", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
     "streams.by_year": Label("Stream amount", "USD", WorkbookLabel(MONEY_FORMAT)),
-    "streams.from_csv": Label(
-        "Stream read from CSV file", "", WorkbookLabel(NUMBER_FORMAT, "Stream read from CSV (values inline)", "file")
-    ),
+    "streams.from_csv": Label("Stream read from CSV file", "", WorkbookLabel(NUMBER_FORMAT, "file")),
     "attestations.material_factor": Label(
         "Award is a material factor, 71(a)(4)",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Attested: material factor, 71(a)(4)"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "attestations.environmental_standards": Label(
         "Meets environmental standards, 71(a)(6)",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Attested: environmental standards, 71(a)(6)"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
-    "attestations.affirmative_action": Label(
-        "Affirmative action, 71(a)(7)", "yes/no", WorkbookLabel(NUMBER_FORMAT, "Attested: affirmative action, 71(a)(7)")
-    ),
+    "attestations.affirmative_action": Label("Affirmative action, 71(a)(7)", "yes/no", WorkbookLabel(NUMBER_FORMAT)),
     "attestations.prevailing_wage.construction": Label(
         "Prevailing wage for construction, 71(a)(8)",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Prevailing wage: construction"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "attestations.prevailing_wage.building_services": Label(
         "Prevailing wage for building services, 71(a)(8)",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Prevailing wage: building services"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "attestations.prevailing_wage.exemption.landlord_not_assisted": Label(
         "Landlord not assisted, 71(a)(8)(a)(i)",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Exemption: landlord not assisted"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "attestations.prevailing_wage.exemption.landlord_party_to_contract": Label(
         "Landlord party to the contract, 71(a)(8)(a)(ii)",
         "yes/no",
-        WorkbookLabel(NUMBER_FORMAT, "Exemption: landlord party to contract"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "attestations.prevailing_wage.exemption.lease_share_of_facility": Label(
         "Leased share of the facility, 71(a)(8)(a)(iii)",
         "share",
-        WorkbookLabel(RATE_FORMAT, "Exemption: lease share of facility", "decimal share"),
+        WorkbookLabel(RATE_FORMAT),
     ),
     "attestations.prevailing_wage.construction_starts_years_after_first_certificate": Label(
         "Construction starts after the first certificate, 71(a)(8)(b)",
         "years",
-        WorkbookLabel(NUMBER_FORMAT, "Construction starts after first certificate"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "inflation": Label("Inflation", "share/year"),
     "business.intent_to_remain_demonstrated": Label(
@@ -278,12 +230,12 @@ SCENARIO_KEYS: dict[str, Label] = {
     "revenue.construction_earnings_multiplier": Label(
         "Construction earnings multiplier, total / direct",
         "ratio",
-        WorkbookLabel(NUMBER_FORMAT, "Construction earnings multiplier", "total / direct"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "revenue.employment_multiplier": Label(
         "Employment multiplier, total / direct jobs",
         "ratio",
-        WorkbookLabel(NUMBER_FORMAT, "Employment multiplier", "total / direct jobs"),
+        WorkbookLabel(NUMBER_FORMAT),
     ),
     "revenue.multiplier_table": Label("Multiplier table (CSV file)"),
     "revenue.allocated_taxable_net_income": Label("Allocated taxable net income, CBT base", "USD/year"),
@@ -296,7 +248,7 @@ SCENARIO_KEYS: dict[str, Label] = {
     "method": Label(
         "Method (set of conventions)",
         "",
-        WorkbookLabel(NUMBER_FORMAT, "Method (set of conventions, netbenefit.methods)", "netbenefit or authority"),
+        WorkbookLabel(NUMBER_FORMAT, "netbenefit or authority"),
     ),
     "revenue.income_tax.dependents_per_return": Label(
         "Dependants per return, N.J.S.A. 54A:3-1(b)(2)", "dependants", WorkbookLabel(NUMBER_FORMAT)
@@ -320,16 +272,14 @@ SCENARIO_KEYS: dict[str, Label] = {
     "readings.recapture_table_years": Label("Recapture table read in years of"),
     # keys of a later phase that the initial phase has not (the others share the top level's labels)
     "phases.name": Label("Phase name"),
-    "phases.start_year": Label(
-        "Phase start", "project year", WorkbookLabel(NUMBER_FORMAT, "Phase start", "years after approval")
-    ),
+    "phases.start_year": Label("Phase start", "project year", WorkbookLabel(NUMBER_FORMAT)),
 }
 
 #: Label with unit of every scenario key (dotted, list positions removed).
 SCENARIO_LABELS: dict[str, str] = {key: entry.with_unit for key, entry in SCENARIO_KEYS.items()}
 
 #: The workbook's (label, unit, number format) of an input, by its dotted key (list positions
-#: removed), for the keys where the workbook has its own number format or wording.
+#: removed), for the keys the workbook's Inputs sheet writes with a number format.
 WORKBOOK_LABELS: dict[str, tuple[str, str, str]] = {
     key: entry.in_workbook for key, entry in SCENARIO_KEYS.items() if entry.in_workbook
 }

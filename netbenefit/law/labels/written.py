@@ -9,7 +9,8 @@ import math
 from typing import Any
 
 
-def _missing(number: Any) -> bool:
+def missing(number: Any) -> bool:
+    """True for a number that is not there: None or NaN (written as "undefined" or left blank)."""
     return number is None or (isinstance(number, float) and math.isnan(number))
 
 
@@ -57,8 +58,8 @@ def written_pair(value: float, limit: float, relation: str, unit: str = "ratio",
     >>> written_pair(34.6, 35, "<", "jobs", 0), written_pair(0.5, 0.5, "<=", "share", 0)
     (('34.6', '35'), ('50%', '50%'))
     """
-    if _missing(value) or _missing(limit):
-        return ("undefined" if _missing(value) else _written(value, unit, digits)), _exact(limit, unit)
+    if missing(value) or missing(limit):
+        return ("undefined" if missing(value) else _written(value, unit, digits)), _exact(limit, unit)
     holds = _RELATION_HOLDS[relation]
     limit_text = _exact(limit, unit)
     written_limit = _read(limit_text, unit)
@@ -84,7 +85,7 @@ def margin_points(margin: float, passes: bool, digits: int = 2) -> str:
     >>> margin_points(0.0159, True), margin_points(-0.00001, False), margin_points(0.0, True)
     ('+1.59 points', '-0.001 points', '+0.00 points')
     """
-    if _missing(margin):
+    if missing(margin):
         return "undefined"
     text, _ = written_pair(margin * 100, 0.0, ">=" if passes else "<", "jobs", digits)
     text = text.replace(",", "")

@@ -42,7 +42,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .net_benefit import incremental_credit
+from .net_benefit import incremental_credit_of_each_test
 
 #: Named recapture rules (``commitment.recapture``); a mapping {years maintained: share} is the sixth.
 RECAPTURE_RULES = ("pro_rata", "pro_rata_award", "all", "none")
@@ -225,14 +225,8 @@ def extension_test(cumulative_requested, cumulative_pv_credits, cumulative_pv_wi
     >>> extension_test([100.0, 200.0], [80.0, 160.0], [320.0, 480.0], 4.0)
     1
     """
-    credits = np.asarray(cumulative_pv_credits, dtype=float)
-    safe = np.where(credits > 0, credits, 1.0)
-    by_test = np.where(
-        credits > 0,
-        incremental_credit(
-            np.asarray(cumulative_requested, dtype=float), safe, np.asarray(cumulative_pv_without_extension), threshold
-        ),
-        0.0,
+    by_test = incremental_credit_of_each_test(
+        cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension, threshold
     )
     return int(np.argmax(by_test))
 

@@ -23,10 +23,6 @@ _RELATIONS = {
     ("less_than", False): ">=",
 }
 
-#: How a comparison's numbers are written: a multiple as a percent (the net benefit ratio), a
-#: decimal share as a percent, a count of jobs, dollars.
-UNITS = ("ratio", "share", "jobs", "usd")
-
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
@@ -41,7 +37,7 @@ class Comparison:
     limit: float
     requirement: str  # at_least | more_than | at_most | less_than
     holds: bool
-    unit: str = "ratio"
+    unit: str = "ratio"  # how its numbers are written: ratio (a multiple, as a percent) | share | jobs | usd
     what: str = ""
     clause: str = ""
 

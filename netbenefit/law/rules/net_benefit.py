@@ -120,12 +120,27 @@ def incremental_credit_by_test(
     >>> incremental_credit_by_test([[100.0, 200.0]], [[80.0, 160.0]], [[240.0, 640.0]], 4.0, True).item()
     25.0
     """
-    credits = np.asarray(cumulative_pv_credits, dtype=float)
-    safe = np.where(credits > 0, credits, 1.0)
-    by_test = np.where(
-        credits > 0, incremental_credit(cumulative_requested, safe, cumulative_pv_without_extension, threshold), 0.0
+    by_test = incremental_credit_of_each_test(
+        cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension, threshold
     )
     return np.where(passes_with_extension, np.max(by_test, axis=-1, keepdims=True), 0.0)
+
+
+def incremental_credit_of_each_test(
+    cumulative_requested, cumulative_pv_credits, cumulative_pv_without_extension, threshold
+):
+    """The incremental credit of each cumulative phase test (initial phase, then 1..k), 71(a)(5)(d)
+    (:func:`incremental_credit`): 0 for a test without credits. The project's is the largest
+    (:func:`incremental_credit_by_test`, :func:`netbenefit.law.rules.clawback.extension_test`). [USD]
+
+    >>> incremental_credit_of_each_test([100.0, 200.0], [80.0, 0.0], [240.0, 640.0], 4.0).tolist()
+    [25.0, 0.0]
+    """
+    credits = np.asarray(cumulative_pv_credits, dtype=float)
+    safe = np.where(credits > 0, credits, 1.0)
+    return np.where(
+        credits > 0, incremental_credit(cumulative_requested, safe, cumulative_pv_without_extension, threshold), 0.0
+    )
 
 
 def incremental_credit(requested_credits, pv_credits, pv_benefits_without_extension, threshold):
