@@ -34,6 +34,7 @@ from ..model.scenario import Scenario, load_scenario
 from ..model.scenario.loading import unnameable
 from ..model.scenario.shared import covered
 from .charts import cumulative_pv
+from .charts.results import in_benefit_window, threshold_met_label, threshold_multiple_label
 from .charts.style import (
     FOOTNOTE_GID,
     conventions_footnote,
@@ -295,12 +296,10 @@ class LiveChart:
     @staticmethod
     def _make_up(result) -> tuple:
         """What the artists cannot follow by their values alone."""
-        table = result.cashflows
-        weights = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
         return (
-            tuple(table.index),
+            tuple(result.cashflows.index),
             result.first_year_test_met is None,
-            tuple((table[weights] > 0).any(axis=1)),
+            tuple(in_benefit_window(result)),
         )
 
     def _draw(self, result) -> None:
@@ -329,10 +328,10 @@ class LiveChart:
             line.set_ydata(values)
         met = result.first_year_test_met
         legend_texts = ax.get_legend().get_texts()
-        legend_texts[2].set_text(f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})")
+        legend_texts[2].set_text(threshold_multiple_label(result))
         if met is not None and len(lines) > 3:
             lines[3].set_xdata([met, met])
-            legend_texts[3].set_text(f"Benefits reach {result.threshold:.0%} of all credits: year {met}")
+            legend_texts[3].set_text(threshold_met_label(result, met))
         top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
         money_axis(ax.yaxis, top)
         ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)

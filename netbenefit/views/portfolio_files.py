@@ -340,7 +340,7 @@ def write_portfolio(
     portfolio: Portfolio, folder: Path, *, formats: Sequence[str] = ("png",), charts: bool = True
 ) -> list[Path]:
     """Everything ``netbenefit portfolio`` writes into ``folder``; returns the paths in order:
-    :data:`TABLE_FILES`, ``portfolio.xlsx``, ``portfolio.html`` and ``views/charts/<name>.<format>``."""
+    :data:`TABLE_FILES`, ``portfolio.xlsx``, ``portfolio.html`` and ``charts/<name>.<format>``."""
     folder = Path(folder)
     written = write_named_bytes(folder, csv_files(portfolio))
     written.append(write_portfolio_workbook(portfolio, folder / WORKBOOK_NAME))

@@ -174,7 +174,7 @@ def write_charts(
 ) -> list[Path]:
     """The comparison chart and each scenario's meaningful charts, in every image format.
 
-    ``views/charts/comparison_ratios.<format>``, then ``views/charts/<scenario>/<chart>.<format>`` for the
+    ``charts/comparison_ratios.<format>``, then ``charts/<scenario>/<chart>.<format>`` for the
     charts of :func:`netbenefit.views.charts.meaningful_charts`. Each file is written atomically, by
     this process, and each figure drawn once. ``charts="summary"`` writes the comparison chart
     alone, ``"none"`` nothing. The charts are drawn in up to ``workers`` processes (default: one
@@ -267,9 +267,9 @@ def write_comparison(
     """Everything ``netbenefit compare`` writes into ``folder``; returns the paths, in order.
 
     - ``summary.csv``: one row per scenario (:func:`netbenefit.compare`);
-    - ``model/cashflows/<scenario>.csv``: each scenario's cash flows by project year;
+    - ``cashflows/<scenario>.csv``: each scenario's cash flows by project year;
     - ``comparison.xlsx``: the workbook of :func:`netbenefit.views.workbook.write_workbook`;
-    - ``views/charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
+    - ``charts/``: the charts of :func:`write_charts` (``charts``, ``workers``), in each of ``formats``.
 
     ``progress`` (an object with ``update(n)``) is told of each file written; :func:`file_count`
     gives their number. Each file is written atomically, in the order above.
@@ -288,7 +288,7 @@ def write_comparison(
 
 
 def csv_files(results: Sequence[Result]) -> list[tuple[str, bytes]]:
-    """``summary.csv`` and ``model/cashflows/<scenario>.csv`` of :func:`write_comparison`, as
+    """``summary.csv`` and ``cashflows/<scenario>.csv`` of :func:`write_comparison`, as
     ``(path in the folder, contents)``: the bytes pandas' ``to_csv`` writes for
     ``netbenefit.compare(results)`` and for each ``result.cashflows`` (text through
     :func:`netbenefit.io.safe_text.csv_field`), made from the results' rows and columns without

@@ -85,13 +85,12 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
         linestyle="--",
         color=THRESHOLD_COLOUR,
         linewidth=1.6,
-        label=f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})",
+        label=threshold_multiple_label(result),
     )
     shade_uncounted_years(ax, result)
     met = result.first_year_test_met
     if met is not None:
-        label = f"Benefits reach {result.threshold:.0%} of all credits: year {met}"
-        ax.axvline(met, color="#2ca02c", linestyle=":", linewidth=1.8, label=label)
+        ax.axvline(met, color="#2ca02c", linestyle=":", linewidth=1.8, label=threshold_met_label(result, met))
     else:
         ax.plot([], [], " ", label=f"Benefits never reach {result.threshold:.0%} of all credits")
     year_axis(ax, years)
@@ -109,13 +108,30 @@ def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     return ax
 
 
+def threshold_multiple_label(result: Result) -> str:
+    """The legend's words for the threshold multiple of the credits in :func:`cumulative_pv`."""
+    return f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})"
+
+
+def threshold_met_label(result: Result, met: int) -> str:
+    """The legend's words for the year ``met`` the benefits reach the threshold multiple of all the
+    credits in :func:`cumulative_pv`."""
+    return f"Benefits reach {result.threshold:.0%} of all credits: year {met}"
+
+
+def in_benefit_window(result: Result) -> np.ndarray:
+    """Whether each project year of ``result.cashflows`` is inside the benefit window (some phase
+    weighs it), as booleans in the order of the years."""
+    table = result.cashflows
+    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
+    return (table[weight_columns] > 0).any(axis=1).to_numpy()
+
+
 def shade_uncounted_years(ax: Axes, result: Result) -> None:
     """Shade the project years after the benefit window (no phase weighs them), alike in every
     chart by year, with the words "after the benefit window"."""
-    table = result.cashflows
-    years = table.index.to_numpy()
-    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
-    in_window = (table[weight_columns] > 0).any(axis=1).to_numpy()
+    years = result.cashflows.index.to_numpy()
+    in_window = in_benefit_window(result)
     if in_window.all():
         return
     after = years[~in_window]

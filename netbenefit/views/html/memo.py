@@ -35,7 +35,7 @@ from .memo_sections import (
     optional_pages_html,
 )
 from .pieces import STYLE
-from .report import PAPER_SIZES, print_css, write_pdf
+from .report import check_paper, print_css, write_pdf
 
 if TYPE_CHECKING:
     from ...analysis.diff import Diff
@@ -58,8 +58,6 @@ def memo_date(date: dt.date | str | None = None) -> dt.date:
 
 
 def _page(title: str, body: str, *, paper: str, date: dt.date, preparer: str) -> str:
-    if paper.lower() not in PAPER_SIZES:
-        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
     prepared = f"Prepared by {escape(preparer)}; " if preparer else "Preparer not named; "
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -118,6 +116,7 @@ def memo_html(
         A page on the actual results of the (one) scenario (:func:`netbenefit.follow`).
     paper : {"letter", "a4"}
     """
+    check_paper(paper)
     results = [results] if isinstance(results, Result) else list(results)
     if not results:
         raise ValueError("a memo needs at least one result")
@@ -142,6 +141,7 @@ def memo_html(
 def diff_memo_html(diff: Diff, *, date: dt.date | str | None = None, preparer: str = "", paper: str = "letter") -> str:
     """The memo of a :class:`~netbenefit.analysis.diff.Diff`: the ratio of each scenario, the inputs that
     differ and the attribution of the change, with its waterfall chart."""
+    check_paper(paper)
     body = diff_page_html(diff, first=True)
     return _page(
         f"{diff.name_a} and {diff.name_b}: Emerge Program memo",
@@ -152,17 +152,12 @@ def diff_memo_html(diff: Diff, *, date: dt.date | str | None = None, preparer: s
     )
 
 
-def write_memo_pdf(page: str, path: str | Path) -> Path:
-    """Write the memo ``page`` (:func:`memo_html`) as a PDF at ``path`` (WeasyPrint, the pdf extra)."""
-    return write_pdf(page, path)
-
-
 def write_memo(results: Result | Sequence[Result], path: str | Path, **options: Any) -> Path:
     """:func:`memo_html` of ``results`` written as a PDF at ``path`` (``Result.to_pdf``,
     ``Comparison.to_pdf``); ``options`` as for :func:`memo_html`. Returns the path."""
-    return write_memo_pdf(memo_html(results, **options), path)
+    return write_pdf(memo_html(results, **options), path)
 
 
 def write_diff_memo(diff: Diff, path: str | Path, **options: Any) -> Path:
     """:func:`diff_memo_html` of ``diff`` written as a PDF at ``path`` (``Diff.to_pdf``)."""
-    return write_memo_pdf(diff_memo_html(diff, **options), path)
+    return write_pdf(diff_memo_html(diff, **options), path)

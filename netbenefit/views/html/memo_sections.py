@@ -36,8 +36,8 @@ from ...model.scenario.paths import at_path
 from .. import charts
 from ..charts.style import new_figure
 from ..explore import RANKING_CHANGE, ranked_drivers
-from .pieces import FAIL_STYLE, PASS_STYLE, figure_png_base64, html_table
-from .report import CHART_CAPTIONS, chart_alt, clawback_html, conventions_html
+from .pieces import FAIL_STYLE, PASS_STYLE, figure_html, html_table
+from .report import chart_or_sentence, clawback_section_html, conventions_html, schedule_cell
 from .result import cashflows_html, checks_html, phase_tests_html
 
 if TYPE_CHECKING:
@@ -94,11 +94,11 @@ class DecidingTest:
 
 
 def deciding_test(result: Result) -> DecidingTest:
-    """The test that decides 71(a)(5), from the result's record (``Result.deciding_test``): the
-    cumulative test with the lowest ratio, the earliest on a tie; for one phase, its only test."""
-    decision = result.net_benefit_decision
-    decided = decision.decided_by
-    return DecidingTest(tuple(range(1, decision.deciding + 2)), float(decided.value), bool(decided.holds))
+    """The test that decides 71(a)(5), as the result's record writes it (``Result.deciding_test``,
+    the JSON's ``deciding_test``): the cumulative test with the lowest ratio, the earliest on a
+    tie; for one phase, its only test."""
+    record = result._deciding_test_dict()["deciding_test"]
+    return DecidingTest(tuple(record["phases"]), record["ratio"], record["passes"])
 
 
 def _written_ratio(result: Result, deciding: DecidingTest) -> str:
@@ -131,8 +131,8 @@ class MemoFacts:
 
     @property
     def margin(self) -> float:
-        """The deciding test's ratio minus the threshold (as multiples)."""
-        return self.deciding.ratio - self.result.threshold
+        """The deciding test's ratio minus the threshold (as multiples), ``Result.margin``."""
+        return self.result.margin
 
 
 def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
@@ -157,13 +157,6 @@ def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
 # ----------------------------------------------------------------------------------------------
 # Pieces
 # ----------------------------------------------------------------------------------------------
-
-
-def _figure(figure, alt: str, caption: str) -> str:
-    return (
-        f'<figure><img alt="{escape(alt)}" src="data:image/png;base64,{figure_png_base64(figure)}">'
-        f"<figcaption>{escape(caption)}</figcaption></figure>"
-    )
 
 
 def _phases(phases: Sequence[int]) -> str:
@@ -261,14 +254,6 @@ comes from (a cited parameter's grade, a convention of this model, or an assumpt
 </section>"""
 
 
-def chart_or_sentence(chart: str, result: Result) -> str:
-    """A chart of ``result`` as a figure, or its one sentence when it has nothing to show."""
-    note = charts.chart_note(chart, result)
-    if note:
-        return f"<p class='chart-note'>{escape(note)}</p>"
-    return _figure(charts.draw(chart, result), chart_alt(chart, result), CHART_CAPTIONS[chart])
-
-
 def charts_page_html(result: Result) -> str:
     """The page of charts: the cumulative present values, and the tests by phase of a phased project
     (else the benefits by year)."""
@@ -329,7 +314,7 @@ def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
         "<p>Each scenario's deciding test of 71(a)(5) against its own threshold; the margin is the ratio minus "
         "the threshold. Each scenario's first pages follow.</p>"
         f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"{_figure(figure, alt, 'Net benefit ratio of each scenario against its own threshold.')}</section>"
+        f"{figure_html(figure, alt, 'Net benefit ratio of each scenario against its own threshold.')}</section>"
     )
 
 
@@ -347,9 +332,10 @@ def sensitivity_page_html(facts: MemoFacts) -> str:
     alt = "Tornado chart: " + "; ".join(
         f"{row.key} {ratio(row.ratio_low, 1)} to {ratio(row.ratio_high, 1)}" for row in facts.drivers.itertuples()
     )
+    caption = "The net benefit ratio with each driver moved by 20% either way, the others kept."
     return (
         f'<section class="memo-page sensitivity"><h2>{escape(facts.result.name)}: sensitivity</h2>'
-        f"{_figure(figure, alt, 'The net benefit ratio with each driver moved by 20% either way, the others kept.')}"
+        f"{figure_html(figure, alt, caption)}"
         f"{_driver_rows(facts, len(facts.drivers))}</section>"
     )
 
@@ -380,7 +366,7 @@ def montecarlo_page_html(facts: MemoFacts, sections: MemoSections) -> str:
     )
     return (
         f'<section class="memo-page montecarlo"><h2>{escape(facts.result.name)}: Monte Carlo</h2>'
-        f"<p>{escape(sentence)}</p>{_figure(figure, sentence, caption)}</section>"
+        f"<p>{escape(sentence)}</p>{figure_html(figure, sentence, caption)}</section>"
     )
 
 
@@ -396,10 +382,9 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
     def key_words(key: str) -> str:
         return short_label(key, default=key)
 
-    change = diff.ratio_b - diff.ratio_a
     sentence = (
         f"From {diff.name_a} to {diff.name_b}, the net benefit ratio moves from {ratio(diff.ratio_a, 1)} to "
-        f"{ratio(diff.ratio_b, 1)} ({percentage_points(change)}); the present value of net benefits from "
+        f"{ratio(diff.ratio_b, 1)} ({percentage_points(diff.ratio_change)}); the present value of net benefits from "
         f"{money_exact(diff.pv_benefits_a)} to {money_exact(diff.pv_benefits_b)}, of the credits from "
         f"{money_exact(diff.pv_credits_a)} to {money_exact(diff.pv_credits_b)}."
     )
@@ -415,19 +400,19 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
         f"<td class='num'>{percentage_points(row.contribution, 2)}</td></tr>"
         for row in diff.attribution.itertuples(index=False)
     )
-    figure_html = ""
+    waterfall = ""
     if not diff.attribution.empty:
         figure, ax = new_figure((10.0, 4.6))
         charts.ratio_waterfall(diff, ax=ax)
         caption = f"The change of the ratio attributed {how} (Shapley values; they add up)."
-        figure_html = _figure(figure, sentence, caption)
+        waterfall = figure_html(figure, sentence, caption)
     return (
         f'<section class="memo-page diff{" first" if first else ""}"><h2>What changed: {escape(diff.name_a)} and '
         f"{escape(diff.name_b)}</h2><p>{escape(sentence)}</p>"
         "<table><thead><tr><th>Input</th><th>Reference</th><th>This scenario</th></tr></thead>"
         f"<tbody>{inputs}</tbody></table>"
         f"<table><thead><tr><th>Attributed {how}</th><th>Change of the ratio</th></tr></thead>"
-        f"<tbody>{attribution}</tbody></table>{figure_html}</section>"
+        f"<tbody>{attribution}</tbody></table>{waterfall}</section>"
     )
 
 
@@ -488,13 +473,9 @@ def appendix_html(result: Result) -> str:
         )
         if not note:
             extended += html_table(
-                result.repayment_schedule, lambda column, value: escape(_repayment_cell(column, value))
+                result.repayment_schedule, lambda column, value: escape(schedule_cell(column, value))
             )
-    clawback = clawback_html(result)
-    if clawback:
-        clawback = f"<h3>Clawback schedule: amount owed if the project stops</h3>{clawback}"
-    elif result.clawback_note:
-        clawback = f"<h3>Clawback schedule</h3><p>{escape(result.clawback_note)}</p>"
+    clawback = clawback_section_html(result)
     return f"""<section class="memo-page appendix">
 <h2>Appendix: {escape(result.name)}</h2>
 <h3>Eligibility checks</h3>
@@ -512,7 +493,3 @@ each with the project year.</p>
 {cashflows_html(result, group=APPENDIX_CASHFLOW_COLUMNS)}
 {clawback}
 </section>"""
-
-
-def _repayment_cell(column: str, value: Any) -> str:
-    return f"{int(value)}" if column == "years_maintained" else money_exact(value)

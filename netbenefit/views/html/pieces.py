@@ -115,3 +115,11 @@ def figure_png_base64(figure, *, dpi: float = 110) -> str:
     """``figure`` as a base64-encoded PNG, for an ``<img src="data:image/png;base64,...">`` (drawn
     once, as the chart files are)."""
     return base64.b64encode(figure_bytes(figure, "png", dpi=dpi)).decode("ascii")
+
+
+def figure_html(figure, alt: str, caption: str) -> str:
+    """``figure`` as an HTML figure: the embedded PNG with its alternative text, and its caption."""
+    return (
+        f'<figure><img alt="{escape(alt)}" src="data:image/png;base64,{figure_png_base64(figure)}">'
+        f"<figcaption>{escape(caption)}</figcaption></figure>"
+    )

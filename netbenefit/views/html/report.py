@@ -17,7 +17,7 @@ from ...law.labels import TAX_LABELS, label, money_exact, ratio, share
 from ...model.result import Result
 from ...version import installed_version
 from .. import charts
-from .pieces import STYLE, figure_png_base64, flatten, html_table, written_value
+from .pieces import STYLE, figure_html, flatten, html_table, written_value
 from .result import (
     award_calculation_html,
     cashflows_html,
@@ -32,6 +32,12 @@ from .result import (
 PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 #: Cash-flow columns per printed table (with the project year), so that no column is cut.
 CASHFLOW_COLUMNS_PER_TABLE = 6
+
+
+def check_paper(paper: str) -> None:
+    """Raise ValueError unless ``paper`` is one of :data:`PAPER_SIZES` (any case)."""
+    if paper.lower() not in PAPER_SIZES:
+        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
 
 
 def print_css(paper: str = "letter") -> str:
@@ -223,30 +229,37 @@ def clawback_html(result: Result) -> str:
     if table is None or table.empty:
         return ""
 
-    def cell(column, value) -> str:
-        return f"{int(value)}" if column == "years_maintained" else money_exact(value)
-
-    return html_table(table, cell)
+    return html_table(table, schedule_cell)
 
 
-def _figure(figure, alt: str, caption: str) -> str:
-    return (
-        f'<figure><img alt="{escape(alt)}" src="data:image/png;base64,{figure_png_base64(figure)}">'
-        f"<figcaption>{escape(caption)}</figcaption></figure>"
-    )
+def schedule_cell(column, value) -> str:
+    """A cell of a repayment or clawback schedule: the years maintained as a count, else dollars."""
+    return f"{int(value)}" if column == "years_maintained" else money_exact(value)
+
+
+def clawback_section_html(result: Result) -> str:
+    """The clawback schedule under its heading, else the result's note on it under a heading, else ""."""
+    clawback = clawback_html(result)
+    if clawback:
+        return f"<h3>Clawback schedule: amount owed if the project stops</h3>{clawback}"
+    if result.clawback_note:
+        return f"<h3>Clawback schedule</h3><p>{escape(result.clawback_note)}</p>"
+    return ""
+
+
+def chart_or_sentence(chart: str, result: Result) -> str:
+    """A chart of ``result`` as a figure, or its one sentence when it has nothing to show."""
+    note = charts.chart_note(chart, result)
+    if note:
+        return f"<p class='chart-note'>{escape(note)}</p>"
+    return figure_html(charts.draw(chart, result), chart_alt(chart, result), CHART_CAPTIONS[chart])
 
 
 def _scenario_sections(result: Result) -> str:
     """Every section on one result, each a printed page of its own."""
     import_held()  # matplotlib's C extensions initialised with the signals held
 
-    figures = []
-    for chart in charts.meaningful_charts(result):
-        note = charts.chart_note(chart, result)  # a chart with nothing to show: its one sentence
-        if note:
-            figures.append(f"<p class='chart-note'>{escape(note)}</p>")
-        else:
-            figures.append(_figure(charts.draw(chart, result), chart_alt(chart, result), CHART_CAPTIONS[chart]))
+    figures = [chart_or_sentence(chart, result) for chart in charts.meaningful_charts(result)]
     scenario = result.scenario
     extended = ""
     if result.extended_years > 0:
@@ -276,11 +289,7 @@ def _scenario_sections(result: Result) -> str:
     by_tax = benefits_by_tax_html(result)
     if by_tax:
         optional += f"<h3>Benefits by tax</h3>{by_tax}"
-    clawback = clawback_html(result)
-    if clawback:
-        optional += f"<h3>Clawback schedule: amount owed if the project stops</h3>{clawback}"
-    elif result.clawback_note:
-        optional += f"<h3>Clawback schedule</h3><p>{escape(result.clawback_note)}</p>"
+    optional += clawback_section_html(result)
     return f"""<section class="page scenario">
 <h2>{escape(result.name)}</h2>
 <p>{escape(scenario.description)}</p>
@@ -335,8 +344,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
     paper : {"letter", "a4"}
         The paper size of the printed page.
     """
-    if paper.lower() not in PAPER_SIZES:
-        raise ValueError(f"paper must be one of {', '.join(PAPER_SIZES)}, not {paper!r}")
+    check_paper(paper)
     results = [results] if isinstance(results, Result) else list(results)
     if not results:
         raise ValueError("a report needs at least one result")
@@ -350,7 +358,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
         comparison = (
             f'<section class="comparison"><h2>Comparison of {len(results)} scenarios</h2>'
             f"{comparison_html(results)}"
-            f"{_figure(figure, alt, 'Net benefit ratio of each scenario against its own threshold.')}</section>"
+            f"{figure_html(figure, alt, 'Net benefit ratio of each scenario against its own threshold.')}</section>"
         )
         title_text = f"Emerge Program net benefit report: {len(results)} scenarios"
         heading = title_text

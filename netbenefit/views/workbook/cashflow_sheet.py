@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ...law.labels import ratio
+from ...law.parameters import parameter
 from ...model.cashflows.steps import YEAR_ROUNDING  # a window ending within this of a whole year ends in that year
 from . import drivers
 from .book import Book
@@ -117,9 +119,12 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     value = column_letter(VALUE_COLUMN)
     statutory_row, eligible_row = block + 5, block + 6
     statutory = f"${value}${statutory_row}"
-    put(
-        sheet, statutory_row, 1, "Statutory threshold, 71(a)(5): 400%; (a) 300%; (b) 200%, from the location cells"
-    ).bold = True
+    thresholds = (
+        f"{ratio(parameter('net_benefit_threshold_default'))}; "
+        f"(a) {ratio(parameter('net_benefit_threshold_distressed_or_enhanced'))}; "
+        f"(b) {ratio(parameter('net_benefit_threshold_restricted_or_mega'))}"
+    )
+    put(sheet, statutory_row, 1, f"Statutory threshold, 71(a)(5): {thresholds}, from the location cells").bold = True
     put_formula(
         sheet,
         statutory_row,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...law.labels import share
 from ...law.parameters import parameter
 from ...law.rules.eligibility import capital_investment_rate
 from ...law.taxes import FILING_STATUSES, personal_exemption
@@ -166,7 +167,6 @@ def section_75_per_job(ref: PhaseRefs, award) -> tuple[str, str]:
 
 
 SECTION_75_HEADERS = ("Credit per new job, section 75 [USD/job/year]", "Credit per retained job [USD/job/year]")
-MONEY = MONEY_FORMAT
 
 
 # -- the checks 71(a)(1) and 71(d) -----------------------------------------------------------------
@@ -274,7 +274,7 @@ def withholding_rows(
     weighted = (
         f"IF(SUM({span('weight')})>0,SUMPRODUCT({span('share')},{span('weight')})/SUM({span('weight')}),{first_share})"
     )
-    share = _row(
+    nj_share = _row(
         sheet, row, column, "NJ withholding share of all phases, weighted by withholdings, 71(d)", weighted, "0.00%"
     )
     withholding = float(parameter("gross_income_tax_withholding_share_minimum"))
@@ -282,10 +282,11 @@ def withholding_rows(
         sheet,
         row + 1,
         column,
-        "71(d) met: every premises holds more than half of the jobs, and at least 80% of the withholdings are NJ's",
-        f"AND(AND({span('premises')}),{share}>={withholding!r})",
+        f"71(d) met: every premises holds more than half of the jobs, and at least {share(withholding)} of the "
+        "withholdings are NJ's",
+        f"AND(AND({span('premises')}),{nj_share}>={withholding!r})",
     )
-    return row + 2, met, share
+    return row + 2, met, nj_share
 
 
 def needed_year(ref: PhaseRefs, w: int, year_rounding: float) -> str:

@@ -19,7 +19,17 @@ from ...io.named_files import csv_number
 from ...model.disclosures import applied_multipliers
 from ...model.scenario.csv_files import multiplier_table_rows
 from .book import Book, Sheet
-from .cells import ScenarioCells, column_letter, fit_widths, header_row, input_name, put, put_formula, quote_sheetname
+from .cells import (
+    ScenarioCells,
+    column_letter,
+    define_name,
+    fit_widths,
+    header_row,
+    input_name,
+    put,
+    put_formula,
+    quote_sheetname,
+)
 from .layout import (
     INPUTS_BY_YEAR_SHEET,
     INPUTS_SHEET,
@@ -133,7 +143,7 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
                     )
                 put(sheet, row, note_column, note)
             cells[k].names[key] = name = input_name(key) + cells[k].suffix
-            workbook.names[name] = f"{quote_sheetname(INPUTS_SHEET)}!${column_letter(column)}${row}"
+            define_name(workbook, name, INPUTS_SHEET, f"{column_letter(column)}{row}")
             cells[k].positions[name] = (row, column)
         if key in ("discount_rate", "timing"):
             for k, cell in enumerate(cells):

@@ -167,10 +167,13 @@ def check_sentence(check: str, cell: ScenarioCells) -> str:
             f'period, and the retained jobs, against the minimums of 71(c)(1)(a)-(f): "&{verdict}&"."'
         )
     if check == "71(d)":
+        withholding = parameter("gross_income_tax_withholding_share_minimum")
+        accommodation = parameter("accommodation_share_minimum")
         return (
             f'={verdict}&", 71(d): "&TEXT({facts["withholding_share"]},"0.0%")&" of the withholdings of the jobs '
-            f"of all phases are subject to the NJ Gross Income Tax (at least 80%), and every premises must "
-            f'accommodate more than 50% of the new and retained full-time employees."'
+            f"of all phases are subject to the NJ Gross Income Tax (at least {share(withholding)}), and every "
+            f"premises must accommodate more than {share(accommodation)} of the new and retained full-time "
+            'employees."'
         )
     return (
         f'="PV of net benefits / PV of requested credits = "&TEXT(ratio{suffix},"0.00%")'
