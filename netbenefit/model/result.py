@@ -202,6 +202,11 @@ class Result:
         return f"{'test' if self._phased() else 'ratio'} {self.headline(digits)}"
 
     @property
+    def deciding_phases(self) -> tuple[int, ...]:
+        """The phases of :attr:`deciding_test`, from 1: ``(1,)`` for phase 1 alone, ``(1, 2)`` for phases 1+2."""
+        return tuple(range(1, self.net_benefit_decision.deciding + 2))
+
+    @property
     def margin(self) -> float:
         """The deciding test's ratio minus the threshold (multiples; 0.0159 is 1.59 percentage points)."""
         return self.deciding_test.margin
@@ -358,9 +363,12 @@ class Result:
     def _deciding_test_dict(self) -> dict[str, Any]:
         """``deciding_test`` and ``margin`` of the JSON's ``net_benefit``."""
         decided = self.deciding_test
-        phases = list(range(1, self.net_benefit_decision.deciding + 2))
         return {
-            "deciding_test": {"phases": phases, "ratio": float(decided.value), "passes": bool(decided.holds)},
+            "deciding_test": {
+                "phases": list(self.deciding_phases),
+                "ratio": float(decided.value),
+                "passes": bool(decided.holds),
+            },
             "margin": decided.margin,
         }
 

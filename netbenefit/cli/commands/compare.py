@@ -1,7 +1,7 @@
 """``netbenefit compare FILE... --out DIR``: several scenarios side by side, written to a folder.
 
-The folder receives ``summary.csv``, ``model/cashflows/<scenario>.csv``, one workbook
-``comparison.xlsx`` and the charts (``views/charts/``: PNG, and SVG too with ``--svg``). Every scenario
+The folder receives ``summary.csv``, ``cashflows/<scenario>.csv``, one workbook
+``comparison.xlsx`` and the charts (``charts/``: PNG, and SVG too with ``--svg``). Every scenario
 is evaluated before anything is written; a non-empty folder is refused unless ``--force`` is
 given; each file is written to a temporary name and renamed into place. The folder holds one
 run's outputs (:mod:`netbenefit.io.run_folder`): a manifest of them, and a lock while a run writes.

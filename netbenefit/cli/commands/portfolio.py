@@ -3,7 +3,7 @@
 A FILE may be a scenario file or a folder (its ``*.yaml`` scenario files, in name order). The
 folder receives ``fiscal_years.csv`` (the totals by fiscal year), ``applications.csv``,
 ``applications_by_fiscal_year.csv``, ``portfolio.xlsx`` (live SUM formulas), ``portfolio.html``
-and the charts (``views/charts/``); see :mod:`netbenefit.views.portfolio_files`. Every option, every
+and the charts (``charts/``); see :mod:`netbenefit.views.portfolio_files`. Every option, every
 application and (with ``--montecarlo``) every drawn value is checked before any line is printed or
 anything written; the folder rules of ``compare`` apply (``--force``, one run per folder,
 :mod:`netbenefit.io.run_folder`).

@@ -97,8 +97,8 @@ def deciding_test(result: Result) -> DecidingTest:
     """The test that decides 71(a)(5), as the result's record writes it (``Result.deciding_test``,
     the JSON's ``deciding_test``): the cumulative test with the lowest ratio, the earliest on a
     tie; for one phase, its only test."""
-    record = result._deciding_test_dict()["deciding_test"]
-    return DecidingTest(tuple(record["phases"]), record["ratio"], record["passes"])
+    decided = result.deciding_test
+    return DecidingTest(result.deciding_phases, float(decided.value), bool(decided.holds))
 
 
 def _written_ratio(result: Result, deciding: DecidingTest) -> str:
