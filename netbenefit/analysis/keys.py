@@ -444,10 +444,16 @@ def whole_jobs(key: str) -> bool:
     return bool(_JOB_COUNT.match(key))
 
 
+def moves_in_whole_steps(scenario: Scenario, key: str) -> bool:
+    """Whether ``key`` moves in whole steps: a whole-number key, or a count of jobs (``jobs.new``
+    moves in whole jobs), as a sensitivity's ends and the explorer's sliders do."""
+    return whole_jobs(key) or key_spec(scenario, key).kind == "integer"
+
+
 def whole_steps(scenario: Scenario, key: str, values: list[float]) -> list[float]:
-    """``values`` of ``key`` as a stepped key takes them: whole numbers for a whole-number key or a
-    count of jobs (``jobs.new`` moves in whole jobs), as given otherwise."""
-    if whole_jobs(key) or key_spec(scenario, key).kind == "integer":
+    """``values`` of ``key`` as a stepped key takes them: whole numbers where it
+    :func:`moves_in_whole_steps`, as given otherwise."""
+    if moves_in_whole_steps(scenario, key):
         return [float(round(value)) for value in values]
     return values
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..analysis.keys import key_label, key_spec, whole_jobs
+from ..analysis.keys import key_label, key_spec, moves_in_whole_steps
 from ..analysis.sensitivity import sensitivity
 from ..errors import ScenarioError
 from ..io.safe_text import html
@@ -123,11 +123,6 @@ def slider_label(scenario, key: str) -> str:
     return key_label(scenario, key, short=True)
 
 
-def whole_slider(scenario, key: str) -> bool:
-    """Whether a key's slider moves in whole steps (a whole-number key, or a count of jobs)."""
-    return whole_jobs(key) or key_spec(scenario, key).kind == "integer"
-
-
 def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
     """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
     count of jobs or a whole-number key in whole steps between whole ends."""
@@ -140,7 +135,7 @@ def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, 
         low = max(low, spec.lower if spec.lower_inclusive else spec.lower + abs(base) * 1e-3)
     if spec.upper is not None:
         high = min(high, spec.upper if spec.upper_inclusive else spec.upper - abs(base) * 1e-3)
-    if whole_slider(scenario, key):
+    if moves_in_whole_steps(scenario, key):
         return float(math.ceil(low)), float(max(math.floor(high), math.ceil(low))), 1.0
     step = (high - low) / 200 or abs(base) / 100 or 0.001
     return low, high, step
@@ -174,7 +169,7 @@ class Explorer:
         for key in keys:
             low, high, step = slider_range(scenario, key)
             base = float(key_spec(scenario, key).base)
-            kind = widgets.IntSlider if whole_slider(scenario, key) else widgets.FloatSlider
+            kind = widgets.IntSlider if moves_in_whole_steps(scenario, key) else widgets.FloatSlider
             options = {"min": low, "max": high, "step": step, "value": base}
             if kind is widgets.IntSlider:
                 options = {name: int(round(value)) for name, value in options.items()}
