@@ -116,7 +116,10 @@ __all__ = [
     "Money",
     "Share",
     "YearKey",
+    "actual_scenario",
+    "certification",
     "certified_credit",
+    "clawback",
     "clawback_rows",
     "comparison_table",
     "extension_repayment",
@@ -128,9 +131,46 @@ __all__ = [
     "more_than",
     "prior_report",
     "read_actual_years_csv",
+    "rerun_flags",
     "retained_first",
     "years_table",
 ]
+
+
+# ----------------------------------------------------------------------------------------------
+# The steps, with the signatures they had before (a scenario, its actual results and its projection)
+# ----------------------------------------------------------------------------------------------
+
+
+def _plan(scenario: Scenario, actuals: Actuals, projected: Result):
+    plan = projection(scenario, projected, len(actuals.totals()))
+    return plan, phase_jobs(scenario, actuals, plan)
+
+
+def actual_scenario(scenario: Scenario, actuals: Actuals, projected: Result) -> Scenario:
+    """The scenario of the test re-run on actual results (:mod:`netbenefit.model.actual_scenario`)."""
+    return _actual_scenario(scenario, actuals, projected, *_plan(scenario, actuals, projected))
+
+
+def certification(scenario: Scenario, actuals: Actuals, projected: Result) -> Certification:
+    """Annual certification and forfeiture (:func:`netbenefit.model.after_approval_steps.certification`)."""
+    return _certification(scenario, actuals, projected, *_plan(scenario, actuals, projected))
+
+
+def rerun_flags(scenario: Scenario, actuals: Actuals, certified: Certification, projected: Result | None = None):
+    """The re-run flag of 76(a)(2) (:func:`netbenefit.model.after_approval_steps.rerun_flags`)."""
+    projected = evaluate(scenario) if projected is None else projected
+    return _rerun_flags(scenario, actuals, certified, projection(scenario, projected, len(actuals.totals())))
+
+
+def clawback(scenario: Scenario, projected: Result, stop: int | None, certified) -> Clawback:
+    """The clawback in the year the project stops (:func:`netbenefit.model.after_approval_steps.clawback`);
+    ``certified`` is a :class:`Certification`, or (a project without later phases) the credits
+    certified in the reported years."""
+    if not isinstance(certified, Certification):
+        values = np.atleast_2d(np.asarray(certified, dtype=float))
+        certified = Certification(*([np.zeros(values.shape[1])] * 11), certified_by_phase=values)
+    return _clawback(scenario, projected, stop, certified, projection(scenario, projected, certified.year.size))
 
 
 # ----------------------------------------------------------------------------------------------

@@ -204,12 +204,12 @@ class Certification:
     drop: np.ndarray  # the fall of the statewide workforce (share)
     forfeited: np.ndarray
     certified: np.ndarray
-    reported_new: np.ndarray  # as the file reports them (project totals)
-    reported_retained: np.ndarray
-    approved_by_phase: np.ndarray
-    new_by_phase: np.ndarray  # counted, after the retained requirement
-    retained_by_phase: np.ndarray
-    certified_by_phase: np.ndarray
+    reported_new: np.ndarray | None = None  # as the file reports them (project totals)
+    reported_retained: np.ndarray | None = None
+    approved_by_phase: np.ndarray | None = None
+    new_by_phase: np.ndarray | None = None  # counted, after the retained requirement
+    retained_by_phase: np.ndarray | None = None
+    certified_by_phase: np.ndarray | None = None
 
 
 def certification(scenario: Scenario, actuals: Actuals, projected: Result, plan: Projection, jobs: PhaseJobs):

@@ -126,3 +126,27 @@ def test_empty_and_non_mapping_files(tmp_path):
 def test_from_dict_names_its_source():
     with pytest.raises(ScenarioError, match=r"^<dict>: workforce_before_approval"):
         Actuals.from_dict({"years": GOOD["years"]})
+
+
+def test_the_steps_keep_their_earlier_signatures():
+    # netbenefit.after_approval's steps as they were called before follow() took them over: each
+    # agrees with follow() on the bundled office scenario and its actual results
+    import numpy as np
+
+    import netbenefit
+    from netbenefit.model import after_approval
+
+    bundled = Path(__file__).resolve().parents[2] / "scenarios"
+    scenario = netbenefit.load_scenario(bundled / "office_hq_default_area.yaml")
+    actuals = netbenefit.load_actuals(bundled / "actuals" / "office_hq_actuals.yaml")
+    projected = netbenefit.evaluate(scenario)
+    followed = netbenefit.follow(scenario, actuals)
+    certified = after_approval.certification(scenario, actuals, projected)
+    assert float(np.sum(certified.certified)) == followed.certified_credits
+    assert after_approval.actual_scenario(scenario, actuals, projected) == followed.actual_scenario
+    flags = after_approval.rerun_flags(scenario, actuals, certified, projected)
+    assert tuple(int(y) for y in np.flatnonzero(flags.flag) + 1) == followed.rerun_flag_years
+    stop = actuals.maintained_through_year
+    by_record = after_approval.clawback(scenario, projected, stop, certified)
+    by_array = after_approval.clawback(scenario, projected, stop, certified.certified)
+    assert by_record.repayment == by_array.repayment == followed.repayment

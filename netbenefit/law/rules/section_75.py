@@ -79,15 +79,20 @@ def maximum_grade(cap_given: bool = False) -> str:
     return "convention"
 
 
-def check_with_values(inputs, phases, retained_jobs_eligible):
-    """(passed, values) of check ``75`` over every phase, for n variants: ``passed`` True where each
-    phase's credit per job is within its maximum, or where the maximum is not graded statute (then
-    only a warning); ``values`` holds, for each phase, its credit per job per year, its maximum and
-    the maximum's grade (the record the check's sentence is written from).
+def check(inputs, phases, retained_jobs_eligible) -> np.ndarray:
+    """Check ``75`` over every phase, for n variants: True where each phase's credit per job is
+    within its maximum, or where the maximum is not graded statute (then only a warning).
 
     ``inputs`` is the model's value accessor (:class:`netbenefit.model.cashflows.Inputs`); ``phases`` the
     model's phases (:class:`netbenefit.model.cashflows.PhaseFlows`, their ``credits`` by year).
     """
+    passed, _ = check_with_values(inputs, phases, retained_jobs_eligible)
+    return passed
+
+
+def check_with_values(inputs, phases, retained_jobs_eligible):
+    """(passed, values) of check ``75``: ``values`` holds, for each phase, its credit per job per
+    year, its maximum and the maximum's grade (the record the check's sentence is written from)."""
     passed = np.ones((1, 1), dtype=bool)
     values = []
     for index, phase in enumerate(phases):
@@ -108,6 +113,13 @@ def labor_harmony_applies(inputs, prefix: str) -> np.ndarray:
     if inputs.get(prefix + "award.section_75") is None:
         return np.ones((1, 1), dtype=bool)
     return inputs.flag(prefix + "award.section_75.labor_harmony")
+
+
+def phase_within(inputs, prefix: str, annual_credit, retained_jobs_eligible):
+    """(within, grade) of one phase: whether its credit per job is within its maximum, and the
+    maximum's grade."""
+    within, grade, _, _ = phase_values(inputs, prefix, annual_credit, retained_jobs_eligible)
+    return within, grade
 
 
 def phase_values(inputs, prefix: str, annual_credit, retained_jobs_eligible):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import ScenarioError
 from ..columns import RESERVED_STREAM_NAMES
 from .blocks import IncomeTax
 from .partial import known
@@ -67,6 +68,14 @@ def consistency_problems(scenario: Any) -> list[tuple[str, str]]:
                 problems.append((f"{key}.{i}.name", f"{name!r} is used by another stream of the list"))
     problems += _phase_year_zero(phases)
     return problems
+
+
+def check_consistency(scenario: Any, source: str) -> None:
+    """Raise one ScenarioError listing every problem of :func:`consistency_problems`."""
+    problems = consistency_problems(scenario)
+    if problems:
+        (key, problem), *more = problems
+        raise ScenarioError(source, key, problem, more=more)
 
 
 def _award_problems(key: str, award: Any) -> list[tuple[str, str]]:
