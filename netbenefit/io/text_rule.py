@@ -22,6 +22,11 @@ from pydantic import AfterValidator, Strict
 #: The bidirectional overrides and isolates: LRE, RLE, PDF, LRO, RLO (U+202A-U+202E) and LRI,
 #: RLI, FSI, PDI (U+2066-U+2069). Each changes the order in which the text after it is shown.
 BIDI_CONTROLS = frozenset(chr(code) for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+#: Every character the rule refuses, as ranges of code points (first, last): the control characters
+#: (Unicode category Cc), the surrogates (Cs; only a lone one can reach a str) and
+#: :data:`BIDI_CONTROLS`. The JSON Schema's text patterns are written from it
+#: (:mod:`netbenefit.model.schema`); a test holds it to :func:`refused_character` on every code point.
+REFUSED_RANGES = ((0x00, 0x1F), (0x7F, 0x9F), (0xD800, 0xDFFF), (0x202A, 0x202E), (0x2066, 0x2069))
 
 
 def refused_character(text: str, allowed: str = "") -> str | None:

@@ -114,3 +114,11 @@ def test_the_source_column_of_a_multiplier_table_refuses_it(tmp_path):
     with pytest.raises(ScenarioError, match="bidirectional override") as caught:
         load_scenario(path)
     assert caught.value.key == "revenue.multiplier_table"
+
+
+def test_the_ranges_the_schema_is_written_from_are_the_characters_the_rule_refuses():
+    from netbenefit.io.text_rule import REFUSED_RANGES
+
+    ranged = {code for first, last in REFUSED_RANGES for code in range(first, last + 1)}
+    refused = {code for code in range(0x110000) if refused_character(chr(code)) is not None}
+    assert refused == ranged

@@ -34,7 +34,7 @@ from .blocks import (
     Stream,
 )
 from .csv_files import read_csv_streams, read_multiplier_table
-from .fields import Block, ByYear, Items, Name, empty_by_year
+from .fields import Block, ByYear, Items, Name, UniqueItems, empty_by_year
 from .partial import partial
 from .paths import MISSING, at_path, plain, set_path, variant_name
 from .problems import error_of, problem_list
@@ -72,7 +72,7 @@ class Scenario(Block):
     attestations: Attestations = Attestations()
     phases: Annotated[tuple[Phase, ...], Items] = ()
     #: Drivers of the initial phase that every later phase shares (netbenefit.model.scenario.shared).
-    shared: Annotated[tuple[SharedKey, ...], Items] = ()
+    shared: Annotated[tuple[SharedKey, ...], Items, UniqueItems] = ()
     readings: Readings = Readings()
     #: The set of conventions (netbenefit/law/parameters/methods.yaml): this project's, or the authority's
     #: published choices where they are known.
