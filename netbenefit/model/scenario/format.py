@@ -90,6 +90,9 @@ class Scenario(Block):
     #: The values at dotted keys the model has read (netbenefit.model.cashflows.Inputs): the scenario is
     #: immutable, so each is looked up once, whatever the number of evaluations.
     _values_at: dict[str, Any] = PrivateAttr(default_factory=dict)
+    #: The (dotted key, value) pairs a plausibility warning was given for as they were given
+    #: (:meth:`replace`): evaluating the scenario does not warn of them again.
+    _warned: frozenset[tuple[str, float]] = PrivateAttr(default=frozenset())
 
     # -- construction ----------------------------------------------------------------------
 
@@ -240,13 +243,24 @@ class Scenario(Block):
         if written is not None:
             variant._written = written
 
+        variant._warned = self._warned
         if not quieted():  # a percent for a rate: a PlausibilityWarning, every line carried by each
             via = "given to Scenario.replace"
             lines = []
             for key, value in changes.items():
-                lines += entered_warnings(key, [value], via=via, scenario=variant)
+                said = entered_warnings(key, [value], via=via, scenario=variant)
+                if said and isinstance(value, int | float):  # warned once: evaluate does not say it again
+                    variant._warned = variant._warned | {(key, float(value))}
+                lines += said
             emit(tuple(lines), stacklevel=2)
         return variant
+
+    @property
+    def warned_values(self) -> frozenset[tuple[str, float]]:
+        """The ``(dotted key, value)`` pairs :meth:`replace` gave a plausibility warning for (each
+        value is warned about once: :func:`netbenefit.evaluate` does not warn of them again, and
+        keeps their lines in ``Result.warnings``)."""
+        return self._warned
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: the inputs as written, with their labels."""
