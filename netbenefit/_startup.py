@@ -7,6 +7,9 @@ extension's initialisation. When (and only when) the package is imported as the 
 :func:`hold_while_starting` sets handlers that record SIGINT and SIGTERM, first thing; the command
 line (:func:`netbenefit.cli.main`) takes over from them and reports a signal received meanwhile
 as any other stop (130 or 143, one line). Imported as a library, the package sets no handler.
+
+The command line's environment is read here too, first thing: an empty ``SOURCE_DATE_EPOCH`` is
+removed before any library can read it (:func:`unset_blank_source_date`).
 """
 
 import os
@@ -24,6 +27,17 @@ def _record(number: int, frame) -> None:
     RECEIVED.append(number)
 
 
+def unset_blank_source_date() -> None:
+    """Remove ``SOURCE_DATE_EPOCH`` from the environment when it is set to empty text or spaces (as
+    CI templates set it), before any library is imported: netbenefit reads an empty value as not
+    set, but a library imported later may read it itself, at its own import (``numpy.f2py``, which
+    SciPy loads, calls ``int()`` on it and fails on empty text). A value that is not empty is left
+    as it is: the command line checks it before any work (one line, exit 2)."""
+    value = os.environ.get("SOURCE_DATE_EPOCH")
+    if value is not None and not value.strip():
+        del os.environ["SOURCE_DATE_EPOCH"]
+
+
 def is_command_line() -> bool:
     """Whether this process is the command line: ``python -m netbenefit`` or the ``netbenefit`` script."""
     argv = list(getattr(sys, "orig_argv", []))
@@ -35,9 +49,11 @@ def is_command_line() -> bool:
 
 def hold_while_starting() -> None:
     """Record SIGINT and SIGTERM from now on, when this process is the command line (a signal that
-    is ignored stays ignored)."""
+    is ignored stays ignored); and remove an empty ``SOURCE_DATE_EPOCH`` from its environment
+    (:func:`unset_blank_source_date`)."""
     if ORIGINAL or not is_command_line():
         return
+    unset_blank_source_date()
     for number in HELD:
         handler = signal.getsignal(number)
         if handler is not signal.SIG_IGN:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import views
 from ..errors import ScenarioError
+from ..io.arguments import checked, mapping, number
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
 from ..model.scenario import Scenario
@@ -51,6 +52,7 @@ class SensitivityTable(pd.DataFrame):
         return views.tornado(self, ax=ax)
 
 
+@checked(ranges=mapping, relative=number)  # netbenefit.io.arguments
 def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:
     """The ratio at a low and a high value of each key, the others kept at the scenario's values.
 

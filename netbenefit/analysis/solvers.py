@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import views
 from ..errors import ScenarioError
+from ..io import arguments
 from ..law import award, finance
 from ..law.labels import money_exact
 from ..law.parameters import parameter
@@ -380,6 +381,7 @@ def _irr(scenario: Scenario) -> float | None:
     return rate if math.isfinite(rate) else None
 
 
+@arguments.checked(low=arguments.number, high=arguments.number, points=arguments.count(2))  # netbenefit.io.arguments
 def break_even_discount_rate(
     scenario: Scenario, low: float = RATE_RANGE[0], high: float = RATE_RANGE[1], points: int = 400
 ) -> SolverResult:
@@ -463,6 +465,7 @@ def break_even_discount_rate(
 # ----------------------------------------------------------------------------------------------
 
 
+@arguments.checked(max_jobs=arguments.count(1), chunk_size=arguments.count(1))  # netbenefit.io.arguments
 def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 20_000) -> SolverResult:
     """The smallest whole number of new full-time jobs (``jobs.new``) that meets the job minimum
     of section 71(c)(1) (check ``71(a)(2)``) and passes the net positive benefit test.
@@ -516,6 +519,7 @@ def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 
 # ----------------------------------------------------------------------------------------------
 
 
+@arguments.checked(years=arguments.count(1), first_year=arguments.count(0), low=arguments.number, high=arguments.number)
 def implied_discount_rate(
     annual_credit: float,
     years: int,

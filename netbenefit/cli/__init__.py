@@ -8,6 +8,10 @@ whole, since each is written to a temporary name and renamed. A run stopped by S
 or SIGTERM removes its temporary file, prints one line and exits with 130 or 143 (128 + the
 signal's number, as shells report it).
 
+An empty ``SOURCE_DATE_EPOCH`` is removed from the environment before any import (a library
+imported later would read it itself: :mod:`netbenefit._startup`); one that is not a whole number
+of seconds is refused in one line (exit 2) before any work, by every command.
+
 Plausibility warnings (:mod:`netbenefit.model.plausibility`) are printed on stderr, one line each,
 beginning ``netbenefit: warning:``, and the status stays 0; with ``--strict`` (every command) they
 are errors: each is printed as a problem and the status is 2, before anything is written.
@@ -29,7 +33,7 @@ from collections.abc import Callable, Sequence
 from .. import _startup
 from ..errors import ScenarioError
 from ..io.safe_text import terminal
-from ..io.writing import OutputError, put_back_handlers
+from ..io.writing import OutputError, put_back_handlers, source_date
 from ..model.plausibility import PlausibilityWarning
 from ..version import installed_version
 from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
@@ -185,6 +189,7 @@ def _command(argv: Sequence[str] | None) -> int:
     sys.unraisablehook = _quiet_stops(unraisable_hook)
     try:
         _take_over_signals(previous)  # first thing: from here a signal is a stop, reported in one line
+        _startup.unset_blank_source_date()  # done at start-up in its own process; in-process runs too
         if _startup.RECEIVED:  # received while the command line started (netbenefit._startup)
             _RECEIVED.extend(_startup.RECEIVED)
             _startup.RECEIVED.clear()
@@ -265,6 +270,7 @@ def _stopped(number: int) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
+        source_date()  # a SOURCE_DATE_EPOCH that cannot be read: one line, before any work or import
         return args.handler(args)
     except PlausibilityWarning as error:  # --strict: every warning of the scenario, as errors
         for line in error.lines:

@@ -2,7 +2,8 @@
 SIGTERM held while it is renamed; the output folder's own folders are never made through a link.
 A failing or interrupted run never leaves a half-written file.
 
-The ground floor of file writing: it imports nothing of netbenefit's, and everything that writes
+The ground floor of file writing: it imports nothing of netbenefit's but the argument checks
+(:mod:`netbenefit.io.arguments`), and everything that writes
 a file (:mod:`netbenefit.views.result_files`, the workbook, the HTML report, the charts) writes through it."""
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from .arguments import output_file
 
 
 class OutputError(Exception):
@@ -113,19 +116,63 @@ def source_date() -> dt.datetime | None:
 @contextlib.contextmanager
 def dates_fixed():
     """Within the block, ``SOURCE_DATE_EPOCH`` is set (to the date of :data:`NO_DATE` when it was
-    not set), for the libraries that stamp a file with it: fontTools, which WeasyPrint uses to
-    embed fonts in a PDF, records the time of writing in each font otherwise. A set value is
-    checked first (:func:`source_date`) and kept."""
+    not set, or set empty), for the libraries that stamp a file with it: fontTools, which
+    WeasyPrint uses to embed fonts in a PDF, records the time of writing in each font otherwise. A
+    set value is checked first (:func:`source_date`) and kept; the environment is put back after."""
     if source_date() is not None:
         yield
         return
     import calendar
 
+    before = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = str(calendar.timegm((*NO_DATE, 0, 0, 0)))
     try:
         yield
     finally:
+        _put_back_source_date(before)
+
+
+def _put_back_source_date(value: str | None) -> None:
+    if value is None:
         os.environ.pop("SOURCE_DATE_EPOCH", None)
+    else:
+        os.environ["SOURCE_DATE_EPOCH"] = value
+
+
+def blank_source_date() -> bool:
+    """Whether ``SOURCE_DATE_EPOCH`` is set to empty text (or spaces), as CI templates set it."""
+    value = os.environ.get("SOURCE_DATE_EPOCH")
+    return value is not None and not value.strip()
+
+
+@contextlib.contextmanager
+def blank_source_date_unset():
+    """Within the block, an empty ``SOURCE_DATE_EPOCH`` is not in the environment (and is put back
+    after): netbenefit reads it as not set (:func:`source_date`), but a library imported inside
+    the block may read it itself when it is imported (``numpy.f2py``, which SciPy loads, reads it
+    with ``int()``, and fails on empty text). The command line removes it for good before any
+    import (:mod:`netbenefit._startup`)."""
+    if not blank_source_date():
+        yield
+        return
+    before = os.environ.pop("SOURCE_DATE_EPOCH")
+    try:
+        yield
+    finally:
+        if "SOURCE_DATE_EPOCH" not in os.environ:
+            _put_back_source_date(before)
+
+
+@contextlib.contextmanager
+def written_file(function: str, path: Any):
+    """The checks of a file the Python API writes (``to_pdf``, ``to_excel``, ``to_html``), before
+    any work: its path (:func:`netbenefit.io.arguments.output_file`: a name a file can have, in a
+    folder that exists), then ``SOURCE_DATE_EPOCH`` (:func:`source_date`); the block runs with an
+    empty ``SOURCE_DATE_EPOCH`` unset (:func:`blank_source_date_unset`). Yields the path."""
+    target = output_file(path, "path", function)
+    source_date()
+    with blank_source_date_unset():
+        yield target
 
 
 def _umask() -> int:

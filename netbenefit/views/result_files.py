@@ -51,10 +51,14 @@ def prepare_output_folder(folder: Path, force: bool) -> Path:
 
 
 def prepare_output_file(path: Path, force: bool) -> Path:
-    """Check that the file ``path`` may be written: missing, or ``force`` given; and that
-    ``SOURCE_DATE_EPOCH``, if set, can be read (:func:`source_date`)."""
+    """Check that the file ``path`` may be written: in a folder that exists (the folder of a file
+    is not made, as pandas' writers do not make it; an output folder, ``compare --out DIR``, is),
+    missing, or ``force`` given; and that ``SOURCE_DATE_EPOCH``, if set, can be read (:func:`source_date`)."""
     source_date()
     path = Path(path)
+    if not path.parent.is_dir():
+        what = "is not a folder" if path.parent.exists() else "does not exist"
+        raise OutputError(f"{path}: the folder {path.parent} {what}; make it first (the folder of a file is not made)")
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give the path of the file to write")
     if path.exists() and not force:

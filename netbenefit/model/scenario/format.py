@@ -16,6 +16,8 @@ from pydantic import Field, PrivateAttr, Strict, ValidationError
 
 from ... import views
 from ...errors import ScenarioError
+from ...io.arguments import checked, mapping, optional, output_file, path
+from ...io.arguments import plain as plain_data
 from ...io.text_rule import Prose
 from ...io.writing import write_file
 from ..plausibility import emit, entered_warnings, quieted
@@ -97,6 +99,7 @@ class Scenario(Block):
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
+    @checked("Scenario.from_dict", base_dir=optional(path))  # netbenefit.io.arguments
     def from_dict(cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None) -> Scenario:
         """Validate a plain mapping (as a YAML file would give) into a Scenario.
 
@@ -107,7 +110,7 @@ class Scenario(Block):
         base = Path(base_dir) if base_dir is not None else Path.cwd()
         if not isinstance(data, Mapping):
             raise ScenarioError(source, "", "the scenario must be a mapping of keys to values")
-        data_given = data
+        data = data_given = plain_data(data)  # any Mapping, a read-only one inside it too: plain dicts
         problems: list[tuple[str, str]] = []  # every problem of the file, told in one run
         data = read_csv_streams(dict(data), source, base, problems)
         problems += shared_problems(data)
@@ -161,6 +164,7 @@ class Scenario(Block):
         """
         return without_shared(plain(self), self.shared)
 
+    @checked("to_yaml", path=optional(output_file))  # netbenefit.io.arguments: a file in a folder that exists
     def to_yaml(self, path: str | Path | None = None) -> str | Path:
         """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
         scenario (every value, defaults included), from any folder. Streams read from CSV
@@ -212,6 +216,7 @@ class Scenario(Block):
     def __hash__(self) -> int:
         return equality_hash(self)
 
+    @checked("Scenario.replace", changes=optional(mapping))  # any Mapping (netbenefit.io.arguments)
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
         """A validated copy with the values at some dotted key paths changed.
 
