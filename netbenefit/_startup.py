@@ -3,10 +3,11 @@
 ``python -m netbenefit`` (and the ``netbenefit`` script) import the package, numpy and pydantic
 before the command line's own handlers can be set: half a second in which Ctrl-C would end the
 process by SIGINT with a traceback (status -2, not 130) and SIGTERM could land inside a C
-extension's initialisation. When (and only when) the package is imported as the command line,
-:func:`hold_while_starting` sets handlers that record SIGINT and SIGTERM, first thing; the command
-line (:func:`netbenefit.cli.main`) takes over from them and reports a signal received meanwhile
-as any other stop (130 or 143, one line). Imported as a library, the package sets no handler.
+extension's initialisation (SIGHUP, a closed terminal, likewise). When (and only when) the package
+is imported as the command line, :func:`hold_while_starting` sets handlers that record SIGINT,
+SIGTERM and SIGHUP, first thing; the command line (:func:`netbenefit.cli.main`) takes over from
+them and reports a signal received meanwhile as any other stop (130, 143 or 129, one line).
+Imported as a library, the package sets no handler.
 
 The command line's environment is read here too, first thing: an empty ``SOURCE_DATE_EPOCH`` is
 removed before any library can read it (:func:`unset_blank_source_date`).
@@ -16,8 +17,9 @@ import os
 import signal  # the public module (enum, which it imports, is loaded by Python's start-up already)
 import sys
 
-#: The signals held while the command line starts, and those received meanwhile, in order.
-HELD = (signal.SIGINT, signal.SIGTERM)
+#: The signals held while the command line starts (those that end a run: SIGHUP too, where the
+#: system has it), and those received meanwhile, in order.
+HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 RECEIVED: list = []
 #: The handlers in place before they were held (put back when the command ends).
 ORIGINAL: dict = {}
@@ -48,7 +50,7 @@ def is_command_line() -> bool:
 
 
 def hold_while_starting() -> None:
-    """Record SIGINT and SIGTERM from now on, when this process is the command line (a signal that
+    """Record SIGINT, SIGTERM and SIGHUP from now on, when this process is the command line (a signal that
     is ignored stays ignored); and remove an empty ``SOURCE_DATE_EPOCH`` from its environment
     (:func:`unset_blank_source_date`)."""
     if ORIGINAL or not is_command_line():

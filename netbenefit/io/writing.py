@@ -1,5 +1,5 @@
-"""Writing one file safely: to a temporary name, synced, then renamed into place, with SIGINT and
-SIGTERM held while it is renamed; the output folder's own folders are never made through a link.
+"""Writing one file safely: to a temporary name, synced, then renamed into place, with the signals
+that end a run held while it is named; the output folder's own folders are never made through a link.
 A failing or interrupted run never leaves a half-written file.
 
 The ground floor of file writing: it imports nothing of netbenefit's but the argument checks
@@ -222,9 +222,16 @@ def sha256_of(path: str | Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+#: The signals that end a run: Ctrl-C (SIGINT), a request to stop (SIGTERM) and a closed terminal
+#: or session (SIGHUP, where the system has it). Each is held while a file is named and while the
+#: chart library is imported, and the command line ends a run on each in one line.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextlib.contextmanager
 def signals_held():
-    """Hold SIGINT and SIGTERM back while the body runs; they are acted on after it.
+    """Hold the signals that end a run (:data:`STOP_SIGNALS`) back while the body runs; they are
+    acted on after it.
 
     Held at the level of Python's handlers, not with a signal mask: a mask holds a signal for
     one thread only, and the kernel hands a signal sent to the process to any other thread (a
@@ -241,7 +248,7 @@ def signals_held():
 
     previous: dict[int, Any] = {}
     try:
-        for number in (signal.SIGINT, signal.SIGTERM):
+        for number in STOP_SIGNALS:
             previous[number] = signal.signal(number, hold)
         yield
     finally:
@@ -259,11 +266,16 @@ CHART_LIBRARIES = ("matplotlib", "matplotlib.figure", "matplotlib.backends.backe
 
 
 def import_held(modules: Sequence[str] = CHART_LIBRARIES) -> None:
-    """Import ``modules`` with SIGINT and SIGTERM held (:func:`signals_held`): a signal landing
-    while a C extension initialises is acted on once the import is done, never inside it (an
-    exception raised there can abort the interpreter)."""
+    """Import ``modules`` with the signals that end a run held (:func:`signals_held`): a signal
+    landing while a C extension initialises is acted on once the import is done, never inside it
+    (an exception raised there can abort the interpreter, or leave a half-initialised module and a
+    traceback). Every first use of the chart library passes here
+    (:func:`netbenefit.views.charts.style.chart_library`); once they are imported, nothing is held."""
     import importlib
+    import sys
 
+    if all(name in sys.modules for name in modules):
+        return
     with signals_held():
         for name in modules:
             importlib.import_module(name)
