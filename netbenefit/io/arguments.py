@@ -9,7 +9,8 @@ could hold is taken in every kind Python gives it (a ``types.MappingProxyType``,
 
 - :func:`path`: the path of a file read, ``str`` or ``os.PathLike``, no NUL and no lone surrogate
   (which no file name can hold); :func:`output_file`: the path of a file written, whose folder
-  must exist (it is not made, as pandas' writers do not make it) and which is not a folder;
+  must exist (it is not made: an ``OSError`` naming the file, as pandas' writers raise) and which
+  is not a folder;
 - :func:`date`: a date, or text of exactly ``YYYY-MM-DD``;
 - :func:`count`: a whole number in a range (an ``int`` or a numpy integer; not a bool, a float or
   text); :func:`number`: a finite real number;
@@ -28,6 +29,7 @@ The ground floor: it imports nothing of netbenefit but :mod:`netbenefit.errors` 
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import functools
 import inspect
 import math
@@ -99,15 +101,19 @@ def path(value: Any, argument: str, function: str) -> Path:
 
 
 def output_file(value: Any, argument: str, function: str) -> Path:
-    """The path of a file to write: :func:`path`, not a folder, in a folder that exists (the
-    folder of a file is not made)."""
+    """The path of a file to write: :func:`path`, in a folder that exists, and not a folder itself.
+    A folder that is missing is not made, as pandas' writers do not make it: like them, an
+    ``OSError`` naming the file (``FileNotFoundError``; ``NotADirectoryError`` where a file stands
+    in its place; ``IsADirectoryError`` for a folder), in one line."""
     target = path(value, argument, function)
     folder = target.parent
     if not folder.is_dir():
-        what = "is not a folder" if folder.exists() else "does not exist"
-        raise ScenarioError(function, argument, f"the folder {folder} {what}: make it first (it is not made)")
+        if folder.exists():
+            raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder", str(target))
+        missing = f"no folder {folder}: make it first (a file's folder is not made)"
+        raise FileNotFoundError(errno.ENOENT, missing, str(target))
     if target.is_dir():
-        raise ScenarioError(function, argument, f"{target} is a folder; give the path of the file to write")
+        raise IsADirectoryError(errno.EISDIR, "is a folder; give the path of the file to write", str(target))
     return target
 
 

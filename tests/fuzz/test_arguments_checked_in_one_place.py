@@ -61,12 +61,15 @@ WRITERS = {
 BAD_PATHS = {
     "a NUL": (lambda folder, suffix: f"{folder}/a\x00b{suffix}", "must not hold a NUL character"),
     "a lone surrogate": (lambda folder, suffix: f"{folder}/a\ud800b{suffix}", "must not hold a lone surrogate"),
-    "a missing folder": (lambda folder, suffix: folder / "missing" / "deeper" / f"x{suffix}", "does not exist"),
-    "a file as the folder": (lambda folder, suffix: folder / "file.txt" / f"x{suffix}", "is not a folder"),
-    "a folder": (lambda folder, suffix: folder, "is a folder"),
     "a number": (lambda folder, suffix: 5, "give the path of a file"),
     "bytes": (lambda folder, suffix: f"{folder}/x{suffix}".encode(), "give the path of a file"),
     "empty text": (lambda folder, suffix: "", "not empty text"),
+}
+#: Paths a file can have, where no file can be written: an OSError naming the file, as pandas' writers raise.
+UNWRITABLE = {
+    "a missing folder": (lambda folder, suffix: folder / "missing" / "deeper" / f"x{suffix}", FileNotFoundError),
+    "a file as the folder": (lambda folder, suffix: folder / "file.txt" / f"x{suffix}", NotADirectoryError),
+    "a folder": (lambda folder, suffix: folder, IsADirectoryError),
 }
 
 
@@ -74,7 +77,7 @@ BAD_PATHS = {
 @pytest.mark.parametrize("writer", list(WRITERS))
 def test_every_writer_refuses_a_bad_path_naming_it_and_writes_nothing(tmp_path, objects, writer, bad):
     # Was: Diff.to_pdf("a\x00b.pdf") raised `embedded null byte` from tempfile; a lone surrogate a
-    # UnicodeEncodeError; a number a TypeError; a missing folder was made (pandas' writers refuse it).
+    # UnicodeEncodeError; a number a TypeError.
     (tmp_path / "file.txt").write_text("x", encoding="utf-8")
     owner, method, suffix = WRITERS[writer]
     make, words = BAD_PATHS[bad]
@@ -83,6 +86,20 @@ def test_every_writer_refuses_a_bad_path_naming_it_and_writes_nothing(tmp_path, 
     error = caught.value
     assert error.source == method and error.key == "path" and words in error.problem, str(error)
     assert "\n" not in str(error)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+@pytest.mark.parametrize("bad", list(UNWRITABLE))
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_every_writer_refuses_a_file_whose_folder_is_missing_and_makes_none(tmp_path, objects, writer, bad):
+    # Was: to_pdf and to_excel made the missing folders (pandas' writers refuse them).
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    owner, method, suffix = WRITERS[writer]
+    make, kind = UNWRITABLE[bad]
+    target = make(tmp_path, suffix)
+    with pytest.raises(kind) as caught:
+        getattr(objects[owner], method)(target)
+    assert caught.value.filename == str(target) and "\n" not in str(caught.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
 
 

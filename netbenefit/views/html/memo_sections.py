@@ -15,6 +15,7 @@ from ...analysis import break_even_discount_rate, montecarlo, sensitivity
 from ...analysis.bands import cumulative_pv_bands
 from ...analysis.diff import Diff
 from ...analysis.diff import diff as make_diff
+from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import import_held
 from ...law.labels import (
@@ -39,6 +40,7 @@ from ..explore import RANKING_CHANGE, ranked_drivers
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_html, html_table
 from .report import chart_or_sentence, clawback_section_html, conventions_html, schedule_cell
 from .result import cashflows_html, checks_html, phase_tests_html
+from .table import Cell, pairs_html, table_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -184,21 +186,21 @@ def break_even_words(facts: MemoFacts) -> str:
 
 
 def _driver_rows(facts: MemoFacts, count: int) -> str:
-    rows = []
-    for row in facts.drivers.head(count).itertuples(index=False):
-        rows.append(
-            f"<tr><td>{escape(short_label(row.key))}</td><td class='num'>{escape(value(row.key, row.base))}</td>"
-            f"<td class='num'>{escape(value(row.key, row.low))} &#8594; {ratio(row.ratio_low, 1)}</td>"
-            f"<td class='num'>{escape(value(row.key, row.high))} &#8594; {ratio(row.ratio_high, 1)}</td>"
-            f"<td class='num'>{percentage_points(row.swing)}</td><td>{escape(facts.grades.get(row.key, ''))}</td></tr>"
-        )
+    rows = [
+        [
+            short_label(row.key),
+            Cell(value(row.key, row.base), numeric=True),
+            Cell(f"{value(row.key, row.low)} \u2192 {ratio(row.ratio_low, 1)}", numeric=True),
+            Cell(f"{value(row.key, row.high)} \u2192 {ratio(row.ratio_high, 1)}", numeric=True),
+            Cell(percentage_points(row.swing), numeric=True),
+            facts.grades.get(row.key, ""),
+        ]
+        for row in facts.drivers.head(count).itertuples(index=False)
+    ]
     if not rows:
         return "<p>No driver could be moved by +/-20% (no numeric key with a nonzero value).</p>"
-    return (
-        "<table class='drivers'><thead><tr><th>Driver</th><th>Value</th><th>At -20%: ratio</th>"
-        "<th>At +20%: ratio</th><th>Swing</th><th>Grade</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+    head = ["Driver", "Value", "At -20%: ratio", "At +20%: ratio", "Swing", "Grade"]
+    return table_html(head, rows, attributes="class='drivers'")
 
 
 def summary_sentence(facts: MemoFacts) -> str:
@@ -241,12 +243,12 @@ def summary_page_html(facts: MemoFacts, *, first: bool) -> str:
         ("Largest credit that passes, present value", money_exact(result.max_credit_pv)),
         ("Break-even discount rate", escape(break_even_words(facts))),
     ]
-    table = "".join(f"<tr><th>{name}</th><td>{text}</td></tr>" for name, text in facts_rows)
+    table = pairs_html(((name, Markup(text)) for name, text in facts_rows), attributes='class="facts"')
     return f"""<section class="memo-page summary{" first" if first else ""}">
 <h1>{escape(result.name)}</h1>
 <p>Memo on an application to the Emerge Program: eligibility and the net positive benefit test.</p>
 <div class="verdict" style="{style}"><b>{escape(summary_sentence(facts))}</b></div>
-<table class="facts"><tbody>{table}</tbody></table>
+{table}
 <h3>The {FIRST_PAGE_DRIVERS} drivers that move the ratio most</h3>
 <p>Each moved by 20% either way, the others kept (the default tornado); the grade says where its value
 comes from (a cited parameter's grade, a convention of this model, or an assumption of the scenario).</p>
@@ -278,22 +280,24 @@ def first_pages_html(facts: MemoFacts, *, first: bool) -> str:
 def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
     """The first page of a memo on several scenarios: one row each, the threshold and the margin
     beside the ratio, and the chart of the ratios."""
-    rows = []
+    rows, styles = [], []
     for facts in all_facts:
         result = facts.result
-        style = PASS_STYLE if result.eligible and result.passes else FAIL_STYLE
-        margin = margin_points(facts.margin, facts.deciding.passes)
+        styles.append(PASS_STYLE if result.eligible and result.passes else FAIL_STYLE)
         rows.append(
-            f'<tr style="{style}"><td>{escape(result.name)}</td>'
-            f'<td class="num">{_written_ratio(result, facts.deciding)}</td>'
-            f'<td class="num">{ratio(result.threshold)}</td><td class="num">{margin}</td>'
-            f"<td>{'passes' if facts.deciding.passes else 'fails'}</td><td>{'yes' if result.eligible else 'no'}</td>"
-            f'<td class="num">{money_exact(result.requested_credits)}</td>'
-            f'<td class="num">{share(facts.break_even.value, 2) if facts.break_even.solved else "none"}</td></tr>'
+            [
+                result.name,
+                Cell(_written_ratio(result, facts.deciding), numeric=True),
+                Cell(ratio(result.threshold), numeric=True),
+                Cell(margin_points(facts.margin, facts.deciding.passes), numeric=True),
+                "passes" if facts.deciding.passes else "fails",
+                "yes" if result.eligible else "no",
+                Cell(money_exact(result.requested_credits), numeric=True),
+                Cell(share(facts.break_even.value, 2) if facts.break_even.solved else "none", numeric=True),
+            ]
         )
-    header = "".join(
-        f"<th>{h}</th>"
-        for h in (
+    header = list(
+        (
             "Scenario",
             "Net benefit ratio",
             "Threshold",
@@ -313,7 +317,7 @@ def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
         f'<section class="memo-page comparison first"><h1>Comparison of {len(results)} scenarios</h1>'
         "<p>Each scenario's deciding test of 71(a)(5) against its own threshold; the margin is the ratio minus "
         "the threshold. Each scenario's first pages follow.</p>"
-        f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"{table_html(header, rows, row_styles=styles)}"
         f"{figure_html(figure, alt, 'Net benefit ratio of each scenario against its own threshold.')}</section>"
     )
 
@@ -388,18 +392,16 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
         f"{money_exact(diff.pv_benefits_a)} to {money_exact(diff.pv_benefits_b)}, of the credits from "
         f"{money_exact(diff.pv_credits_a)} to {money_exact(diff.pv_credits_b)}."
     )
-    inputs = "".join(
-        f"<tr><td>{escape(key_words(row.key))}</td><td>{escape(shown(row.key, row.old))}</td>"
-        f"<td>{escape(shown(row.key, row.new))}</td></tr>"
+    inputs = [
+        [key_words(row.key), shown(row.key, row.old), shown(row.key, row.new)]
         for row in diff.inputs.itertuples(index=False)
         if row.key not in ("name", "description")
-    )
+    ]
     how = "by block" if diff.grouped else "by input"
-    attribution = "".join(
-        f"<tr><td>{escape(key_words(str(row.key)))}</td>"
-        f"<td class='num'>{percentage_points(row.contribution, 2)}</td></tr>"
+    attribution = [
+        [key_words(str(row.key)), Cell(percentage_points(row.contribution, 2), numeric=True)]
         for row in diff.attribution.itertuples(index=False)
-    )
+    ]
     waterfall = ""
     if not diff.attribution.empty:
         figure, ax = new_figure((10.0, 4.6))
@@ -409,10 +411,8 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
     return (
         f'<section class="memo-page diff{" first" if first else ""}"><h2>What changed: {escape(diff.name_a)} and '
         f"{escape(diff.name_b)}</h2><p>{escape(sentence)}</p>"
-        "<table><thead><tr><th>Input</th><th>Reference</th><th>This scenario</th></tr></thead>"
-        f"<tbody>{inputs}</tbody></table>"
-        f"<table><thead><tr><th>Attributed {how}</th><th>Change of the ratio</th></tr></thead>"
-        f"<tbody>{attribution}</tbody></table>{waterfall}</section>"
+        f"{table_html(['Input', 'Reference', 'This scenario'], inputs)}"
+        f"{table_html([f'Attributed {how}', 'Change of the ratio'], attribution)}{waterfall}</section>"
     )
 
 
@@ -422,19 +422,14 @@ def actuals_page_html(result: Result, actuals: Any) -> str:
     lines = "".join(f"<li>{escape(line.strip())}</li>" for line in after.summary().splitlines()[1:])
     table = after.comparison
 
-    def value_cell(column, value) -> str:
-        return escape(cell(str(column), value))
-
-    rows = "".join(
-        f"<tr><th>{escape(_measure(measure))}</th>"
-        + "".join(f"<td class='num'>{value_cell(measure, v)}</td>" for v in row)
-        + "</tr>"
+    rows = [
+        [Cell(_measure(measure), header=True), *(Cell(cell(str(measure), v), numeric=True) for v in row)]
         for measure, row in table.iterrows()
-    )
-    header = "".join(f"<th>{escape(str(c).capitalize())}</th>" for c in table.columns)
+    ]
+    head = ["Measure", *(str(c).capitalize() for c in table.columns)]
     return (
         f'<section class="memo-page actuals"><h2>{escape(result.name)}: actual results</h2>'
-        f"<ul>{lines}</ul><table><thead><tr><th>Measure</th>{header}</tr></thead><tbody>{rows}</tbody></table></section>"
+        f"<ul>{lines}</ul>{table_html(head, rows)}</section>"
     )
 
 
