@@ -130,9 +130,9 @@ class Computation:
     checks: dict[str, np.ndarray]
     eligible: np.ndarray
     jobs_created: np.ndarray | None = None  # (n, 1): 71(c), the new jobs the ramp puts in place
-    #: What the checks compared that no other field keeps: ``accommodates_share`` (list of (n, 1)),
-    #: ``withholding_share`` (n, 1), ``section_75`` (per phase: per job, maximum, grade, within).
-    measures: dict = field(default_factory=dict)
+    #: Each check as its rule recorded it, by id (:class:`netbenefit.law.rules.decision.Decision`,
+    #: arrays over variants); ``checks`` holds their verdicts.
+    decisions: dict = field(default_factory=dict)
 
     def column(self, name: str) -> np.ndarray:
         """A per-variant result as a flat array of length ``size``."""
