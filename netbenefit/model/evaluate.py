@@ -23,9 +23,10 @@ from ..law.rules.clawback import (
 from ..law.rules.decision import phases_name
 from . import commitment_window, disclosures, explain, year_zero
 from .cashflows import Computation, compute
+from .on_demand import ColumnsOnDemand, OnDemand, table_on_demand
 from .overflow import check_finite_sums, overflowing_key
 from .plausibility import warn_if_implausible
-from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
+from .result import Result
 from .scenario import Scenario, load_scenario
 
 
@@ -142,7 +143,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     incremental = _scalar(c.incremental_credit)
     extended_years = scenario.commitment.extended_years
 
-    # The tables are built when first read (netbenefit.model.result.OnDemand), from these arrays.
+    # The tables are built when first read (netbenefit.model.on_demand.OnDemand), from these arrays.
     phase_tests = table_on_demand(
         {
             "phases": [list(range(1, k + 2)) for k in range(len(c.phases))],
@@ -207,6 +208,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         pv_benefits_without_extension=_scalar(c.pv_benefits_without_extension),
         requested_credits=_scalar(c.requested_credits),
         max_credit_pv=_scalar(c.max_credit_pv),
+        max_credit_pv_note=explain.max_credit_note(decisions["71(a)(5)"]),
         max_credit_pv_whole_project=_scalar(c.pv_benefits) / threshold,
         decisions=decisions,
         extension_test=extension_test,
@@ -221,6 +223,9 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         warnings=explain.commitment_period_warnings(scenario, decisions["71(a)(5)"])
         + ((section_75_warning,) if section_75_warning else ()),
         ratio_as_given=_ratio_as_given(scenario, statutory_code, ratio),
+        whole_project_ratio=_scalar(c.whole_project_ratio),
+        ratio_without_extension=decisions["71(a)(5)"].facts["ratio_without_extension"],
+        passes_without_extension=decisions["71(a)(5)"].facts["passes_without_extension"],
         benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),
         computation=c,

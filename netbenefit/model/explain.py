@@ -141,6 +141,19 @@ def net_benefit_message(scenario: Scenario, decision, clause: str, extension_not
     return text
 
 
+def max_credit_note(decision: Decision) -> str:
+    """Why the requested credits scaled alike until every test passes are 0, from the 71(a)(5)
+    record: the deciding test's net benefits are not positive, so no scaling of the credits passes
+    it ("" where the figure is above 0)."""
+    decided = decision.decided_by
+    if decided.value > 0:
+        return ""
+    return (
+        f"0: the net benefits of {decided.what} are not positive, so no scaling of the requested credits passes "
+        "that test"
+    )
+
+
 def extension_note(scenario: Scenario, decision: Decision, incremental: float) -> str:
     """What an elected extended commitment did in the 71(a)(5) test, from its record: counted (the
     400 percent test, 71(a)(5)(d)) or not ((a) and (b) count through the commitment period only),

@@ -247,6 +247,7 @@ def net_benefit_test(
     cumulative_credits = cumulative([column(p.pv_credits, size) for p in phases])
     threshold_column = column(threshold.threshold, size)
     cumulative_ratio = ratio(cumulative_benefits, cumulative_credits)
+    cumulative_without = cumulative([column(p.pv_benefits_without_extension, size) for p in phases])
     decision = net_benefit.net_benefit_decision(
         cumulative_ratio,
         cumulative_credits,
@@ -261,12 +262,12 @@ def net_benefit_test(
                 threshold.statutory_code, inputs.scenario.readings.stated_commitment_period
             ),
         },
+        ratio(cumulative_without, cumulative_credits),
     )
     cumulative_passes = np.concatenate([test.holds for test in decision.comparisons], axis=1)
     passes = decision.passed
     pv_without = sum(column(p.pv_benefits_without_extension, size) for p in phases)
     requested = sum(column(p.requested_credits, size) for p in phases)
-    cumulative_without = cumulative([column(p.pv_benefits_without_extension, size) for p in phases])
     cumulative_requested = cumulative([column(p.requested_credits, size) for p in phases])
     incremental = np.where(
         threshold.counted_extension > 0,
@@ -410,7 +411,12 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         cumulative_passes=test.cumulative_passes,
         pv_benefits=test.cumulative_pv_benefits[:, -1:],
         pv_credits=test.cumulative_pv_credits[:, -1:],
-        ratio=test.cumulative_ratio[:, -1:],
+        # 71(a)(5): the ratio of the test that decides (the lowest cumulative ratio, the earliest on a tie),
+        # so that it meets the threshold exactly where the project passes; the whole project's beside it.
+        ratio=np.take_along_axis(test.cumulative_ratio, test.deciding_test, axis=1),
+        whole_project_ratio=test.cumulative_ratio[:, -1:],
+        deciding_pv_benefits=np.take_along_axis(test.cumulative_pv_benefits, test.deciding_test, axis=1),
+        deciding_pv_credits=np.take_along_axis(test.cumulative_pv_credits, test.deciding_test, axis=1),
         passes=test.passes,
         pv_benefits_without_extension=test.pv_benefits_without_extension,
         requested_credits=test.requested_credits,
