@@ -148,9 +148,10 @@ def max_credit_note(decision: Decision) -> str:
     decided = decision.decided_by
     if decided.value > 0:
         return ""
+    whose = f"the test of {decided.what}" if len(decision.comparisons) > 1 else "the project"
     return (
-        f"0: the net benefits of {decided.what} are not positive, so no scaling of the requested credits passes "
-        "that test"
+        f"the PV of net benefits of {whose} is not positive, so no scaling of the requested credits passes "
+        "the test"
     )
 
 
