@@ -7,15 +7,20 @@ a constant rate, and constant retained jobs):
 
 - new jobs of each phase: ``jobs.new`` is the largest number of the phase's new jobs reported and
   the ramp follows the reported years exactly (in the phase's own years); the last reported year
-  holds afterwards; a phase that has not started in the reported years keeps its projection;
-- retained jobs and the withholding share: those of the last reported year;
+  holds afterwards; a phase that has not started in the reported years keeps its projection (to
+  the stop, where there is one);
+- each phase on its own clock, whatever the stop: a later phase that has not started by the stop
+  (the business left before the phase's first year) has no job and no credit in the re-run;
+- retained jobs and the withholding share: those of the last reported year the business was
+  there (years reported after the stop are not read);
 - median salary: the salary of the phase's first reported year, growing at the constant rate that
-  reaches its last reported salary (where salaries are reported);
+  reaches its last reported salary (where salaries are reported), over the years through the stop;
 - the credits stay the approved ones (each phase's award is given as its approved annual credit);
 - after the stop (``maintained_through_year``, one stop for every phase) the rows hold no job, wage,
   spending, construction, corporation business tax or revenue stream of the business: the jobs,
   retained ones included, are one schedule of jobs that ends with the stop (a scenario's retained
-  jobs are one count held every year, so they join the phase's new-jobs schedule); the capital
+  jobs are one count held every year, so they join the phase's new-jobs schedule, in every phase
+  that has them); the capital
   investment and the revenue streams of later years are left out; the corporation business tax
   is the projected one through the stop, as a stream; cost streams stay as stated
   (``stop_ends: new_jobs`` in the actual-results file ends the new jobs only, as the re-run did before).
@@ -94,6 +99,70 @@ def _business_tax_stream(projected: Result, stop: int) -> dict[str, Any] | None:
     }
 
 
+def _phase_schedule(model, new: np.ndarray, stop: int | None, start: int, reported: int) -> list[float] | None:
+    """The phase's new jobs in its own years 1, 2, ... (project year ``start`` + t), the last
+    maintained year held to the stop and nothing after it; None where the phase keeps its
+    projection (nothing reported for it and no stop). A phase that has not started by the stop
+    (``stop <= start``: the business left before the phase's first year) has no jobs: ``[0.0]``."""
+    if stop is not None and stop <= start:  # the business left before the phase's first year
+        return [0.0]
+    if reported <= start:  # nothing reported for the phase
+        if stop is None:
+            return None
+        ramp = model.jobs.ramp  # its projection to the stop
+        return [model.jobs.new * ramp[min(t, len(ramp) - 1)] for t in range(stop - start)] + [0.0]
+    return _through_stop(new, stop)[start:]
+
+
+def _phase_changes(
+    prefix: str, model, k: int, start: int, stop: int | None, whole: bool, context
+) -> dict[str, Any]:
+    """The keys of phase ``k`` in the re-run scenario (the conventions of this module)."""
+    scenario, projected, jobs, reported, counted_retained = context
+    maintained = reported if stop is None else min(stop, reported)  # the reported years the business was there
+    new = jobs.new[k].copy()
+    retained = jobs.retained[k][:maintained]
+    folded = whole and stop is not None and bool(np.any(retained))
+    if folded:  # the retained jobs end with the stop: one schedule of jobs with the new ones
+        new = new + (jobs.retained[k] if counted_retained else 0.0)
+    started = stop is None or stop > start or k == 0  # the initial phase's credit stays: its ratio is defined
+    changes: dict[str, Any] = {}
+    schedule = _phase_schedule(model, new, stop, start, reported)
+    if schedule is not None:
+        peak = max(schedule)
+        changes[prefix + "jobs.new"] = float(peak)
+        changes[prefix + "jobs.ramp"] = [v / peak if peak > 0 else 0.0 for v in schedule]
+        salaries = jobs.salary[k][:maintained]
+        changes.update({prefix + "jobs." + key: value for key, value in _salary(model, salaries, start).items()})
+        share = jobs.withholding_share[k][:maintained]
+        share = share[~np.isnan(share)]
+        if share.size:
+            changes[prefix + "jobs.nj_withholding_share"] = float(share[-1])
+    if k == 0 or jobs.retained[k].any() or not started:
+        last = float(retained[-1]) if retained.size and started else 0.0
+        changes[prefix + "jobs.retained"] = 0.0 if folded else last
+    approved = projected.computation.phases[k].credits
+    changes[prefix + "award"] = {
+        # a phase that has not started by the stop received no credit: none in the re-run
+        "annual_credit": float(np.max(approved)) if started else 0.0,
+        "eligibility_period_years": model.award.eligibility_period_years,
+        "first_credit_year": model.award.first_credit_year,
+    }
+    if whole and stop is not None:
+        last_year = stop - start  # the last phase year maintained
+        changes[prefix + "capital_investment"] = _ended(model.capital_investment, last_year)
+        streams = _streams_through(model, last_year)
+        if k == 0 and scenario.revenue is not None:
+            business_tax = _business_tax_stream(projected, stop)
+            changes["revenue.corporate_business_tax"] = 0.0
+            changes["revenue.allocated_taxable_net_income"] = None
+            if business_tax is not None:
+                streams.append(business_tax)
+        if streams or model.streams:
+            changes[prefix + "streams"] = streams
+    return changes
+
+
 def actual_scenario(
     scenario: Scenario, actuals: Actuals, projected: Result, plan: Projection, jobs: PhaseJobs
 ) -> Scenario:
@@ -101,49 +170,9 @@ def actual_scenario(
     (the conventions are this module's)."""
     stop = actuals.maintained_through_year
     whole = actuals.stop_ends == "business"  # "new_jobs": only the new jobs end, as the re-run did before
-    reported = plan.year.size
     counted_retained = projected.retained_jobs_eligible or scenario.readings.retained_benefits == "all_retained"
+    context = (scenario, projected, jobs, plan.year.size, counted_retained)
     changes: dict[str, Any] = {"name": f"{scenario.name} (actual results)"}
     for k, (prefix, model) in enumerate(phase_records(scenario)):
-        start = int(plan.start[k])
-        new = jobs.new[k].copy()
-        retained = jobs.retained[k]
-        folded = whole and stop is not None and k == 0 and bool(np.any(retained))
-        if folded:  # the retained jobs end with the stop: one schedule of jobs
-            new = new + (retained if counted_retained else 0.0)
-        series = _through_stop(new, stop)
-        phase_series = series[start:]
-        if reported <= start and stop is not None:  # nothing reported for the phase: its projection to the stop
-            ramp = model.jobs.ramp
-            phase_series = [model.jobs.new * ramp[min(t, len(ramp) - 1)] for t in range(max(stop - start, 0))] + [0.0]
-        if reported > start or stop is not None:
-            peak = max(phase_series)
-            changes[prefix + "jobs.new"] = float(peak)
-            changes[prefix + "jobs.ramp"] = [v / peak if peak > 0 else 0.0 for v in phase_series]
-            changes.update(
-                {prefix + "jobs." + key: value for key, value in _salary(model, jobs.salary[k], start).items()}
-            )
-            share = jobs.withholding_share[k][~np.isnan(jobs.withholding_share[k])]
-            if share.size:
-                changes[prefix + "jobs.nj_withholding_share"] = float(share[-1])
-        if k == 0 or jobs.retained[k].any():
-            changes[prefix + "jobs.retained"] = 0.0 if folded else float(retained[-1])
-        approved = projected.computation.phases[k].credits
-        changes[prefix + "award"] = {
-            "annual_credit": float(np.max(approved)),
-            "eligibility_period_years": model.award.eligibility_period_years,
-            "first_credit_year": model.award.first_credit_year,
-        }
-        if whole and stop is not None:
-            last = stop - start  # the last phase year maintained
-            changes[prefix + "capital_investment"] = _ended(model.capital_investment, last)
-            streams = _streams_through(model, last)
-            if k == 0 and scenario.revenue is not None:
-                business_tax = _business_tax_stream(projected, stop)
-                changes["revenue.corporate_business_tax"] = 0.0
-                changes["revenue.allocated_taxable_net_income"] = None
-                if business_tax is not None:
-                    streams.append(business_tax)
-            if streams or model.streams:
-                changes[prefix + "streams"] = streams
+        changes.update(_phase_changes(prefix, model, k, int(plan.start[k]), stop, whole, context))
     return scenario.replace(changes)
