@@ -152,7 +152,9 @@ def test_the_steps_keep_their_earlier_signatures():
     assert by_record.repayment == by_array.repayment == followed.repayment
 
 
-@pytest.mark.parametrize("years, problem", [(1000, None), (1001, "years.1000.year: must be less than or equal to 1000")])
+@pytest.mark.parametrize(
+    "years, problem", [(1000, None), (1001, "years.1000.year: must be less than or equal to 1000")]
+)
 def test_actual_results_years_are_bounded_like_scenario_years(tmp_path, years, problem):
     rows = [{"year": y, "new_jobs": 30, "statewide_workforce": 1030} for y in range(1, years + 1)]
     path = write(tmp_path, {"workforce_before_approval": 1000, "years": rows})

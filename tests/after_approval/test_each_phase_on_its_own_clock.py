@@ -106,7 +106,9 @@ def test_a_stop_before_at_or_after_a_phase_start_is_followed(phase, stop, last):
     assert not after.phase_years.isna().any().any() and after.summary()
     # The same jobs given as rows naming their phases: the same certification and re-run.
     named = follow(SCENARIO, by_phase_of(after))
-    assert named.phase_years["certified_credit"].tolist() == pytest.approx(after.phase_years["certified_credit"].tolist())
+    assert named.phase_years["certified_credit"].tolist() == pytest.approx(
+        after.phase_years["certified_credit"].tolist()
+    )
     assert named.rerun_ratio == pytest.approx(after.rerun_ratio, rel=1e-12)
     assert named.rerun_tests["ratio"].tolist() == pytest.approx(after.rerun_tests["ratio"].tolist(), rel=1e-12)
     assert named.recapture == pytest.approx(after.recapture)
@@ -122,7 +124,9 @@ def test_the_bundled_campus_leaving_before_its_second_phase(tmp_path, capsys):
     )
     for stop in (0, 2, 3, 4):
         path = tmp_path / f"stop{stop}.yaml"
-        path.write_text(text.replace("maintained_through_year: 6", f"maintained_through_year: {stop}"), encoding="utf-8")
+        path.write_text(
+            text.replace("maintained_through_year: 6", f"maintained_through_year: {stop}"), encoding="utf-8"
+        )
         assert main(["actuals", str(root / "life_sciences_phased.yaml"), str(path)]) == 0
         after = follow(root / "life_sciences_phased.yaml", path)
         assert after.phases.loc[2, "certified_credits"] == 0.0
