@@ -48,17 +48,69 @@ def _through_stop(series: np.ndarray, stop: int | None) -> list[float]:
     return values[:stop] + [values[-1] if values else 0.0] * max(0, stop - len(values)) + [0.0]
 
 
-def _salary(model, salaries: np.ndarray, start: int) -> dict[str, float]:
-    """The median salary of phase year 1 and its growth, from the salaries reported in its years."""
-    reported = [(y, float(s)) for y, s in enumerate(salaries, start=1) if y > start and not np.isnan(s)]
+def _reported(salaries: np.ndarray, start: int) -> list[tuple[int, float]]:
+    """(phase year, salary) of each salary reported in the phase's own years."""
+    return [(y - start, float(v)) for y, v in enumerate(salaries, start=1) if y > start and not np.isnan(v)]
+
+
+def _salary(model, salaries: np.ndarray, start: int, growth: float | None = None) -> dict[str, float]:
+    """The median salary of phase year 1 and its growth, from the salaries reported in its years:
+    the first reported salary, grown at the constant rate that reaches the last one (``growth``:
+    at that rate instead, a growth the phases share)."""
+    reported = _reported(salaries, start)
     if model.jobs.median_salary is None or not reported:
         return {}
     (first_year, first_salary), (last_year, last_salary) = reported[0], reported[-1]
-    growth = model.jobs.salary_growth
-    if last_year > first_year and first_salary > 0:
-        growth = (last_salary / first_salary) ** (1.0 / (last_year - first_year)) - 1.0
-    phase_year = first_year - start
-    return {"median_salary": float(first_salary / (1.0 + growth) ** (phase_year - 1)), "salary_growth": float(growth)}
+    fitted = growth
+    if fitted is None:
+        fitted = model.jobs.salary_growth
+        if last_year > first_year and first_salary > 0:
+            fitted = (last_salary / first_salary) ** (1.0 / (last_year - first_year)) - 1.0
+    values = {"median_salary": float(first_salary / (1.0 + fitted) ** (first_year - 1))}
+    return values if growth is not None else {**values, "salary_growth": float(fitted)}
+
+
+def unshared(scenario: Scenario, actuals: Actuals) -> tuple[str, ...]:
+    """The items of ``shared`` the re-run writes out phase by phase: every salary item, where rows
+    name their phases and report a salary (each phase's salary is then its own rows'); none where
+    salaries are reported for the project (they set the shared key once)."""
+    items = tuple(item for item in scenario.shared if item in ("jobs.median_salary", "jobs.salary_growth"))
+    if not items or not actuals.by_phase:
+        return ()
+    return items if any(row.median_salary is not None for row in actuals.years) else ()
+
+
+def _salary_changes(scenario: Scenario, actuals: Actuals, jobs: PhaseJobs, starts, maintained: int) -> dict[str, Any]:
+    """The salary keys of the re-run: each phase's own fit; with a salary the phases share
+    (``shared``), reported for the project, the shared key set once, fitted to the project's
+    reported median; reported by phase, every phase's salary written out and the key unshared."""
+    records = phase_records(scenario)
+    fits = [_salary(model, jobs.salary[k][:maintained], int(starts[k])) for k, (_, model) in enumerate(records)]
+    shared = set(scenario.shared)
+    written_out = unshared(scenario, actuals)
+    changes: dict[str, Any] = {}
+    if written_out:  # each phase's salary its own; a phase without a salary reported keeps its own
+        changes["shared"] = [item for item in scenario.shared if item not in written_out]
+        for k, (prefix, model) in enumerate(records):
+            own = {"median_salary": model.jobs.median_salary, "salary_growth": model.jobs.salary_growth}
+            if model.jobs.median_salary is not None:
+                changes.update({prefix + "jobs." + key: value for key, value in {**own, **fits[k]}.items()})
+        return changes
+    if "jobs.median_salary" in shared:  # one salary path, the project's: the shared key set once
+        return {"jobs." + key: value for key, value in fits[0].items()}
+    if "jobs.salary_growth" in shared:  # one growth, the project's; each phase's salary of its year 1 its own
+        reported = np.array([np.nan if row.median_salary is None else row.median_salary for row in actuals.totals()])
+        growth = _salary(scenario, reported[:maintained], 0).get("salary_growth")
+        if growth is None:
+            return {}
+        for k, (prefix, model) in enumerate(records):
+            fit = _salary(model, jobs.salary[k][:maintained], int(starts[k]), growth)
+            changes.update({prefix + "jobs." + key: value for key, value in fit.items()})
+        changes["jobs.salary_growth"] = float(growth)
+        return changes
+    for k, (prefix, _) in enumerate(records):
+        changes.update({prefix + "jobs." + key: value for key, value in fits[k].items()})
+    return changes
 
 
 def _ended(mapping, last_phase_year: int) -> dict[int, float]:
@@ -132,8 +184,6 @@ def _phase_changes(
         peak = max(schedule)
         changes[prefix + "jobs.new"] = float(peak)
         changes[prefix + "jobs.ramp"] = [v / peak if peak > 0 else 0.0 for v in schedule]
-        salaries = jobs.salary[k][:maintained]
-        changes.update({prefix + "jobs." + key: value for key, value in _salary(model, salaries, start).items()})
         share = jobs.withholding_share[k][:maintained]
         share = share[~np.isnan(share)]
         if share.size:
@@ -175,4 +225,6 @@ def actual_scenario(
     changes: dict[str, Any] = {"name": f"{scenario.name} (actual results)"}
     for k, (prefix, model) in enumerate(phase_records(scenario)):
         changes.update(_phase_changes(prefix, model, k, int(plan.start[k]), stop, whole, context))
+    maintained = plan.year.size if stop is None else min(stop, plan.year.size)
+    changes.update(_salary_changes(scenario, actuals, jobs, plan.start, maintained))
     return scenario.replace(changes)

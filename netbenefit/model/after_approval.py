@@ -63,6 +63,7 @@ from ..law.rules.certification import (
 )
 from ..law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
 from .actual_scenario import actual_scenario as _actual_scenario
+from .actual_scenario import unshared
 from .actuals import (
     CSV_OPTIONAL,
     CSV_REQUIRED,
@@ -102,6 +103,7 @@ from .evaluate import evaluate
 from .plausibility import PlausibilityWarning, quiet
 from .result import Result
 from .scenario import Scenario
+from .scenario.paths import key_label
 
 __all__ = [
     "CSV_OPTIONAL",
@@ -382,5 +384,18 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         phase_years=phase_years_table(certified),
         rerun_tests=rerun_tests_table(actual),
         floor=floor,
-        warnings=early_jobs_warnings(jobs, plan) + floor_warnings(floor, projected),
+        warnings=early_jobs_warnings(jobs, plan) + unshared_lines(scenario, actuals) + floor_warnings(floor, projected),
+    )
+
+
+def unshared_lines(scenario: Scenario, actuals: Actuals) -> tuple[str, ...]:
+    """What the re-run says where it writes a shared salary out phase by phase (rows naming their
+    phases and reporting salaries), one line; none otherwise."""
+    items = unshared(scenario, actuals)
+    if not items:
+        return ()
+    words = ", ".join(f"{key_label(scenario, item, short=True)} ({item})" for item in items)
+    return (
+        f"the rows name their phases and report salaries: the re-run sets each phase's salary from its own "
+        f"rows, so {words} is no longer shared in it (shared: {', '.join(items)} at the top level)",
     )

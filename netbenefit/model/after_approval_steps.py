@@ -144,8 +144,9 @@ def phase_jobs(scenario: Scenario, actuals: Actuals, plan: Projection, source: s
     reported = np.array([np.nan if row.median_salary is None else row.median_salary for row in totals])
     ratio = reported / projected_salary(plan)
     salary = plan.salary * ratio[None, :]
-    if phases == 1:
-        salary = reported[None, :]  # the reported salary itself (no rounding through the ratio)
+    if phases == 1 or "jobs.median_salary" in scenario.shared:
+        # the reported salary itself (no rounding through the ratio): one phase, or one salary path the phases share
+        salary = np.broadcast_to(reported, (phases, years)).copy()
     share = np.array([np.nan if row.nj_withholding_share is None else row.nj_withholding_share for row in totals])
     return PhaseJobs(new, retained, salary, np.broadcast_to(share, (phases, years)).copy())
 
