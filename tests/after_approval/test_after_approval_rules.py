@@ -234,7 +234,7 @@ def test_rerun_on_results_equal_to_the_projection_gives_the_projected_ratio():
     after = follow(base, actuals(rows))
     assert after.rerun_ratio == pytest.approx(after.projected.ratio, rel=1e-9)
     assert after.actual.pv_credits == pytest.approx(after.projected.pv_credits)
-    assert after.comparison.loc["ratio", "actual"] == pytest.approx(after.projected.ratio)
+    assert after.comparison.loc["rerun", "ratio"] == pytest.approx(after.projected.ratio)
 
 
 def test_rerun_ratio_falls_with_fewer_jobs_and_the_award_is_cut_to_what_passes():

@@ -1,0 +1,148 @@
+"""C.34:1B-341(a)(4) after approval: a significant reduction of the jobs or salaries a phase
+certified at the commencement of its eligibility period, while the business stays
+(:mod:`netbenefit.law.rules.reduction`). :func:`reduction_table` reads it phase by phase, each on
+its own clock; :func:`reduction_warnings` names the years, one line per measure, quoting the
+statute; the recapture on it (``readings.reduction_recapture: pro_rata``) is counted by
+:func:`netbenefit.model.after_approval_steps.clawback` from :func:`unserved_years`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..law.labels import jobs as job_count
+from ..law.labels import money_exact, written_pair, year_list
+from ..law.parameters import parameter
+from ..law.rules.reduction import (
+    REDUCTION_CLAUSE,
+    REDUCTION_WORDS,
+    baseline,
+    commitment_weight,
+    kept_share,
+    reduced,
+)
+from .after_approval_steps import PhaseJobs, Projection, phase_models
+from .result import Result
+from .scenario import Scenario
+
+#: The measures of the reduction, in order: the phase's full-time jobs and their median salary.
+REDUCTION_MEASURES = ("full_time_jobs", "median_salary")
+
+
+def reduction_table(
+    scenario: Scenario, projected: Result, plan: Projection, jobs: PhaseJobs, stop: int | None
+) -> pd.DataFrame:
+    """One row per phase and reported year from the phase's first credit year: the phase's
+    full-time jobs (new and retained, as reported or allocated) and median salary, what it
+    certified at the commencement of its eligibility period (its first credit year), the share
+    kept and whether the year is a significant reduction (below ``reduction_trigger_share`` of the
+    baseline, only in years the business was there and within the phase's commitment period), the
+    share of the year in that period and the share of it left unserved (1 - the share kept, in a
+    year of reduction)."""
+    share = parameter("reduction_trigger_share")
+    c = projected.computation
+    year = plan.year
+    last = year.size if stop is None else min(stop, year.size)
+    frames = []
+    for k, model in enumerate(phase_models(scenario)):
+        first = int(plan.start[k]) + model.award.first_credit_year  # the phase's first credit year
+        start = first - 1.0  # its commitment period begins at the end of the year before
+        period = float(np.ravel(c.phases[k].commitment_period_years)[0])
+        inside = (year >= first) & (year <= last)
+        if not inside.any():
+            continue
+        count = jobs.new[k] + jobs.retained[k]
+        salary = jobs.salary[k]
+        base_jobs, base_salary = baseline(count, first - 1), baseline(salary, first - 1)
+        weight = commitment_weight(year, start, period) * inside
+        counted = inside & (year > first) & (weight > 0)
+        jobs_reduced = reduced(count, base_jobs, share) & counted
+        salary_reduced = reduced(salary, base_salary, share) & counted
+        kept = kept_share(count, base_jobs, salary, base_salary)
+        any_reduced = jobs_reduced | salary_reduced
+        frame = pd.DataFrame(
+            {
+                "phase": k + 1,
+                "year": year,
+                "full_time_jobs": count,
+                "full_time_jobs_at_start": base_jobs,
+                "full_time_jobs_share_of_start": count / base_jobs if base_jobs > 0 else np.nan,
+                "full_time_jobs_reduced": jobs_reduced,
+                "median_salary": salary,
+                "median_salary_at_start": base_salary,
+                "median_salary_share_of_start": salary / base_salary if base_salary > 0 else np.nan,
+                "median_salary_reduced": salary_reduced,
+                "kept_share": kept,
+                "commitment_weight": weight,
+                "unserved_years": np.where(any_reduced, weight * (1.0 - kept), 0.0),
+            }
+        )
+        frames.append(frame[inside])
+    columns = ["phase", "year", *_COLUMNS]
+    table = pd.concat(frames) if frames else pd.DataFrame(columns=columns)
+    table = table.astype({"phase": int, "year": int}).set_index(["phase", "year"])
+    table.attrs["share"] = share
+    return table
+
+
+_COLUMNS = (
+    "full_time_jobs",
+    "full_time_jobs_at_start",
+    "full_time_jobs_share_of_start",
+    "full_time_jobs_reduced",
+    "median_salary",
+    "median_salary_at_start",
+    "median_salary_share_of_start",
+    "median_salary_reduced",
+    "kept_share",
+    "commitment_weight",
+    "unserved_years",
+)
+
+
+def unserved_years(table: pd.DataFrame, phases: int) -> np.ndarray:
+    """Each phase's years of its commitment period left unserved by its reductions (the sum of
+    ``unserved_years``): the recapture on a reduction is the credits received x this / C."""
+    out = np.zeros(phases)
+    if len(table):
+        sums = table["unserved_years"].groupby(level="phase").sum()
+        out[sums.index.to_numpy() - 1] = sums.to_numpy()
+    return out
+
+
+_WORDS = {"full_time_jobs": "full-time jobs (new and retained)", "median_salary": "median salary"}
+
+
+def reduction_warnings(table: pd.DataFrame, phased: bool, recaptured: float, reading: str) -> tuple[str, ...]:
+    """One line per measure: the years of a significant reduction, by phase, with the lowest share
+    (each from its row), the statute's words, and whether anything is recaptured on it."""
+    share = table.attrs.get("share", parameter("reduction_trigger_share"))
+    lines = []
+    for measure in REDUCTION_MEASURES:
+        rows = table[table[measure + "_reduced"].astype(bool)] if len(table) else table
+        if not len(rows):
+            continue
+        parts = []
+        for phase, group in rows.groupby(level="phase"):
+            at = group[measure + "_share_of_start"].idxmin()
+            value, start = group.loc[at, measure], group.loc[at, measure + "_at_start"]
+            written, _ = written_pair(group.loc[at, measure + "_share_of_start"], share, "<", "share")
+            shown = money_exact if measure == "median_salary" else job_count
+            where = f"Phase {phase}: " if phased else ""
+            years = year_list(group.index.get_level_values("year"))
+            parts.append(f"{where}{years} (lowest in year {at[1]}: {shown(value)}, {written} of {shown(start)})")
+        consequence = (
+            f"recaptured: {money_exact(recaptured)} for the reductions of every measure, each year counted once "
+            f"(readings.reduction_recapture: {reading}, a convention, provisional until section 76(f) is read)"
+            if reading != "none"
+            else "not recaptured here: readings.reduction_recapture: pro_rata recaptures the share of the credits "
+            "whose jobs or salaries were not kept (a convention, provisional until section 76(f) is read)"
+        )
+        lines.append(
+            f"{_WORDS[measure]} below {share:.0%} of those certified in the phase's first credit year in "
+            f"{'; '.join(parts)}: a significant reduction, for which the project agreement may recapture credits, "
+            f"{REDUCTION_CLAUSE}: {REDUCTION_WORDS}; \"significantly\" is not defined in the texts read "
+            f"({share:.0%} is this project's reading); {consequence}"
+        )
+    return tuple(lines)
