@@ -53,6 +53,7 @@ AFTER_APPROVAL_LABELS: dict[str, str] = {
     "pv_net_credits_received": "PV of the credits received less recapture and repayment [USD]",
     "ratio_on_credits_received": "PV of actual benefits / PV of credits received, whole project, no statutory test [%]",
     "deciding": "Deciding test [yes/no]",
+    "test": "Test",
     # the 80 percent floor and a reduction, by measure
     "median_salary": "Median salary [USD/year]",
     "withholdings": "Withholdings, income tax [USD]",
