@@ -82,7 +82,7 @@ def _warnings(after) -> str:
     lines = [line for line in after.warnings if not line.startswith(_WORDS_READ)]
     words = [line[len(_WORDS_READ) :] for line in after.warnings if line.startswith(_WORDS_READ)]
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
-    quoted = f'<p style="font-size:8.5pt">N.J.A.C. 19:31U-1.14(c), the words read: {escape(words[0])}</p>' if words else ""
+    quoted = f'<p style="font-size:8.5pt">{escape(_WORDS_READ + words[0])}</p>' if words else ""
     return f"<h3>Warnings, one line per measure</h3><ul>{items}</ul>{quoted}" if items else ""
 
 
