@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ScenarioError
+from ..law.labels import jobs as jobs_words
 from ..law.parameters import parameter
 from ..law.rules.certification import (
     allocate_to_phases,
@@ -159,8 +160,8 @@ def early_jobs_warnings(jobs: PhaseJobs, plan: Projection) -> tuple[str, ...]:
             count = jobs.new[k, t] + jobs.retained[k, t]
             if count > 0:
                 lines.append(
-                    f"year {t + 1}: phase {k + 1} reports {count:,.1f} jobs before it starts (its first year is "
-                    f"project year {start + 1}): they earn no credit and are left out of the re-run"
+                    f"Phase {k + 1}: {jobs_words(count)} jobs reported in year {t + 1}, before it starts (its first "
+                    f"year is project year {start + 1}): they earn no credit and are left out of the re-run"
                 )
     return tuple(lines)
 

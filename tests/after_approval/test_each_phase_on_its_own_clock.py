@@ -99,6 +99,8 @@ def test_a_stop_before_at_or_after_a_phase_start_is_followed(phase, stop, last):
             assert credits.sum() == 0.0 and jobs.sum() == 0.0
             assert after.phases.loc[k, "certified_credits"] == 0.0
             assert after.phase_years.loc[k, "certified_credit"].sum() == 0.0
+            assert after.phases.loc[k, "phase_years_maintained"] == 0
+            assert f"Phase {k}: certified $0 of" in after.summary() and "not started by the stop" in after.summary()
         else:  # its approved credits, and jobs through the stop only
             assert credits.max() == pytest.approx(float(np.max(after.projected.computation.phases[k - 1].credits)))
             years = np.asarray(after.actual.computation.years)

@@ -335,7 +335,7 @@ def test_a_later_phase_reporting_jobs_before_it_starts_is_warned_about():
     rows = [{"year": 1, "phase": 1, "new_jobs": 90.0}, {"year": 2, "phase": 1, "new_jobs": 90.0}]
     rows += [{"year": 2, "phase": 2, "new_jobs": 10.0}]
     after = follow(phased(), actuals(rows))
-    assert after.warnings[0].startswith("year 2: phase 2 reports 10.0 jobs before it starts")
+    assert after.warnings[0].startswith("Phase 2: 10 jobs reported in year 2, before it starts")
     assert after.phase_years.loc[(2, 2), "certified_credit"] == 0.0
 
 
