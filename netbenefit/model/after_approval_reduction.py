@@ -44,10 +44,9 @@ def reduction_table(
     c = projected.computation
     year = plan.year
     last = year.size if stop is None else min(stop, year.size)
-    frames = []
+    parts: dict[str, list] = {name: [] for name in ("phase", "year", *_COLUMNS)}
     for k, model in enumerate(phase_models(scenario)):
         first = int(plan.start[k]) + model.award.first_credit_year  # the phase's first credit year
-        start = first - 1.0  # its commitment period begins at the end of the year before
         period = float(np.ravel(c.phases[k].commitment_period_years)[0])
         inside = (year >= first) & (year <= last)
         if not inside.any():
@@ -55,33 +54,35 @@ def reduction_table(
         count = jobs.new[k] + jobs.retained[k]
         salary = jobs.salary[k]
         base_jobs, base_salary = baseline(count, first - 1), baseline(salary, first - 1)
-        weight = commitment_weight(year, start, period) * inside
+        weight = commitment_weight(year, first - 1.0, period) * inside  # its commitment from the year before
         counted = inside & (year > first) & (weight > 0)
         jobs_reduced = reduced(count, base_jobs, share) & counted
         salary_reduced = reduced(salary, base_salary, share) & counted
         kept = kept_share(count, base_jobs, salary, base_salary)
-        any_reduced = jobs_reduced | salary_reduced
-        frame = pd.DataFrame(
-            {
-                "phase": k + 1,
-                "year": year,
-                "full_time_jobs": count,
-                "full_time_jobs_at_start": base_jobs,
-                "full_time_jobs_share_of_start": count / base_jobs if base_jobs > 0 else np.nan,
-                "full_time_jobs_reduced": jobs_reduced,
-                "median_salary": salary,
-                "median_salary_at_start": base_salary,
-                "median_salary_share_of_start": salary / base_salary if base_salary > 0 else np.nan,
-                "median_salary_reduced": salary_reduced,
-                "kept_share": kept,
-                "commitment_weight": weight,
-                "unserved_years": np.where(any_reduced, weight * (1.0 - kept), 0.0),
-            }
-        )
-        frames.append(frame[inside])
-    columns = ["phase", "year", *_COLUMNS]
-    table = pd.concat(frames) if frames else pd.DataFrame(columns=columns)
-    table = table.astype({"phase": int, "year": int}).set_index(["phase", "year"])
+        columns = {
+            "phase": np.full(year.size, k + 1),
+            "year": year,
+            "full_time_jobs": count,
+            "full_time_jobs_at_start": np.full(year.size, base_jobs),
+            "full_time_jobs_share_of_start": count / base_jobs if base_jobs > 0 else np.full(year.size, np.nan),
+            "full_time_jobs_reduced": jobs_reduced,
+            "median_salary": salary,
+            "median_salary_at_start": np.full(year.size, base_salary),
+            "median_salary_share_of_start": salary / base_salary if base_salary > 0 else np.full(year.size, np.nan),
+            "median_salary_reduced": salary_reduced,
+            "kept_share": kept,
+            "commitment_weight": weight,
+            "unserved_years": np.where(jobs_reduced | salary_reduced, weight * (1.0 - kept), 0.0),
+        }
+        for name, values in columns.items():
+            parts[name].append(np.asarray(values)[inside])
+    data = {name: np.concatenate(values) if values else np.zeros(0) for name, values in parts.items()}
+    index = pd.MultiIndex.from_arrays(
+        [data.pop("phase").astype(int), data.pop("year").astype(int)], names=["phase", "year"]
+    )
+    table = pd.DataFrame(data, index=index)
+    for name in ("full_time_jobs_reduced", "median_salary_reduced"):
+        table[name] = table[name].astype(bool)
     table.attrs["share"] = share
     return table
 
@@ -104,11 +105,8 @@ _COLUMNS = (
 def unserved_years(table: pd.DataFrame, phases: int) -> np.ndarray:
     """Each phase's years of its commitment period left unserved by its reductions (the sum of
     ``unserved_years``): the recapture on a reduction is the credits received x this / C."""
-    out = np.zeros(phases)
-    if len(table):
-        sums = table["unserved_years"].groupby(level="phase").sum()
-        out[sums.index.to_numpy() - 1] = sums.to_numpy()
-    return out
+    phase = table.index.get_level_values("phase").to_numpy(dtype=int)
+    return np.bincount(phase - 1, weights=table["unserved_years"].to_numpy(dtype=float), minlength=phases)[:phases]
 
 
 _WORDS = {"full_time_jobs": "full-time jobs (new and retained)", "median_salary": "median salary"}

@@ -118,25 +118,23 @@ def comparison_table(projected: Result, actual: Result, received: CreditsReceive
     credits: each row's ``ratio`` is its result's, with the test that decides), and beside the re-run
     the PV of the credits actually received and the ratio of the actual-results benefits to it
     (labelled, no verdict: not a statutory test)."""
-    rows = {}
-    for name, result in (("projected", projected), ("rerun", actual)):
-        rows[name] = {
-            "pv_benefits": result.pv_benefits,
-            "pv_credits": result.pv_credits,
-            "ratio": result.ratio,
-            "deciding_test": result.deciding_test.what,
-            "threshold": result.threshold,
-            "passes": result.passes,
-            "max_credit_pv": result.max_credit_pv,
-            "pv_net_credits_received": np.nan,
-            "ratio_on_credits_received": np.nan,
-        }
-    if received is not None:
-        rows["rerun"]["pv_net_credits_received"] = received.pv
-        rows["rerun"]["ratio_on_credits_received"] = received.ratio
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "test"
-    return shown(table.astype({"passes": bool}))
+    results = (projected, actual)
+    nan = float("nan")
+    table = pd.DataFrame(
+        {
+            "pv_benefits": [r.pv_benefits for r in results],
+            "pv_credits": [r.pv_credits for r in results],
+            "ratio": [r.ratio for r in results],
+            "deciding_test": [r.deciding_test.what for r in results],
+            "threshold": [r.threshold for r in results],
+            "passes": [bool(r.passes) for r in results],
+            "max_credit_pv": [r.max_credit_pv for r in results],
+            "pv_net_credits_received": [nan, nan if received is None else received.pv],
+            "ratio_on_credits_received": [nan, nan if received is None else received.ratio],
+        },
+        index=pd.Index(["projected", "rerun"], name="test"),
+    )
+    return shown(table)
 
 
 def clawback_rows(
