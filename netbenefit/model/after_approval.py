@@ -7,8 +7,8 @@ read in a stored public copy [statute], and the authority's Emerge Program rules
 
 - the credit is certified in proportion to the full-time jobs actually in place, never more than
   the approved amount of the year (as summarized by the authority) [secondary]; where the
-  business has new and retained jobs, the jobs in place meet the retained requirement first and
-  only the rest count as new jobs (N.J.A.C. 19:31U-1.4(c)) [secondary];
+  business has new and retained jobs, the jobs in place meet the approved retained jobs first and
+  every job beyond them counts as new, whatever the file calls it (N.J.A.C. 19:31U-1.4(c)) [secondary];
 - in a tax period in which the business's statewide full-time workforce is **more than** 20
   percent below its level in the last tax period before approval, the credit is forfeited, and
   in later periods until the workforce is restored to the threshold level of that subsection (a
@@ -19,26 +19,38 @@ read in a stored public copy [statute], and the authority's Emerge Program rules
   filed": by default the new jobs the agreement approves, ``readings.first_report_basis``), the
   authority may re-run the net benefit test and reduce the award, 76(a)(2) [statute]. The rule,
   N.J.A.C. 19:31U-1.14(b), excepts a small business [rule]; the statute has no such exception
-  (parameter ``net_benefit_rerun_small_business_excepted``);
+  (parameter ``net_benefit_rerun_small_business_excepted``). A slow decline (under 10% a year)
+  never triggers it; the 80 percent floor below is what catches it;
 - where a year's withholdings, full-time jobs or their salaries drop below 80 percent of those the
-  project agreement specifies, N.J.A.C. 19:31U-1.14(c) begins [rule, opening read]; its
-  consequence is not read, so :func:`follow` warns (``AfterApproval.warnings``) and changes nothing.
+  project agreement specifies (its approved figures at full ramp, ``readings.floor_basis``),
+  N.J.A.C. 19:31U-1.14(c) begins [rule, opening read]; its consequence is not read, so
+  :func:`follow` warns (``AfterApproval.warnings``) and changes nothing;
+- where a phase's jobs or salaries fall below 80 percent of what it certified in its first credit
+  year, C.34:1B-341(a)(4) lets the agreement recapture while the business stays ("significantly
+  reduces ...") [statute]; :func:`follow` names it per measure, and recaptures on it only under
+  ``readings.reduction_recapture: pro_rata`` [convention] (:mod:`netbenefit.model.after_approval_reduction`).
   76(b)-(f) and 19:31U-1.14(d)-(f) are not read.
 
 To these this module adds the clawback of :mod:`netbenefit.law.rules.clawback` in the year the
 project stops: recapture within the commitment period and the repayment of the incremental
 credit of an extended commitment, 71(a)(5)(d), both on the credits actually certified, each phase
-on its own clock; and the net benefit test re-run on the actual results instead of the projections
-(a variant scenario, :func:`netbenefit.model.actual_scenario.actual_scenario`, evaluated like any other).
+on its own clock; the net benefit test re-run on the actual results instead of the projections
+(a variant scenario, :func:`netbenefit.model.actual_scenario.actual_scenario`, evaluated like any other);
+and beside it the credits actually received less recapture and repayment, with the ratio on them
+(labelled, no verdict: :class:`CreditsReceived`).
 
 A phased project is followed phase by phase: the file's project totals are allocated to the
 phases (:func:`netbenefit.law.rules.certification.allocate_to_phases`), or its rows name their
 phases; each phase is certified on its own award and clawed back on its own clock; the 76(a)
-tests read the project as a whole; one stop (``maintained_through_year``) ends every phase.
+tests read the project as a whole (76(a)(2) phase by phase under ``readings.rerun_comparison:
+each_phase``); one stop (``maintained_through_year``) ends every phase, and a later phase the
+business left before has no job and no credit in the re-run.
 
 The actual results are read by :mod:`netbenefit.model.actuals` (:class:`Actuals`, :func:`load_actuals`,
-re-exported here); the steps are :mod:`netbenefit.model.after_approval_steps` (the floor
-:mod:`netbenefit.model.after_approval_floor`), the tables :mod:`netbenefit.model.after_approval_tables`.
+re-exported here); the steps are :mod:`netbenefit.model.after_approval_steps` (the clawback
+:mod:`netbenefit.model.after_approval_clawback`, the floor :mod:`netbenefit.model.after_approval_floor`,
+a reduction :mod:`netbenefit.model.after_approval_reduction`), the tables
+:mod:`netbenefit.model.after_approval_tables`.
 
 Every bound comes from the cited parameters file ``after_approval.yaml``.
 """
@@ -61,10 +73,7 @@ from ..law.rules.certification import (
     prior_report,
     retained_first,
 )
-from ..law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
-from ..law.rules.reduction import REDUCTION_CLAUSE
 from .actual_scenario import actual_scenario as _actual_scenario
-from .actual_scenario import unshared
 from .actuals import (
     CSV_OPTIONAL,
     CSV_REQUIRED,
@@ -92,6 +101,7 @@ from .after_approval_steps import (
 )
 from .after_approval_steps import certification as _certification
 from .after_approval_steps import rerun_flags as _rerun_flags
+from .after_approval_summary import summary_lines, unshared_lines
 from .after_approval_tables import (
     clawback_rows,
     comparison_table,
@@ -105,7 +115,6 @@ from .evaluate import evaluate
 from .plausibility import PlausibilityWarning, quiet
 from .result import Result
 from .scenario import Scenario
-from .scenario.paths import key_label
 
 __all__ = [
     "CSV_OPTIONAL",
@@ -310,85 +319,6 @@ def _records(table: pd.DataFrame | None) -> list[dict[str, Any]]:
     return [] if table is None else pd.DataFrame(table).reset_index().to_dict(orient="records")
 
 
-def summary_lines(after: AfterApproval) -> list[str]:
-    """The lines of :meth:`AfterApproval.summary`, each from the record or table that holds its figure."""
-    stop = after.actuals.maintained_through_year
-    phased = after.phases is not None and len(after.phases) > 1
-    lines = [
-        f"{after.scenario.name}: actual results, years 1-{len(after.actuals.totals())}",
-        f"  credits certified ${after.certified_credits:,.0f} of ${after.approved_credits:,.0f} approved "
-        "for these years (N.J.A.C. 19:31U-1.14)",
-    ]
-    if phased:
-        for phase, row in after.phases.iterrows():
-            line = (
-                f"    Phase {phase}: certified ${row.certified_credits:,.0f} of ${row.approved_credits:,.0f}; "
-                f"its commitment period of {row.commitment_period_years:g} years from "
-                f"{row.commitment_start:g} years after approval"
-            )
-            if stop is not None and row.get("phase_years_maintained", 1) == 0:
-                line += f"; not started by the stop (after year {stop}): no job and no credit in the re-run"
-            lines.append(line)
-    if after.forfeited_years:
-        years = ", ".join(str(y) for y in after.forfeited_years)
-        lines.append(f"  forfeited for a fall of the statewide workforce in years {years}, 76(a)(1)")
-    if after.rerun_flag_years:
-        years = ", ".join(str(y) for y in after.rerun_flag_years)
-        each = after.scenario.readings.rerun_comparison == "each_phase"
-        how = " (each phase against its own reports)" if each else ""
-        lines.append(
-            f"  new jobs or median salary fell beyond the bound in years {years}{how}: the test may be re-run, 76(a)(2)"
-        )
-    # Each verdict written from its result's 71(a)(5) record (the deciding test first, phased).
-    lines.append(f"  net benefit, projected: {after.projected.headline(2)}")
-    lines.append(f"  net benefit, on actual results (approved credits): {after.actual.headline(2)}")
-    if not after.rerun_passes:
-        lines.append(f"  the actual results support {after.supported_award_share:.1%} of the approved credits")
-    lines += _credits_lines(after)
-    if stop is not None:
-        lines.append(f"  maintained through year {stop}: nothing of the business counts in the re-run after it")
-    if after.recapture > 0:
-        lines.append(
-            f"  stopped after year {stop}, within the commitment period: recapture "
-            f"${after.recapture:,.0f} in year {after.repayment_year} (rule: {after.scenario.commitment.recapture!r}; "
-            f"the statute allows none ... all, {RECAPTURE_CLAUSE}, {RECAPTURE_RANGE_NOTE})"
-        )
-    if after.reduction_recapture > 0:
-        lines.append(
-            f"  recapture on a significant reduction of jobs or salaries ${after.reduction_recapture:,.0f} in year "
-            f"{after.repayment_year} ({REDUCTION_CLAUSE}; readings.reduction_recapture: pro_rata, a convention)"
-        )
-    if after.interest > 0:
-        lines.append(f"  interest on the recapture ${after.interest:,.0f} in year {after.repayment_year}")
-    if after.repayment > 0:
-        lines.append(
-            f"  extended commitment: {after.extended_years_maintained} of {after.projected.extended_years} years "
-            f"maintained; repayment ${after.repayment:,.0f} in year {after.repayment_year}, 71(a)(5)(d)"
-        )
-    lines += [f"  warning: {line}" for line in after.warnings]
-    return lines
-
-
-def _credits_lines(after: AfterApproval) -> list[str]:
-    """The credits actually received, beside the approved, and the ratio on them (no verdict)."""
-    credits = after.credits
-    if credits is None:
-        return []
-    lines = [
-        f"  credits received ${credits.received:,.0f}, less recapture and repayment: ${credits.net:,.0f} "
-        f"(approved for these years ${after.approved_credits:,.0f})"
-    ]
-    if credits.note:
-        lines.append(f"  ratio on the credits received: none ({credits.note})")
-    else:
-        lines.append(
-            "  not a statutory test: PV of the actual-results benefits / PV of the credits received less recapture "
-            f"and repayment (whole project, each discounted in its year) {credits.ratio:.2%}, beside the re-run's "
-            f"ratio on the approved credits above"
-        )
-    return lines
-
-
 def _plain(value):
     """JSON-ready values: numpy scalars to Python, NaN to None."""
     if isinstance(value, dict):
@@ -480,17 +410,4 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         reduction_recapture=owed.reduction,
         reduction=shown(reduction),
         credits=received,
-    )
-
-
-def unshared_lines(scenario: Scenario, actuals: Actuals) -> tuple[str, ...]:
-    """What the re-run says where it writes a shared salary out phase by phase (rows naming their
-    phases and reporting salaries), one line; none otherwise."""
-    items = unshared(scenario, actuals)
-    if not items:
-        return ()
-    words = ", ".join(f"{key_label(scenario, item, short=True)} ({item})" for item in items)
-    return (
-        f"the rows name their phases and report salaries: the re-run sets each phase's salary from its own "
-        f"rows, so {words} is no longer shared in it (shared: {', '.join(items)} at the top level)",
     )
