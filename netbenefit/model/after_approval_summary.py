@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..law.labels import money_exact
 from ..law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
 from ..law.rules.reduction import REDUCTION_CLAUSE
 from .actual_scenario import unshared
@@ -22,13 +23,14 @@ def summary_lines(after: AfterApproval) -> list[str]:
     phased = after.phases is not None and len(after.phases) > 1
     lines = [
         f"{after.scenario.name}: actual results, years 1-{len(after.actuals.totals())}",
-        f"  credits certified ${after.certified_credits:,.0f} of ${after.approved_credits:,.0f} approved "
+        f"  credits certified {money_exact(after.certified_credits)} of {money_exact(after.approved_credits)} approved "
         "for these years (N.J.A.C. 19:31U-1.14)",
     ]
     if phased:
         for phase, row in after.phases.iterrows():
             line = (
-                f"    Phase {phase}: certified ${row.certified_credits:,.0f} of ${row.approved_credits:,.0f}; "
+                f"    Phase {phase}: certified {money_exact(row.certified_credits)} of "
+                f"{money_exact(row.approved_credits)}; "
                 f"its commitment period of {row.commitment_period_years:g} years from "
                 f"{row.commitment_start:g} years after approval"
             )
@@ -56,20 +58,21 @@ def summary_lines(after: AfterApproval) -> list[str]:
     if after.recapture > 0:
         lines.append(
             f"  stopped after year {stop}, within the commitment period: recapture "
-            f"${after.recapture:,.0f} in year {after.repayment_year} (rule: {after.scenario.commitment.recapture!r}; "
+            f"{money_exact(after.recapture)} in year {after.repayment_year} "
+            f"(rule: {after.scenario.commitment.recapture!r}; "
             f"the statute allows none ... all, {RECAPTURE_CLAUSE}, {RECAPTURE_RANGE_NOTE})"
         )
     if after.reduction_recapture > 0:
         lines.append(
-            f"  recapture on a significant reduction of jobs or salaries ${after.reduction_recapture:,.0f} in year "
-            f"{after.repayment_year} ({REDUCTION_CLAUSE}; readings.reduction_recapture: pro_rata, a convention)"
+            f"  recapture on a significant reduction of jobs or salaries {money_exact(after.reduction_recapture)} "
+            f"in year {after.repayment_year} ({REDUCTION_CLAUSE}; readings.reduction_recapture: pro_rata, a convention)"
         )
     if after.interest > 0:
-        lines.append(f"  interest on the recapture ${after.interest:,.0f} in year {after.repayment_year}")
+        lines.append(f"  interest on the recapture {money_exact(after.interest)} in year {after.repayment_year}")
     if after.repayment > 0:
         lines.append(
             f"  extended commitment: {after.extended_years_maintained} of {after.projected.extended_years} years "
-            f"maintained; repayment ${after.repayment:,.0f} in year {after.repayment_year}, 71(a)(5)(d)"
+            f"maintained; repayment {money_exact(after.repayment)} in year {after.repayment_year}, 71(a)(5)(d)"
         )
     lines += [f"  warning: {line}" for line in after.warnings]
     return lines
@@ -81,8 +84,8 @@ def _credits_lines(after: AfterApproval) -> list[str]:
     if credits is None:
         return []
     lines = [
-        f"  credits received ${credits.received:,.0f}, less recapture and repayment: ${credits.net:,.0f} "
-        f"(approved for these years ${after.approved_credits:,.0f})"
+        f"  credits received {money_exact(credits.received)}, less recapture and repayment: {money_exact(credits.net)} "
+        f"(approved for these years {money_exact(after.approved_credits)})"
     ]
     if credits.note:
         lines.append(f"  ratio on the credits received: none ({credits.note})")
