@@ -87,7 +87,7 @@ from .actuals import (
     read_actual_years_csv,
     read_inputs,
 )
-from .after_approval_clawback import Clawback, CreditsReceived, credits_received, extension_repayment
+from .after_approval_clawback import Clawback, CreditsReceived, credits_received
 from .after_approval_clawback import clawback as _clawback
 from .after_approval_floor import floor_table, floor_warnings
 from .after_approval_reduction import reduction_table, reduction_warnings, unserved_years
@@ -95,6 +95,7 @@ from .after_approval_steps import (
     Certification,
     RerunFlags,
     early_jobs_warnings,
+    extension_repayment,
     first_report_jobs,
     phase_jobs,
     projection,

@@ -7,8 +7,6 @@ The pure rules are :mod:`netbenefit.law.rules.clawback` and :mod:`netbenefit.law
 
 from __future__ import annotations
 
-import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,8 +14,6 @@ import pandas as pd
 
 from ..law import finance
 from ..law.labels import year_list
-from ..law.parameters import parameter
-from ..law.rules import repayment_schedule
 from ..law.rules.clawback import extended_years_maintained, incremental_shares, phase_clawback, recapture_rule
 from ..law.rules.reduction import reduction_recapture
 from .after_approval_steps import Certification, Projection, phase_models
@@ -154,51 +150,6 @@ def clawback(
     )
 
 
-def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
-    """Repayment of the incremental credit when the project stops during its extended commitment.
-
-    Deprecated (a ``DeprecationWarning``; the values are unchanged): :func:`follow` does not use
-    it; it applies :func:`netbenefit.law.rules.clawback.extended_years_maintained` and
-    :func:`netbenefit.law.rules.clawback.extension_repayment` (through
-    :func:`~netbenefit.law.rules.clawback.phase_clawback`). Use those.
-
-    The extended commitment runs from ``commitment_end`` (years after approval) for
-    ``extended_years`` years; the business maintained the project through the end of project year
-    ``maintained_through_year``, i.e. ``m = floor(maintained_through_year - commitment_end)``
-    whole extended years (0 when it stopped before the extension began). The repayment is row m of
-    :func:`netbenefit.law.rules.net_benefit.repayment_schedule`, 71(a)(5)(d) (the formula is a
-    convention), and 0 once every extended year was maintained.
-
-    Returns
-    -------
-    (years_maintained, repayment) : (int, float)
-
-    >>> import warnings
-    >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore", DeprecationWarning)
-    ...     extension_repayment(300.0, 3, 10.5, 12)  # 1.5 extended years maintained -> m = 1
-    (1, 200.0)
-    """
-    warnings.warn(
-        "netbenefit.model.after_approval.extension_repayment is deprecated and will be removed: use "
-        "netbenefit.rules.clawback.extended_years_maintained and netbenefit.rules.clawback.extension_repayment "
-        "(which follow() applies)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    years = int(extended_years)
-    if years <= 0 or maintained_through_year is None:
-        return (years if maintained_through_year is None else 0), 0.0
-    tolerance = parameter("after_approval_comparison_relative_tolerance")
-    maintained = math.floor(maintained_through_year - commitment_end + tolerance)
-    maintained = min(max(maintained, 0), years)
-    if maintained >= years:
-        return years, 0.0
-    return maintained, dict(repayment_schedule(incremental_credit, years))[maintained]
-
-
-
-
 @dataclass(frozen=True)
 class CreditsReceived:
     """The credits actually received, beside the approved ones: those received by year (certified in
@@ -241,7 +192,6 @@ __all__ = [
     "CreditsReceived",
     "clawback",
     "credits_received",
-    "extension_repayment",
     "incremental_share_by_phase",
     "received_by_year",
 ]

@@ -13,7 +13,6 @@ import pandas as pd
 
 from ..law.labels import jobs as job_count
 from ..law.labels import money_exact, written_pair, year_list
-from ..law.parameters import parameter
 from ..law.rules.reduction import (
     REDUCTION_CLAUSE,
     REDUCTION_WORDS,
@@ -21,6 +20,7 @@ from ..law.rules.reduction import (
     commitment_weight,
     kept_share,
     reduced,
+    trigger_share,
 )
 from .after_approval_steps import PhaseJobs, Projection, phase_models
 from .result import Result
@@ -40,7 +40,7 @@ def reduction_table(
     baseline, only in years the business was there and within the phase's commitment period), the
     share of the year in that period and the share of it left unserved (1 - the share kept, in a
     year of reduction)."""
-    share = parameter("reduction_trigger_share")
+    share = trigger_share()
     c = projected.computation
     year = plan.year
     last = year.size if stop is None else min(stop, year.size)
@@ -115,7 +115,7 @@ _WORDS = {"full_time_jobs": "full-time jobs (new and retained)", "median_salary"
 def reduction_warnings(table: pd.DataFrame, phased: bool, recaptured: float, reading: str) -> tuple[str, ...]:
     """One line per measure: the years of a significant reduction, by phase, with the lowest share
     (each from its row), the statute's words, and whether anything is recaptured on it."""
-    share = table.attrs.get("share", parameter("reduction_trigger_share"))
+    share = table.attrs.get("share", trigger_share())
     lines = []
     for measure in REDUCTION_MEASURES:
         rows = table[table[measure + "_reduced"].astype(bool)] if len(table) else table

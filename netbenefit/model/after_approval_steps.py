@@ -11,6 +11,8 @@ The pure rules they apply are :mod:`netbenefit.law.rules.certification` and
 
 from __future__ import annotations
 
+import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +20,7 @@ import numpy as np
 from ..errors import ScenarioError
 from ..law.labels import jobs as jobs_words
 from ..law.parameters import parameter
+from ..law.rules import repayment_schedule
 from ..law.rules.certification import (
     allocate_to_phases,
     certified_credit,
@@ -354,6 +357,56 @@ def rerun_flags(
     return RerunFlags(new_fall, projected, actual_salary, salary_fall, flag, phase_new, phase_salary, phase_flag)
 
 
+# ----------------------------------------------------------------------------------------------
+# Deprecated (the clawback step is netbenefit.model.after_approval_clawback)
+# ----------------------------------------------------------------------------------------------
+
+
+def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
+    """Repayment of the incremental credit when the project stops during its extended commitment.
+
+    Deprecated (a ``DeprecationWarning``; the values are unchanged): :func:`follow` does not use
+    it; it applies :func:`netbenefit.law.rules.clawback.extended_years_maintained` and
+    :func:`netbenefit.law.rules.clawback.extension_repayment` (through
+    :func:`~netbenefit.law.rules.clawback.phase_clawback`). Use those.
+
+    The extended commitment runs from ``commitment_end`` (years after approval) for
+    ``extended_years`` years; the business maintained the project through the end of project year
+    ``maintained_through_year``, i.e. ``m = floor(maintained_through_year - commitment_end)``
+    whole extended years (0 when it stopped before the extension began). The repayment is row m of
+    :func:`netbenefit.law.rules.net_benefit.repayment_schedule`, 71(a)(5)(d) (the formula is a
+    convention), and 0 once every extended year was maintained.
+
+    Returns
+    -------
+    (years_maintained, repayment) : (int, float)
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     extension_repayment(300.0, 3, 10.5, 12)  # 1.5 extended years maintained -> m = 1
+    (1, 200.0)
+    """
+    warnings.warn(
+        "netbenefit.model.after_approval.extension_repayment is deprecated and will be removed: use "
+        "netbenefit.rules.clawback.extended_years_maintained and netbenefit.rules.clawback.extension_repayment "
+        "(which follow() applies)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    years = int(extended_years)
+    if years <= 0 or maintained_through_year is None:
+        return (years if maintained_through_year is None else 0), 0.0
+    tolerance = parameter("after_approval_comparison_relative_tolerance")
+    maintained = math.floor(maintained_through_year - commitment_end + tolerance)
+    maintained = min(max(maintained, 0), years)
+    if maintained >= years:
+        return years, 0.0
+    return maintained, dict(repayment_schedule(incremental_credit, years))[maintained]
+
+
+
+
 __all__ = [
     "ActualYear",
     "Certification",
@@ -361,6 +414,7 @@ __all__ = [
     "Projection",
     "RerunFlags",
     "certification",
+    "extension_repayment",
     "first_report_jobs",
     "early_jobs_warnings",
     "phase_jobs",

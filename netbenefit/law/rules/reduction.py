@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..parameters import parameter
 from .certification import below_floor
 
 #: Where the statute allows a recapture on a reduction.
@@ -35,6 +36,13 @@ REDUCTION_WORDS = (
     '"... or significantly reduces the number of full-time employees, or the salaries thereof, to which '
     'the eligible business certified at the commencement of the eligibility period" (C.34:1B-341(a)(4))'
 )
+
+
+def trigger_share() -> float:
+    """The share of the baseline below which a year is a significant reduction [convention]:
+    ``reduction_trigger_share`` of ``after_approval.yaml`` (80 percent, as the floor of N.J.A.C.
+    19:31U-1.14(c); "significantly" is not defined in the texts read)."""
+    return float(parameter("reduction_trigger_share"))
 
 
 def baseline(values, first_index: int) -> float:
