@@ -20,8 +20,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .after_approval import AFTER_APPROVAL_LABELS
 from .table import SCENARIO_KEYS, SCENARIO_LABELS, SPOKEN_UNITS, WORKBOOK_LABELS, Label, WorkbookLabel
-from .written import compared, margin_points, missing, net_benefit_headline, ratio_verdict, written_pair
+from .written import compared, margin_points, missing, net_benefit_headline, ratio_verdict, written_pair, year_list
 
 __all__ = [
     "compared",
@@ -29,6 +30,7 @@ __all__ = [
     "net_benefit_headline",
     "ratio_verdict",
     "written_pair",
+    "year_list",
     "SCENARIO_KEYS",
     "SCENARIO_LABELS",
     "WORKBOOK_LABELS",
@@ -194,8 +196,8 @@ TAX_LABELS: dict[str, str] = {
     "other": "Other",
 }
 
-#: The one table: scenario keys, cash-flow columns, other result columns.
-LABELS: dict[str, str] = {**RESULT_LABELS, **CASHFLOW_LABELS, **SCENARIO_LABELS}
+#: The one table: scenario keys, cash-flow columns, other result columns, the after-approval tables' columns.
+LABELS: dict[str, str] = {**AFTER_APPROVAL_LABELS, **RESULT_LABELS, **CASHFLOW_LABELS, **SCENARIO_LABELS}
 
 _WEIGHT_PHASE = re.compile(r"^weight_phase_(\d+)$")
 _UNIT = re.compile(r"\s*\[([^\]]*)\]$")
