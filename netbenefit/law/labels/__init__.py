@@ -20,8 +20,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .after_approval import AFTER_APPROVAL_LABELS
 from .table import SCENARIO_KEYS, SCENARIO_LABELS, SPOKEN_UNITS, WORKBOOK_LABELS, Label, WorkbookLabel
-from .written import compared, margin_points, missing, net_benefit_headline, ratio_verdict, written_pair
+from .written import compared, margin_points, missing, net_benefit_headline, ratio_verdict, written_pair, year_list
 
 __all__ = [
     "compared",
@@ -29,6 +30,7 @@ __all__ = [
     "net_benefit_headline",
     "ratio_verdict",
     "written_pair",
+    "year_list",
     "SCENARIO_KEYS",
     "SCENARIO_LABELS",
     "WORKBOOK_LABELS",
@@ -104,9 +106,13 @@ RESULT_LABELS: dict[str, str] = {
     "threshold_clause": "Threshold clause",
     "margin": "Margin, deciding test's ratio minus threshold [percentage points]",
     "deciding_test": "Deciding test, 71(a)(5)",
+    "extension_decides": "Passes only with the elected extension, 71(a)(5)(d) [yes/no]",
+    "ratio_without_extension": "Ratio without the elected extension [%]",
+    "passes_without_extension": "Passes without the elected extension [yes/no]",
+    "whole_project_ratio": "Whole project's ratio, PV of net benefits / PV of tax credits [%]",
     "pv_benefits": "PV of net benefits [USD]",
     "pv_credits": "PV of tax credits [USD]",
-    "max_credit_pv": "Largest credit that passes, PV [USD]",
+    "max_credit_pv": "Requested credits scaled alike until every test passes, PV [USD]",
     "max_credit_pv_whole_project": "PV benefits of the whole project / threshold [USD]",
     "requested_credits": "Requested credits, nominal [USD]",
     "jobs_clause": "Job minimum clause",
@@ -190,8 +196,8 @@ TAX_LABELS: dict[str, str] = {
     "other": "Other",
 }
 
-#: The one table: scenario keys, cash-flow columns, other result columns.
-LABELS: dict[str, str] = {**RESULT_LABELS, **CASHFLOW_LABELS, **SCENARIO_LABELS}
+#: The one table: scenario keys, cash-flow columns, other result columns, the after-approval tables' columns.
+LABELS: dict[str, str] = {**AFTER_APPROVAL_LABELS, **RESULT_LABELS, **CASHFLOW_LABELS, **SCENARIO_LABELS}
 
 _WEIGHT_PHASE = re.compile(r"^weight_phase_(\d+)$")
 _UNIT = re.compile(r"\s*\[([^\]]*)\]$")

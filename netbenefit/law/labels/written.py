@@ -116,3 +116,25 @@ def net_benefit_headline(decision, digits: int = 1) -> tuple[str, str, str]:
             value, _ = ratio_verdict(test.value, test.limit, test.holds, digits)
             others.append(f"{test.what}: {value} {'passes' if test.holds else 'fails'}")
     return f"{decided.what}: {ratio_text}", threshold_text, "; ".join(others)
+
+
+def year_list(years) -> str:
+    """Project years in words, runs of consecutive years joined: ``year 4``, ``years 1-6``,
+    ``years 1, 3-5``; "" for none.
+
+    >>> year_list([4]), year_list([1, 2, 3, 4, 5, 6]), year_list([1, 3, 4, 5]), year_list([2, 3])
+    ('year 4', 'years 1-6', 'years 1, 3-5', 'years 2, 3')
+    """
+    values = sorted({int(year) for year in years})
+    if not values:
+        return ""
+    runs: list[list[int]] = []
+    for year in values:
+        if runs and year == runs[-1][-1] + 1:
+            runs[-1].append(year)
+        else:
+            runs.append([year])
+    parts = []
+    for run in runs:
+        parts += [f"{run[0]}-{run[-1]}"] if len(run) > 2 else [str(year) for year in run]
+    return f"{'year' if len(values) == 1 else 'years'} {', '.join(parts)}"

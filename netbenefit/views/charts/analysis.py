@@ -38,7 +38,17 @@ _KEYS_NAMED_IN_TITLE = 3  # not a statutory number: what a title line holds
 #: Font size of the labels at the ends of a tornado's bars. [pt]
 _END_FONTSIZE = 8
 #: Columns of an analysis table that are results, not varied keys.
-_RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note", "failed_checks")
+_RESULT_COLUMNS = (
+    "pv_benefits",
+    "pv_credits",
+    "whole_project_ratio",
+    "ratio",
+    "threshold",
+    "passes",
+    "eligible",
+    "note",
+    "failed_checks",
+)
 
 
 def _key_label(key: str, known: Any = None, keys: Any = ()) -> str:

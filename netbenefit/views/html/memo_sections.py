@@ -19,8 +19,6 @@ from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import import_held
 from ...law.labels import (
-    cell,
-    label,
     margin_points,
     money_exact,
     percentage_points,
@@ -32,11 +30,11 @@ from ...law.labels import (
 )
 from ...law.labels import value as formatted
 from ...law.parameters import PARAMETERS
-from ...model.after_approval import follow
 from ...model.scenario.paths import at_path
 from .. import charts
 from ..charts.style import new_figure
 from ..explore import RANKING_CHANGE, ranked_drivers
+from .memo_actuals import actuals_page_html
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_html, html_table
 from .report import chart_or_sentence, clawback_section_html, conventions_html, schedule_cell
 from .result import cashflows_html, checks_html, phase_tests_html
@@ -414,27 +412,6 @@ def diff_page_html(diff: Any, *, first: bool = False) -> str:
         f"{table_html(['Input', 'Reference', 'This scenario'], inputs)}"
         f"{table_html([f'Attributed {how}', 'Change of the ratio'], attribution)}{waterfall}</section>"
     )
-
-
-def actuals_page_html(result: Result, actuals: Any) -> str:
-    """The scenario followed through its actual results (:func:`netbenefit.model.after_approval.follow`)."""
-    after = follow(result.scenario, actuals)
-    lines = "".join(f"<li>{escape(line.strip())}</li>" for line in after.summary().splitlines()[1:])
-    table = after.comparison
-
-    rows = [
-        [Cell(_measure(measure), header=True), *(Cell(cell(str(measure), v), numeric=True) for v in row)]
-        for measure, row in table.iterrows()
-    ]
-    head = ["Measure", *(str(c).capitalize() for c in table.columns)]
-    return (
-        f'<section class="memo-page actuals"><h2>{escape(result.name)}: actual results</h2>'
-        f"<ul>{lines}</ul>{table_html(head, rows)}</section>"
-    )
-
-
-def _measure(name: str) -> str:
-    return label(name, default=name.replace("_", " "))
 
 
 def optional_pages_html(facts: MemoFacts, sections: MemoSections, *, diff: Any = None, actuals: Any = None) -> str:
