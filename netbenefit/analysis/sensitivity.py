@@ -44,7 +44,7 @@ class SensitivityTable(pd.DataFrame):
 
     def _repr_html_(self) -> str:
         if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
-            return pd.DataFrame(self)._repr_html_()
+            return views.result_table_html(pd.DataFrame(self))  # the one renderer, as every table
         return views.sensitivity_html(self)
 
     def tornado(self, ax=None):

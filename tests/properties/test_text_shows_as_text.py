@@ -6,8 +6,9 @@ the two pages have the same elements with the same attributes, in the same order
 markup), no element or attribute the text spells exists, and the text itself is read back from the
 page's text. The surfaces: a scenario, a result and each of its tables, a comparison, the table of
 ``netbenefit.compare``, a sweep, a Monte Carlo run and its draws, a sensitivity table, a solver's
-answer, a diff, a portfolio and its tables and page, a portfolio Monte Carlo, the report, the memo
-(its actual-results page too) and the memo of a diff; and a table of the user's own, every cell,
+answer, a diff, a portfolio and its tables and page, the tables of a project followed through its
+actual results, a portfolio Monte Carlo, the report, the memo (its actual-results page too) and
+the memo of a diff; and a table of the user's own, every cell,
 column and index label hostile. The charts are drawn but not printed (their text is in the page as
 alternative text, escaped with the rest)."""
 
@@ -160,11 +161,24 @@ def notebook_surfaces(texts: dict[str, str]) -> dict[str, str]:
         frame = getattr(result, table)
         if frame is not None:
             pages[f"Result.{table}"] = frame._repr_html_()
+    pages.update(after_approval_surfaces(texts))
     book = netbenefit.portfolio([result, other])
     pages["Portfolio"] = book._repr_html_()
     pages["Portfolio.applications"] = book.applications._repr_html_()
     pages["portfolio page"] = portfolio_html(book)
     return pages
+
+
+def after_approval_surfaces(texts: dict[str, str]) -> dict[str, str]:
+    """The tables of the office headquarters followed through its actual results, the scenario
+    and the actual results named by ``texts``."""
+    office = netbenefit.load_scenario(ROOT / "scenarios" / "office_hq_default_area.yaml")
+    office = office.replace({"name": texts["name"], "description": texts["description"]})
+    reported = yaml.safe_load((ROOT / "scenarios" / "actuals" / "office_hq_actuals.yaml").read_text(encoding="utf-8"))
+    reported["name"] = texts["phase"]
+    after = netbenefit.follow(office, Actuals.from_dict(reported, base_dir=ROOT / "scenarios" / "actuals"))
+    tables = ("years", "comparison", "phases", "phase_years", "rerun_tests", "floor", "reduction")
+    return {f"follow.{name}": getattr(after, name)._repr_html_() for name in tables if hasattr(after, name)}
 
 
 def assert_only_text(hostile: dict[str, str], plain: dict[str, str], texts: dict[str, str]) -> None:
