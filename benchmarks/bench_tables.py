@@ -77,10 +77,10 @@ def main() -> None:
             f"  {name:7s} min {min(times[name]):8.4f} s  median {statistics.median(times[name]):8.4f} s"
             f"  page {sizes[name]:>12,} bytes"
         )
-    for name, baseline in (("now", "before"), ("now", "pandas"), ("before", "pandas")):
+    for name, baseline in (("before", "now"), ("now", "pandas"), ("before", "pandas")):
         low = min(times[name]) / min(times[baseline])
         middle = statistics.median(times[name]) / statistics.median(times[baseline])
-        print(f"  {name} / {baseline}: {low:.4g}x (median {middle:.4g}x)")
+        print(f"  {name} / {baseline}: {low:,.4g}x (median {middle:,.4g}x)")
 
 
 if __name__ == "__main__":
