@@ -190,16 +190,31 @@ def _listed(value: Any) -> str:
 
 
 def styled(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] | None = None):
-    """``frame`` as a pandas Styler: each column formatted by its unit, headers in words.
+    """``frame`` as a pandas Styler: each column formatted by its unit, headers in words, and every
+    value, header, index label and index name escaped as the one renderer escapes them
+    (:mod:`netbenefit.views.html.table`; the Styler itself leaves a name or a callable's text raw).
+    A notebook shows netbenefit's tables through the renderer, which also cuts a long table as
+    pandas does; this is for a Styler of your own.
 
     >>> styled(result.cashflows)  # doctest: +SKIP
     """
-    styler = frame.style.format(formats(frame, unknown=unknown, units=units), na_rep="")
+    shown = formats(frame, unknown=unknown, units=units)
+
+    def cell_of(column):
+        form = shown.get(column)
+        if callable(form):
+            return lambda value: escape(form(value))
+        if isinstance(form, str):
+            return lambda value: escape(plain_text(value) if isinstance(value, str) else form.format(value))
+        return lambda value: escape(plain_text(value))
 
     def header(name):
-        return labels.label(str(name), default=str(name))
+        return escape(labels.label(str(name), default=str(name)))
 
-    return styler.format_index(header, axis=1)
+    safe = frame.rename_axis(index=[None if n is None else escape(n) for n in frame.index.names])
+    safe = safe.rename_axis(columns=[None if n is None else escape(n) for n in frame.columns.names])
+    styler = safe.style.format({column: cell_of(column) for column in frame.columns}, na_rep="")
+    return styler.format_index(header, axis=1).format_index(lambda label: escape(label), axis=0)
 
 
 def result_table_html(table: pd.DataFrame, unknown: str = "", units: Mapping[str, str] | None = None) -> str:

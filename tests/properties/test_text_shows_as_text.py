@@ -281,6 +281,12 @@ def test_a_table_of_the_user_s_own_shows_every_cell_column_and_index_label_as_te
         text = "".join(read.text)
         assert CELL in text and COLUMN in text
     assert PAYLOADS[0] in "".join(parsed(shown(frame)._repr_html_()).text)
+    pytest.importorskip("jinja2", reason="pandas' Styler needs jinja2 (the notebook extra)")
+    from netbenefit.views.notebook import styled
+
+    read = parsed(styled(frame).to_html())  # a Styler of the user's own, escaped the same way
+    assert not {tag for tag, _ in read.elements} & {"b", "script", "img"}
+    assert all(text in "".join(read.text) for text in (CELL, COLUMN, PAYLOADS[0]))
 
 
 def test_no_view_module_writes_a_table_but_through_the_one_renderer():
