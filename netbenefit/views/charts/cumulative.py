@@ -95,8 +95,10 @@ def cumulative_pv_labels(result: Result) -> tuple[str, str, str, str]:
     of = f", {name}" if name else ""
     threshold = f"{result.threshold:.0%}"
     met = result.first_year_test_met
-    reach = f"The benefits reach {threshold} of the credits: year {met}" if met is not None else (
-        f"The benefits never reach {threshold} of the credits"
+    reach = (
+        f"The benefits reach {threshold} of the credits: year {met}"
+        if met is not None
+        else (f"The benefits never reach {threshold} of the credits")
     )
     return (
         f"Cumulative PV of net benefits{of}{' (the test that decides)' if name else ''}",

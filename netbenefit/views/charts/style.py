@@ -230,6 +230,18 @@ def percent_axis(axis) -> None:
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
 
 
+def points_axis(axis) -> None:
+    """Format the ticks of a difference of two ratios (0.25) as signed percentage points (``+25``);
+    the axis label says the unit, ``[percentage points]``."""
+    from matplotlib.ticker import FuncFormatter
+
+    def points(value, _):
+        text = f"{100 * value:+.0f}"
+        return "0" if float(text) == 0 else text
+
+    axis.set_major_formatter(FuncFormatter(points))
+
+
 def wrapped_lines(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
     """``text`` wrapped at ``width`` on at most ``lines`` lines, the last ending in ``ellipsis``
     when the text is cut short (``textwrap.wrap``'s keyword for that string)."""
