@@ -74,14 +74,13 @@ def deciding_sentence(result: Result, digits: int = 1) -> str:
 
 def deciding_words(result: Result, digits: int = 1) -> str:
     """The deciding test in a table cell: ``phases 1+2: 323.8% vs 300% (71(a)(5)(a)), passes``
-    (without the name for a project without later phases), and, where the pass rests on the
-    elected extension, what the test gives without it."""
+    (without the name for a project without later phases); where the pass rests on the elected
+    extension, the verdict says so with what the test gives without it (``passes only with the
+    elected 5-year extended commitment, 71(a)(5)(d): without it 372.2% < 400%, fails``)."""
     value, threshold = deciding_ratio(result, digits)
     name = deciding_name(result)
-    text = f"{name + ': ' if name else ''}{value} vs {threshold} ({result.threshold_clause}), "
-    text += verdict_word(bool(result.deciding_test.holds))
-    extension = result.extension_words(digits)
-    return f"{text}; {extension}" if extension else text
+    verdict = result.extension_words(digits) or verdict_word(bool(result.deciding_test.holds))
+    return f"{name + ': ' if name else ''}{value} vs {threshold} ({result.threshold_clause}), {verdict}"
 
 
 #: What ``max_credit_pv`` is, in the words every view gives it: the requested credits scaled alike
