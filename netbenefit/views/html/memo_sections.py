@@ -204,7 +204,7 @@ def break_even_words(facts: MemoFacts) -> str:
     if every is None:
         return solver.message
     low, high = solver.details.get("range", (None, None))
-    tried = f" ({share(low, 2)} to {share(high, 2)} a year)" if low is not None else ""
+    tried = f" ({share(low)} to {share(high)} a year)" if low is not None else ""
     return f"none: the test {'passes' if every else 'fails'} at every rate tried{tried}; {scenario_rate}"
 
 
