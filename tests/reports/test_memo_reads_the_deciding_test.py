@@ -311,3 +311,14 @@ def test_the_printed_memo_of_one_scenario_with_its_optional_pages(results, tmp_p
     assert "a threshold of 300% (71(a)(5)(a)), passes, a margin of +23.82 points" in text
     assert "The thresholds differ" in text
     assert "7 years from project year 1" in text and "5 years of extended commitment elected" in text
+
+
+def test_the_reports_inputs_carry_their_phases(results):
+    from netbenefit.views.html.report import inputs_html
+
+    page = text_of(inputs_html(results["distressed"]))
+    assert "jobs.new Phase 1: New full-time jobs [jobs] 250" in page
+    assert "phases.0.jobs.new Phase 2: New full-time jobs [jobs] 150" in page
+    assert "jobs.median_salary Every phase: Median salary [USD/year] 82,000" in page
+    one = text_of(inputs_html(netbenefit.evaluate("scenarios/party_city.yaml")))
+    assert "Phase 1:" not in one  # a project without later phases has no phase to name

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ...analysis.keys import key_label
+from ...errors import ScenarioError
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import atomic_write, dates_fixed, import_held, write_file
 from ...law.labels import TAX_LABELS, label, money_exact, ratio, ratio_verdict, share, years
@@ -191,11 +193,18 @@ def conventions_html(result: Result) -> str:
 
 def inputs_html(result: Result) -> str:
     """The scenario's inputs as its author wrote them (:attr:`Scenario.as_written`): one row per
-    value, its key, its label in words with its unit, and the value (no ``300.0`` for 300, no
-    empty keys)."""
+    value, its key, its label in words with its unit (with its phase in a phased project: ``Phase 1:
+    New full-time jobs [jobs]``, ``Every phase: Median salary [USD/year]`` for a shared key), and the
+    value (no ``300.0`` for 300, no empty keys)."""
     rows = []
-    for key, value in flatten(result.scenario.as_written):
+    scenario = result.scenario
+    for key, value in flatten(scenario.as_written):
         words = label(key, default="")
+        if words and scenario.phases:  # a phased project's key with its phase ("Every phase:" if shared)
+            try:
+                words = key_label(scenario, key)
+            except (ScenarioError, KeyError, ValueError):
+                pass
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
         cell = '<td class="num">' if numeric else "<td>"
         rows.append(
