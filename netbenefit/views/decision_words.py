@@ -14,20 +14,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..law.labels import margin_points, ratio_verdict
+from ..law.labels import test_name as name_of_test
 
 if TYPE_CHECKING:
     from ..model.result import Result
-
-
-def name_of_test(what: str) -> str:
-    """A cumulative test of 71(a)(5) by the name its record gives it (``Comparison.what``), in a
-    sentence: the initial phase's own test is ``phase 1 alone`` (the record's ``phases 1``); the
-    others as the record names them (``phases 1+2``, ``phases 1-12``).
-
-    >>> name_of_test("phases 1"), name_of_test("phases 1+2+3")
-    ('phase 1 alone', 'phases 1+2+3')
-    """
-    return "phase 1 alone" if what == "phases 1" else str(what)
 
 
 def phased(result: Result) -> bool:

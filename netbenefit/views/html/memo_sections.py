@@ -15,13 +15,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...analysis import break_even_discount_rate, sensitivity
-from ...errors import ScenarioError
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import import_held
-from ...law.labels import margin_points, money_exact, ratio, share, value, varied_short_label
+from ...law.labels import margin_points, money_exact, ratio, ratio_verdict, share, value, varied_short_label
 from ...law.labels import years as years_words
 from ...law.parameters import PARAMETERS
-from ...model.evaluate import evaluate
 from ...model.scenario.paths import at_path
 from .. import charts
 from ..decision_words import (
@@ -32,7 +30,6 @@ from ..decision_words import (
     deciding_sentence,
     deciding_words,
     max_credit_text,
-    other_checks_words,
     other_failed_checks,
     phased,
     verdict_word,
@@ -118,16 +115,15 @@ def driver_grade(scenario: Scenario, key: str) -> str:
 class MemoFacts:
     """What the memo says of one result, each read once from its record.
 
-    ``ends``: for each driver of the tornado, the results of the scenario with the driver at its low
-    and its high value (:func:`netbenefit.evaluate` of ``scenario.replace``), so that each end's ratio
-    is written with its own verdict, and with the other checks that fail there."""
+    ``drivers`` holds, for each driver, the ratio of the test that decides at its low and its high
+    value, the verdict there and the checks that fail there (:func:`netbenefit.sensitivity`), so that
+    each end's ratio is written with its own verdict."""
 
     result: Result
     deciding: DecidingTest
     break_even: SolverResult
     drivers: pd.DataFrame  # the default tornado: the sensitivity of the ranked drivers, largest swing first
     grades: dict[str, str] = field(default_factory=dict)
-    ends: dict[str, tuple[Result, Result]] = field(default_factory=dict)
 
     @property
     def margin(self) -> float:
@@ -135,25 +131,10 @@ class MemoFacts:
         return self.result.margin
 
 
-def _ends(scenario: Scenario, drivers: pd.DataFrame) -> dict[str, tuple[Result, Result]]:
-    """Each driver's two ends evaluated: the record of the test at each (its ratio and verdict)."""
-    import warnings
-
-    ends = {}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # a moved value may be implausible: the table shows it as it is
-        for row in drivers.itertuples(index=False):
-            try:
-                ends[row.key] = tuple(evaluate(scenario.replace({row.key: v})) for v in (row.low, row.high))
-            except ScenarioError:  # an end the loader refuses: its cell keeps the sensitivity's ratio alone
-                continue
-    return ends
-
-
 def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
     """The facts of ``result``: the deciding test, the break-even discount rate, the default
     tornado (the ``count`` keys whose +/-20% moves the ratio most, :func:`netbenefit.views.explore.ranked_drivers`)
-    and each driver's two ends evaluated."""
+    with each end's verdict."""
     import warnings
 
     scenario = result.scenario
@@ -167,8 +148,7 @@ def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
 
         drivers = pd.DataFrame(columns=["key", "base", "low", "high", "ratio_low", "ratio_high", "swing"])
     grades = {key: driver_grade(scenario, key) for key in keys}
-    ends = _ends(scenario, drivers.head(FIRST_PAGE_DRIVERS)) if keys else {}
-    return MemoFacts(result, deciding_test(result), break_even, drivers, grades, ends)
+    return MemoFacts(result, deciding_test(result), break_even, drivers, grades)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -225,17 +205,13 @@ def _driver_name(facts: MemoFacts, key: str) -> str:
     return varied_short_label(key, facts.drivers.attrs.get("key_labels"))
 
 
-def _end_cell(facts: MemoFacts, key: str, at: Any, end: int, fallback: float) -> str:
-    """One end of a driver: its value, the deciding test's ratio there with its verdict (written
-    true to it), and the other checks that fail there."""
-    shown = escape(value(key, at))
-    results = facts.ends.get(key)
-    if results is None:
-        return f"{shown} &#8594; {ratio(fallback, 1)}"
-    moved = results[end]
-    written, _ = deciding_ratio(moved, 1)
-    other = other_checks_words(moved)
-    return f"{shown} &#8594; {written}, {verdict_word(moved.passes)}{'; ' + escape(other) if other else ''}"
+def _end_cell(key: str, at: Any, ratio_at: float, threshold: float, passes: bool, failed: str) -> str:
+    """One end of a driver, from the sensitivity's row: its value, the deciding test's ratio there
+    with its verdict (written true to it), and the other checks that fail there."""
+    written, _ = ratio_verdict(ratio_at, threshold, passes, 1)
+    other = [check for check in str(failed).split() if check != "71(a)(5)"]
+    words = f"not eligible: {', '.join(other)} {'fails' if len(other) == 1 else 'fail'}" if other else ""
+    return f"{escape(value(key, at))} &#8594; {written}, {verdict_word(passes)}{'; ' + escape(words) if words else ''}"
 
 
 def driver_rows(facts: MemoFacts, count: int) -> str:
@@ -244,8 +220,8 @@ def driver_rows(facts: MemoFacts, count: int) -> str:
         rows.append(
             f"<tr><td>{escape(_driver_name(facts, row.key))}</td>"
             f"<td class='num'>{escape(value(row.key, row.base))}</td>"
-            f"<td>{_end_cell(facts, row.key, row.low, 0, row.ratio_low)}</td>"
-            f"<td>{_end_cell(facts, row.key, row.high, 1, row.ratio_high)}</td>"
+            f"<td>{_end_cell(row.key, row.low, row.ratio_low, row.threshold, row.passes_low, row.failed_low)}</td>"
+            f"<td>{_end_cell(row.key, row.high, row.ratio_high, row.threshold, row.passes_high, row.failed_high)}</td>"
             f"<td class='num'>{100 * row.swing:.1f} points</td><td>{escape(facts.grades.get(row.key, ''))}</td></tr>"
         )
     if not rows:
