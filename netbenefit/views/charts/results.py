@@ -211,7 +211,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
         if crowded
         else "Cumulative test, phases counted from the initial phase"
     )
-    ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
+    ax.set_ylabel("Each test's ratio, its PV benefits / its PV credits [%]")
     ax.set_title(
         f"{scenario_label(result.name, width=70, lines=1)}\nPhase-by-phase cumulative net benefit test, 71(a)(5): "
         f"{verdict(result.passes)}"
