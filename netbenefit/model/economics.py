@@ -181,7 +181,8 @@ def economist_view_of(
     table = economist_view(
         test.pv_benefits, test.pv_credits, result.threshold, but_for_share=but_for_share, pv_cost_of_growth=growth
     )
-    table.attrs["test"] = result.deciding_test.what  # the test of 71(a)(5) the rows are of
+    phased = len(result.net_benefit_decision.comparisons) > 1
+    table.attrs["test"] = result.deciding_test.what if phased else ""  # the test of 71(a)(5) the rows are of
     table.attrs["conventions"] = Conventions.of_result(result)
     return table
 

@@ -7,7 +7,7 @@ the scenario's own words (its keys, its attestations); none calls a rule or read
 
 from __future__ import annotations
 
-from ..law.labels import compared, money_exact, share
+from ..law.labels import compared, money_exact, share, test_name
 from ..law.rules.decision import Decision
 from . import withholdings
 from .scenario import Scenario
@@ -126,8 +126,8 @@ def net_benefit_message(scenario: Scenario, decision, clause: str, extension_not
     text = f"PV of net benefits / PV of requested credits = {compared(decided)} ({clause})"
     tests = decision.comparisons
     if len(tests) > 1:
-        text += f" in the test that decides, {decided.what} (the lowest ratio); " + "; ".join(
-            f"{test.what}: {compared(test)}" for i, test in enumerate(tests) if i != decision.deciding
+        text += f" in the test that decides, {test_name(decided.what)} (the lowest ratio); " + "; ".join(
+            f"{test_name(test.what)}: {compared(test)}" for i, test in enumerate(tests) if i != decision.deciding
         )
         text += ";"
     text += f" at a {share(scenario.discount_rate, finest=4)} discount rate, {scenario.timing.replace('_', ' ')}."
@@ -148,7 +148,7 @@ def max_credit_note(decision: Decision) -> str:
     decided = decision.decided_by
     if decided.value > 0:
         return ""
-    whose = f"the test of {decided.what}" if len(decision.comparisons) > 1 else "the project"
+    whose = f"the test of {test_name(decided.what)}" if len(decision.comparisons) > 1 else "the project"
     return (
         f"the PV of net benefits of {whose} is not positive, so no scaling of the requested credits passes "
         "the test"

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import views
-from ..law.labels import money, money_exact, net_benefit_headline, ratio_verdict
+from ..law.labels import money, money_exact, net_benefit_headline, ratio_verdict, test_name
 from ..law.rules.clawback import SCHEDULE_COLUMNS
 from ..law.rules.net_benefit import meets_threshold
 from .fiscal import by_fiscal_year
@@ -370,8 +370,8 @@ class Result:
             row = self.table_rows("phase_tests")[self.net_benefit_decision.deciding]
             whole, _ = ratio_verdict(self.whole_project_ratio, self.threshold, True, 1)
             lines += [
-                f"  {test.what} (the test that decides): PV net benefits {money_exact(row.pv_benefits)}; PV credits "
-                f"{money_exact(row.pv_credits)}",
+                f"  {test_name(test.what)} (the test that decides): PV net benefits {money_exact(row.pv_benefits)}; "
+                f"PV credits {money_exact(row.pv_credits)}",
                 f"  whole project: PV net benefits {money_exact(self.pv_benefits)}; PV credits "
                 f"{money_exact(self.pv_credits)}; whole-project ratio {whole}",
             ]
@@ -403,7 +403,7 @@ class Result:
         if self._phased():
             for test in self.net_benefit_decision.comparisons:  # written true to each test's verdict
                 written, _ = ratio_verdict(test.value, test.limit, test.holds, 1)
-                lines.append(f"  {test.what}: ratio {written} {'passes' if test.holds else 'fails'}")
+                lines.append(f"  {test_name(test.what)}: ratio {written} {'passes' if test.holds else 'fails'}")
         if self.infrastructure_fund_donation > 0:
             lines.append(f"  infrastructure fund donation, 71(b)(2): {money_exact(self.infrastructure_fund_donation)}")
         if self.excluded_streams:

@@ -258,7 +258,9 @@ def economist_view_chart(table, ax=None):
     right = float(max(np.nanmax(ratios), threshold))
     ax.set_xlim(min(0.0, float(np.nanmin(ratios)) * 1.15), right * 1.3)
     percent_axis(ax.xaxis)
-    ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
+    test = table.attrs.get("test")  # the test of 71(a)(5) whose present values the views divide
+    named = f" of the test that decides, {labels.test_name(test)}" if test else ""
+    ax.set_xlabel(f"Net benefit ratio{named}, PV benefits / PV credits [%]")
     ax.set_ylabel("View")
     share = table.attrs.get("but_for_share")
     growth = table.attrs.get("pv_cost_of_growth")

@@ -19,6 +19,7 @@ from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...law.labels import cell, jobs, money_exact, ratio, share
 from ...law.labels import net_benefit_headline as labels_headline
+from ..decision_words import MAX_CREDIT_WORDS, deciding_name, deciding_ratio, max_credit_text, phased
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 from .table import Cell, table_html
 
@@ -62,18 +63,33 @@ def _cashflow_cell(column: str, value) -> str:
 
 
 def headline_html(result: Result) -> str:
-    """One line: ratio against threshold and clause, passes or fails, eligible or not."""
+    """The verdict: the deciding test's ratio against the threshold and clause, passes or fails (where
+    the pass rests on the elected extension, what the test gives without it), eligible or not; then the
+    present values (for a phased project the deciding test's and the whole project's, each named) and
+    the requested credits scaled alike until every test passes."""
     style = PASS_STYLE if result.passes else FAIL_STYLE
     value, threshold, others = labels_headline(result.net_benefit_decision, 1)  # from the 71(a)(5) record
+    extension = result.extension_words()
+    if phased(result):
+        row = result.table_rows("phase_tests")[result.net_benefit_decision.deciding]
+        values = (
+            f"Deciding test, {escape(deciding_name(result))}: PV of net benefits {money_exact(row.pv_benefits)}; "
+            f"PV of requested credits {money_exact(row.pv_credits)}. Whole project: PV of net benefits "
+            f"{money_exact(result.pv_benefits)}; PV of requested credits {money_exact(result.pv_credits)}; "
+            f"whole project's ratio {ratio(result.whole_project_ratio, 1)}."
+        )
+    else:
+        values = (
+            f"PV of net benefits {money_exact(result.pv_benefits)}; "
+            f"PV of requested credits {money_exact(result.pv_credits)}."
+        )
     return (
         f'<div class="headline" style="{style}"><b>{escape(result.name)}</b>: net benefit '
         f"{'test' if others else 'ratio'} <b>{escape(value)}</b> vs threshold <b>{threshold}</b> "
         f"({escape(result.threshold_clause)}): <b>{'passes' if result.passes else 'fails'}</b>"
-        f"{f' ({escape(others)})' if others else ''}; "
-        f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>"
-        f"PV of net benefits {money_exact(result.pv_benefits)}; "
-        f"PV of requested credits {money_exact(result.pv_credits)}; "
-        f"largest credit that passes, PV {money_exact(result.max_credit_pv)}</div>"
+        f"{f' ({escape(others)})' if others else ''}{f'; {escape(extension)}' if extension else ''}; "
+        f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>{values} "
+        f"{MAX_CREDIT_WORDS}, PV {escape(max_credit_text(result, money_exact))}.</div>"
     )
 
 
@@ -121,15 +137,16 @@ def cashflows_html(
 
 def phase_tests_html(result: Result) -> str:
     """The cumulative tests of a phased project (``result.phase_tests``)."""
+    deciding = result.net_benefit_decision.deciding if len(result.phase_tests) > 1 else None
     rows = [
         [
-            "+".join(str(k) for k in row.phases),
+            "+".join(str(k) for k in row.phases) + (" (decides)" if i == deciding else ""),
             Cell(money_exact(row.pv_benefits), numeric=True),
             Cell(money_exact(row.pv_credits), numeric=True),
             Cell(ratio(row.ratio, 1), numeric=True),
             Cell(_verdict(bool(row.passes)), style=_NO_WRAP),
         ]
-        for row in result.phase_tests.itertuples(index=False)
+        for i, row in enumerate(result.phase_tests.itertuples(index=False))
     ]
     head = ["Phases", "PV of net benefits [USD]", "PV of tax credits [USD]", "Net benefit ratio [%]", "Test"]
     return table_html(head, rows)
@@ -190,13 +207,16 @@ def comparison_html(results: Sequence[Result]) -> str:
     for result in results:
         failed = " ".join(row.id for row in result.checks.itertuples(index=False) if not row.passed)
         styles.append(PASS_STYLE if result.passes else FAIL_STYLE)
+        value, threshold = deciding_ratio(result, 1)  # the deciding test's, written true to its verdict
+        name = deciding_name(result)
+        verdict = result.extension_words() or ("passes" if result.passes else "fails")
         rows.append(
             [
                 result.name,
-                Cell(ratio(result.ratio, 1), numeric=True),
-                Cell(ratio(result.threshold, 0), numeric=True),
+                Cell(f"{name}: {value}" if name else value, numeric=True),
+                Cell(threshold, numeric=True),
                 result.threshold_clause,
-                "passes" if result.passes else "fails",
+                verdict,
                 "yes" if result.eligible else "no",
                 Cell(money_exact(result.pv_benefits), numeric=True),
                 Cell(money_exact(result.pv_credits), numeric=True),
@@ -208,14 +228,14 @@ def comparison_html(results: Sequence[Result]) -> str:
     header = list(
         (
             "Scenario",
-            "Net benefit ratio [%]",
+            "Net benefit ratio of the deciding test [%]",
             "Threshold [%]",
             "Threshold clause",
             "Net benefit test",
             "Eligible",
-            "PV of net benefits [USD]",
-            "PV of tax credits [USD]",
-            "Largest credit that passes, PV [USD]",
+            "PV of net benefits, whole project [USD]",
+            "PV of tax credits, whole project [USD]",
+            f"{MAX_CREDIT_WORDS}, PV [USD]",
             "Discount rate [%/year]",
             "Failed checks",
         )
