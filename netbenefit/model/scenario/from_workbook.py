@@ -309,6 +309,8 @@ class _Reader:
             if entry.kind == Kind.RECORD:
                 continue
             if entry.kind == Kind.SHARED and ".".join(segments[2:]) in shared:
+                if not _is_formula(self.cells(entry.sheet).get(range_positions(entry.reference)[0])):
+                    self.typed_over.append(self.place(entry.key))  # ignored: the phases share one value
                 continue  # the initial phase's, written once (Scenario.to_dict)
             _parents(data, segments)
             value = self.read(entry)
@@ -338,8 +340,6 @@ class _Reader:
             if not _is_formula(raw):
                 self.typed_over.append(self.place(entry.key))
             return entry.recorded(self.source)
-        if entry.kind == Kind.SHARED and not _is_formula(raw) and entry.key.split(".", 2)[2] in self.shared:
-            self.typed_over.append(self.place(entry.key))
         value = self.value(entry, (first, column), entry.key)
         if entry.kind == Kind.TEXT:
             text = entry.recorded(self.source)
@@ -489,7 +489,7 @@ def _field(segments: list[str]) -> tuple[Any, Any]:
             default = MISSING if field.is_required() else field.get_default(call_default_factory=True)
         elif origin is tuple and segment.isdigit():
             annotation, default = typing.get_args(bare)[0], MISSING
-        elif origin is not None and issubclass(origin, Mapping) and len(typing.get_args(bare)) == 2:
+        elif isinstance(origin, type) and issubclass(origin, Mapping) and len(typing.get_args(bare)) == 2:
             annotation, default = typing.get_args(bare)[1], MISSING
         else:
             return None, MISSING

@@ -157,13 +157,23 @@ def shown(text: str) -> str:
 
 
 def same_shown(cell: str, text: str) -> bool:
-    """Whether ``cell`` still shows what :func:`shown` wrote for ``text`` (the carriage returns as
-    the file's XML or a spreadsheet gives them back, or not at all)."""
+    """Whether ``cell`` still shows what :func:`shown` wrote for ``text``: the carriage returns as the
+    file's XML or a spreadsheet program gives them back (or not at all), and the end of a text cut
+    at the cell's limit as a program keeps it (LibreOffice drops a character or two there)."""
 
     def normal(value: str) -> str:
-        return value.replace("_x000D_", "").replace("\r", "")
+        return unguarded(value).replace("_x000D_", "").replace("\r", "")
 
-    return normal(unguarded(cell)) == normal(unguarded(shown(text)))
+    showing, written = normal(cell), normal(shown(text))
+    if len(written) < len(normal(text)):  # cut at the limit: the start of the text, as long, less a few
+        # (LibreOffice breaks such a text into lines of its own, and drops a character or two at its end)
+        showing, full = showing.replace("\n", ""), normal(text).replace("\n", "")
+        return full.startswith(showing) and len(showing) >= len(written.replace("\n", "")) - CUT_SLACK
+    return showing == written
+
+
+#: Characters a spreadsheet program may drop from a text cut at a cell's limit (the end of it).
+CUT_SLACK = 8
 
 
 def parts(value: object) -> list[str]:

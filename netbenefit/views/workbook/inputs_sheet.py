@@ -18,7 +18,7 @@ from ...io.named_files import csv_number
 from ...model.disclosures import applied_multipliers
 from ...model.scenario.csv_files import multiplier_table_rows
 from ...model.scenario.shared import covered
-from ...model.scenario.workbook_form import BY_YEAR_ITEM, Kind, exact_in_cell, list_name, shown
+from ...model.scenario.workbook_form import BY_YEAR_ITEM, Kind, exact_in_cell, list_name
 from .book import Book, Sheet
 from .cells import (
     ScenarioCells,
@@ -178,7 +178,7 @@ class _InputCells:
             put_formula(sheet, row, column, shared_formula(key, suffix), number_format)
             kind = Kind.SHARED
         elif isinstance(value, str) and not exact_in_cell(value):  # the full text on the Round trip sheet
-            put(sheet, row, column, shown(value), number_format)
+            put(sheet, row, column, value, number_format)  # (cut at the cell's limit)
             recorded, kind = True, Kind.TEXT
         else:
             put(sheet, row, column, multiplier.value if derived else value, number_format)
