@@ -184,6 +184,8 @@ def _read(path: Path, source: str) -> bytes:
         raise ScenarioError(source, "", "is a folder, not a workbook")
     if not stat.S_ISREG(status.st_mode):
         raise ScenarioError(source, "", "the file is not a regular file (a device, pipe or socket)")
+    if status.st_size > MAX_WORKBOOK_BYTES:
+        raise ScenarioError(source, "", f"the file is larger than {MAX_WORKBOOK_BYTES // (1024 * 1024)} MiB")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         descriptor = os.open(path, flags)

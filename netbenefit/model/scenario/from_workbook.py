@@ -60,6 +60,8 @@ from .workbook_form import (
 
 #: The most columns of the Round trip sheet read (a value recorded in parts runs across them).
 RECORD_COLUMNS = 64  # not a statutory number: 57 parts of 32,000 characters, past the file's bound
+#: The most cells of a sheet the list of its formula cells may name.
+FORMULA_CELLS_LIMIT = 5_000_000  # not a statutory number: 1,000 project years by 4,096 columns, and more
 #: Cells named in a warning of formulas typed over, at most (then how many more).
 CELLS_NAMED = 8  # not a statutory number: a warning stays one readable line
 #: Said of a workbook netbenefit did not write (or wrote before the round trip).
@@ -413,15 +415,15 @@ def _typed_over(book: WorkbookFile, sheets: list[Entry], source: str) -> list[st
         if entry.key not in book.titles:
             continue  # (a sheet removed: its names, if read, are refused; its figures are not read)
         try:
-            positions = positions_of(str(entry.recorded(source)), MAX_SHEET_ROWS)
+            runs = positions_of(str(entry.recorded(source)), FORMULA_CELLS_LIMIT)
         except ValueError:
             raise _malformed(source, entry.row, "its list of formula cells cannot be read") from None
-        if not positions:
+        if not runs:
             continue
-        rows = max(row for row, _ in positions)
-        columns = max(column for _, column in positions)
+        rows = max(last for _, _, last in runs)
+        columns = max(column for column, _, _ in runs)
         cells = book.cells(entry.key, rows, columns)
-        for row, column in positions:
+        for row, column in ((row, column) for column, first, last in runs for row in range(first, last + 1)):
             if not _is_formula(cells.get((row, column))):
                 reference = f"{column_letters(column)}{row}"
                 name = names.get((entry.key, reference))

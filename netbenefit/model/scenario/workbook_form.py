@@ -245,16 +245,18 @@ def formula_ranges(positions: Iterable[tuple[int, int]]) -> str:
     return " ".join(ranges)
 
 
-def positions_of(ranges: str, limit: int) -> list[tuple[int, int]]:
-    """The cells of :func:`formula_ranges`' text, at most ``limit`` of them. Raises ValueError for
-    a range it did not write, or more cells."""
-    cells: list[tuple[int, int]] = []
+def positions_of(ranges: str, limit: int) -> list[tuple[int, int, int]]:
+    """The runs of :func:`formula_ranges`' text: (column, first row, last row), at most ``limit``
+    cells in all. Raises ValueError for a range it did not write, or more cells."""
+    runs: list[tuple[int, int, int]] = []
+    total = 0
     for item in ranges.split():
         span = range_positions(item)
         if span is None or span[0][1] != span[1][1] or span[1][0] < span[0][0]:
             raise ValueError(f"not a range of one column: {item!r}")
         (first, column), (last, _) = span
-        if len(cells) + last - first + 1 > limit:
+        total += last - first + 1
+        if total > limit:
             raise ValueError(f"more than {limit:,} cells")
-        cells.extend((row, column) for row in range(first, last + 1))
-    return cells
+        runs.append((column, first, last))
+    return runs
