@@ -259,6 +259,7 @@ def test_a_structure_changed_is_refused_in_one_line(tmp_path):
     )
 
 
+@pytest.mark.slow
 def test_the_scenario_read_back_runs_on_a_dask_worker_s_payload(tmp_path):
     from netbenefit.analysis.distributed import payload_of, scenario_of
 

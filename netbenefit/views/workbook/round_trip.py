@@ -56,8 +56,11 @@ def round_trip_sheet(workbook: Book, cells: Sequence[ScenarioCells]) -> None:
     for cell in cells:
         for key, name, reference, given, kind, value, recorded in cell.record:
             mark = (GIVEN if given else DEFAULT) if kind != Kind.TABLE else None
+            # keys, names and references are netbenefit's own words (a key's segments, a cell's
+            # address), never a text of the scenario: written as they are
             for column, text in enumerate((cell.number, key, name, reference, mark, kind), start=1):
-                put(sheet, row, column, text)
+                if text is not None:
+                    sheet.cell(row, column).value = text
             if recorded:
                 for k, part in enumerate(parts(value)):
                     put(sheet, row, VALUE_COLUMN + k, part)
