@@ -107,12 +107,14 @@ class Scenario(Block):
         source: str = "<dict>",
         base_dir: str | Path | None = None,
         held_files: Mapping[str, tuple[str, str]] | None = None,
+        places: Mapping[str, str] | None = None,
     ) -> Scenario:
         """Validate a plain mapping (as a YAML file would give) into a Scenario.
 
         ``base_dir`` is where ``from_csv`` paths are resolved (default: the working directory).
         ``held_files``: the text of a file the mapping names, held in memory in place of the file,
         by key (``{"revenue.multiplier_table": (where, csv_text)}``: a workbook's sheet, read back).
+        ``places``: where each key's value was read, as messages name it (:meth:`place`).
         Raises :class:`ScenarioError` naming ``source``, the key path and the problem.
         """
         source = str(source)
@@ -145,6 +147,7 @@ class Scenario(Block):
             table = held.get("revenue.multiplier_table")
             scenario._multipliers = MappingProxyType(read_multiplier_table(scenario, base, source, table))
         scenario._held = MappingProxyType(held)
+        scenario._places = MappingProxyType(dict(places or {}))
         return scenario
 
     @classmethod

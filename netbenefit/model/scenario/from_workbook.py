@@ -118,12 +118,12 @@ def read_workbook(path: str | Path, scenario: int | None = None) -> Scenario:
     reader = _Reader(book, source, mine)
     reader.check_layout()
     data, held = reader.data()
+    places = {entry.key: reader.place(entry.key) for entry in mine}
     try:
-        built = Scenario.from_dict(data, source=source, base_dir=path.parent, held_files=held)
+        built = Scenario.from_dict(data, source=source, base_dir=path.parent, held_files=held, places=places)
     except ScenarioError as error:
         (key, problem), *more = [(reader.place(key), _empty(problem)) for key, problem in error.problems]
         raise ScenarioError(error.source, key, problem, more=more) from None
-    built._places = {entry.key: reader.place(entry.key) for entry in mine}
     sheets = [entry for entry in entries if entry.kind == Kind.FORMULAS and entry.scenario in (0, chosen)]
     typed_over = reader.typed_over + _typed_over(book, sheets, source)
     if typed_over:
