@@ -14,14 +14,9 @@ from .. import views
 from .bands import BAND_COLUMNS, cumulative_pv_bands
 from .keys import KeySpec, check_values, key_label, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
+from .rates import break_even_discount_rate, implied_discount_rate
 from .sensitivity import sensitivity
-from .solvers import (
-    SolverResult,
-    break_even_discount_rate,
-    implied_discount_rate,
-    max_award,
-    min_new_jobs,
-)
+from .solvers import SolverResult, max_award, min_new_jobs
 from .sweep import sweep
 from .variants import NOTES, RESULT_COLUMNS, evaluate_variants
 

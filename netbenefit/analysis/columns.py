@@ -11,8 +11,20 @@ import numpy as np
 from ..model.cashflows import Computation, compute
 from ..model.scenario import Scenario
 
-#: Result columns, after one column per varied key.
-RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note")
+#: Result columns, after one column per varied key: the whole project's present values and their
+#: quotient, then the ratio of the test that decides 71(a)(5) beside the threshold, the verdicts and a note.
+RESULT_COLUMNS = (
+    "pv_benefits",
+    "pv_credits",
+    "whole_project_ratio",
+    "ratio",
+    "threshold",
+    "passes",
+    "eligible",
+    "note",
+)
+#: The float columns among them.
+FLOAT_COLUMNS = ("pv_benefits", "pv_credits", "whole_project_ratio", "ratio", "threshold")
 #: Values of the ``note`` column; "" for a row that evaluates normally.
 NOTES = ("", "credits are zero", "present values overflow")
 ZERO_CREDITS, OVERFLOW = 1, 2
@@ -31,17 +43,20 @@ def result_columns(computation: Computation) -> dict[str, np.ndarray]:
     note[(initial_requested <= 0) | ~(pv_credits > 0)] = ZERO_CREDITS
     note[~(np.isfinite(pv_benefits) & np.isfinite(pv_credits) & np.isfinite(without))] = OVERFLOW
     flagged = note > 0
-    ratio = computation.column("ratio").astype(float, copy=True)
+    ratio = computation.column("ratio").astype(float, copy=True)  # the test that decides, 71(a)(5)
+    whole = computation.column("whole_project_ratio").astype(float, copy=True)
     passes = computation.column("passes").astype(bool, copy=True)
     eligible = computation.column("eligible").astype(bool, copy=True)
     if flagged.any():
         ratio[flagged] = np.nan
+        whole[flagged] = np.nan
         passes[flagged] = False
         eligible[flagged] = False
     return {
         "failed_checks": failed_checks(computation),
         "pv_benefits": pv_benefits,
         "pv_credits": pv_credits,
+        "whole_project_ratio": whole,
         "ratio": ratio,
         "threshold": computation.column("threshold").astype(float, copy=True),
         "passes": passes,
@@ -79,7 +94,6 @@ def repeated(scenario: Scenario, size: int) -> dict[str, np.ndarray]:
     return {name: np.repeat(values, size) for name, values in columns.items()}
 
 
-
 def general_columns(scenario: Scenario, overrides: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
     """The result columns of ``size`` variants by the general path: :func:`~netbenefit.model.cashflows.compute`
     on the overrides, or the scenario itself repeated where none is given."""
@@ -88,7 +102,7 @@ def general_columns(scenario: Scenario, overrides: Mapping[str, np.ndarray], siz
 
 def allocate(size: int) -> dict[str, np.ndarray]:
     """Empty result columns for ``size`` variants, filled chunk by chunk."""
-    columns = {name: np.empty(size, dtype=float) for name in ("pv_benefits", "pv_credits", "ratio", "threshold")}
+    columns = {name: np.empty(size, dtype=float) for name in FLOAT_COLUMNS}
     columns["passes"] = np.empty(size, dtype=bool)
     columns["eligible"] = np.empty(size, dtype=bool)
     columns["note"] = np.empty(size, dtype=np.int8)

@@ -26,7 +26,6 @@ The name and description of a scenario do not enter the model and get no value.
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ from ..model.evaluate import evaluate
 from ..model.plausibility import quiet
 from ..model.result import Result
 from ..model.scenario import Scenario, load_scenario
+from .changed_inputs import changed_inputs, json_value, money_change, shown_pair
 from .columns import result_columns
 from .keys import key_spec
 from .margin import benefit_window, margin_rows
@@ -54,7 +54,6 @@ if TYPE_CHECKING:  # pandas is imported when a diff is made, not when netbenefit
 MAX_PLAYERS = 12  # not a statutory number: a limit on the work of an exact attribution
 #: The batch of variants must give the evaluated ratios of A and B to this relative tolerance.
 REPRODUCTION_TOLERANCE = 1e-9  # not a statutory number: the agreement of the variants engine and evaluate
-_THOUSANDS = 1000  # not a statutory number: numbers from here on are shown with thousands separators
 #: Keys that describe a scenario without entering the model.
 _DESCRIPTIVE_KEYS = ("name", "description")
 _TAXES_COLUMNS = ["tax", "pv_a", "pv_b", "change"]
@@ -92,9 +91,14 @@ class Diff:
         where the test counts it, 71(a)(5)(d)).
     margin_attribution : DataFrame
         ``key``, ``contribution``: the change of the margin, ``margin_b - margin_a``, split into the
-        inputs' Shapley values for the ratio, with the threshold, the benefit window and (for a
-        phased project whose deciding test is not the whole project) the deciding test as rows of
+        inputs' Shapley values for the ratio, with the threshold and the benefit window as rows of
         their own; they add up.
+    whole_project_ratio_a, whole_project_ratio_b : float
+        Each side's whole project's ratio, PV of net benefits / PV of credits (the ratio of a side
+        without later phases).
+    extension_a, extension_b : str
+        Where a side passes only with its elected extension, what its test gives without it
+        (``Result.extension_words``); "" otherwise.
     """
 
     name_a: str
@@ -120,6 +124,10 @@ class Diff:
     window_a: str = ""
     window_b: str = ""
     margin_attribution: pd.DataFrame | None = None
+    whole_project_ratio_a: float = math.nan
+    whole_project_ratio_b: float = math.nan
+    extension_a: str = ""
+    extension_b: str = ""
 
     @property
     def ratio_change(self) -> float:
@@ -151,6 +159,7 @@ class Diff:
             )
         if self.window_a != self.window_b:
             out.append(f"the benefit windows differ: A counts {self.window_a}; B counts {self.window_b}")
+        out += [f"{side} {words}" for side, words in (("A", self.extension_a), ("B", self.extension_b)) if words]
         return out
 
     def summary(self) -> str:
@@ -165,20 +174,28 @@ class Diff:
             f"({self.threshold_clause_b}); margin {margin_points(self.margin_a, self.passes_a)} -> "
             f"{margin_points(self.margin_b, self.passes_b)}",
             *[f"  {sentence}" for sentence in self.differences_in_words()],
+        ]
+        if self.whole_project_ratio_a != self.ratio_a or self.whole_project_ratio_b != self.ratio_b:
+            lines.append(
+                f"  whole project's ratio {self.whole_project_ratio_a:.2%} -> {self.whole_project_ratio_b:.2%} "
+                "(PV net benefits / PV credits below; the ratio above is the test that decides)"
+            )
+        lines += [
             f"  PV net benefits {money_exact(self.pv_benefits_a)} -> {money_exact(self.pv_benefits_b)} "
-            f"(change {_money_change(self.pv_benefits_change)})",
+            f"(change {money_change(self.pv_benefits_change)})",
             f"  PV credits {money_exact(self.pv_credits_a)} -> {money_exact(self.pv_credits_b)} "
-            f"(change {_money_change(self.pv_credits_change)})",
+            f"(change {money_change(self.pv_credits_change)})",
         ]
         for row in self.by_tax.itertuples(index=False):
-            change = _money_change(row.change)
+            change = money_change(row.change)
             lines.append(f"    PV {row.tax}: {money_exact(row.pv_a)} -> {money_exact(row.pv_b)} (change {change})")
         if self.inputs.empty:
             lines.append("  the two scenarios have the same inputs")
             return "\n".join(lines)
         lines.append(f"  inputs that differ ({len(self.inputs)}):")
         for row in self.inputs.itertuples(index=False):
-            lines.append(f"    {row.key}: {_shown(row.old)} -> {_shown(row.new)}")
+            old, new = shown_pair(row.old, row.new)
+            lines.append(f"    {row.key}: {old} -> {new}")
         table = self.attribution_shown
         if not table.empty:
             how = "by block" if self.grouped else "by input"
@@ -223,7 +240,7 @@ class Diff:
             "pv_credits_a": float(self.pv_credits_a),
             "pv_credits_b": float(self.pv_credits_b),
             "inputs": [
-                {"key": row.key, "old": _json_value(row.old), "new": _json_value(row.new)}
+                {"key": row.key, "old": json_value(row.old), "new": json_value(row.new)}
                 for row in self.inputs.itertuples(index=False)
             ],
             "attribution": [
@@ -242,6 +259,8 @@ class Diff:
             "passes_b": bool(self.passes_b),
             "window_a": self.window_a,
             "window_b": self.window_b,
+            "whole_project_ratio_a": float(self.whole_project_ratio_a),
+            "whole_project_ratio_b": float(self.whole_project_ratio_b),
             "differences": self.differences_in_words(),
             "margin_attribution": [
                 {"key": row.key, "contribution": float(row.contribution)}
@@ -330,41 +349,11 @@ def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:
         window_a=benefit_window(result_a),
         window_b=benefit_window(result_b),
         margin_attribution=margin_attribution,
+        whole_project_ratio_a=result_a.whole_project_ratio,
+        whole_project_ratio_b=result_b.whole_project_ratio,
+        extension_a=result_a.extension_words(2),
+        extension_b=result_b.extension_words(2),
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# The inputs that differ
-# ----------------------------------------------------------------------------------------------
-
-
-def changed_inputs(a: Scenario, b: Scenario) -> list[tuple[str, Any, Any]]:
-    """``(dotted key, value in a, value in b)`` for each input that differs, in file order.
-
-    Blocks are compared key by key, lists item by item when both have as many items, and year
-    mappings year by year when both give the same years; otherwise the whole block, list or
-    mapping is one changed input (``phases``, ``capital_investment``, ``revenue``).
-    """
-    out: list[tuple[str, Any, Any]] = []
-    _compare(a.to_dict(), b.to_dict(), [], out)
-    return out
-
-
-def _compare(old: Any, new: Any, path: list[str], out: list) -> None:
-    if isinstance(old, dict) and isinstance(new, dict) and set(old) == set(new):
-        for key in old:
-            _compare(old[key], new[key], [*path, str(key)], out)
-    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (x, y) in enumerate(zip(old, new, strict=True)):
-            _compare(x, y, [*path, str(i)], out)
-    elif not _same(old, new):
-        out.append((".".join(path), old, new))
-
-
-def _same(old: Any, new: Any) -> bool:
-    if isinstance(old, bool) or isinstance(new, bool):
-        return type(old) is type(new) and old == new
-    return old == new
 
 
 # ----------------------------------------------------------------------------------------------
@@ -545,30 +534,3 @@ def _by_tax(result_a: Result, result_b: Result) -> pd.DataFrame:
     ).fillna({"pv_a": 0.0, "pv_b": 0.0})
     merged["change"] = merged["pv_b"] - merged["pv_a"]
     return merged[_TAXES_COLUMNS].reset_index(drop=True)
-
-
-def _json_value(value: Any) -> Any:
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, Mapping):
-        return {str(key): _json_value(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_value(item) for item in value]
-    return value
-
-
-def _money_change(value: float) -> str:
-    return f"{'-' if value < 0 else '+'}${abs(value):,.0f}"
-
-
-def _shown(value: Any) -> str:
-    if value is None:
-        return "(not given)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer() and abs(value) >= _THOUSANDS:
-        return f"{value:,.0f}"
-    if isinstance(value, int | float):
-        return f"{value:g}" if abs(value) < _THOUSANDS else f"{value:,}"
-    text = str(_json_value(value))
-    return text if len(text) <= 80 else text[:77] + "..."

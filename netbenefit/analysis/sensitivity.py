@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import views
 from ..errors import ScenarioError
+from ..law.rules import CHECK_IDS
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
 from ..model.scenario import Scenario
@@ -29,7 +30,17 @@ SENSITIVITY_COLUMNS = (
     "threshold",
     "eligible_low",
     "eligible_high",
+    "passes_low",
+    "passes_high",
+    "failed_low",
+    "failed_high",
 )
+
+
+def failed_ids(mask: int) -> str:
+    """The ids of the checks a variant fails (its bit mask of
+    :func:`~netbenefit.analysis.columns.failed_checks`), in statute order, separated by spaces."""
+    return " ".join(check_id for bit, check_id in enumerate(CHECK_IDS) if int(mask) & (1 << bit))
 
 
 class SensitivityTable(pd.DataFrame):
@@ -69,7 +80,10 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
     DataFrame
         One row per key, largest swing first: ``key``, ``base`` (the scenario's value), ``low``,
         ``high``, ``ratio_base``, ``ratio_low``, ``ratio_high``, ``swing`` =
-        ``|ratio_high - ratio_low|``, ``threshold`` (at the base), and ``eligible_low`` and
+        ``|ratio_high - ratio_low|`` (each the ratio of the test that decides 71(a)(5) at that value),
+        ``threshold`` (at the base), ``passes_low`` and ``passes_high`` (the 71(a)(5) verdict at each
+        end), ``failed_low`` and ``failed_high`` (the ids of the checks failed there, separated by
+        spaces, in statute order), and ``eligible_low`` and
         ``eligible_high``: whether the variant passes every check of s.71 (the engine's
         ``eligible`` column; a ratio that passes at an end can still fail the job minimum there).
         ``table.attrs["conventions"]`` holds the conventions of the base, ``table.attrs["key_labels"]``
@@ -110,6 +124,8 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
             raise ScenarioError(scenario.source, key, f"the ratio is undefined at one of {values!r} (zero credits)")
         low, high = columns["ratio"]
         eligible_low, eligible_high = (bool(flag) for flag in columns["eligible"])
+        passes_low, passes_high = (bool(flag) for flag in columns["passes"])  # 71(a)(5) at each end
+        failed_low, failed_high = (failed_ids(mask) for mask in columns["failed_checks"])
         rows.append(
             {
                 "key": key,
@@ -123,6 +139,10 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
                 "threshold": threshold,
                 "eligible_low": eligible_low,
                 "eligible_high": eligible_high,
+                "passes_low": passes_low,
+                "passes_high": passes_high,
+                "failed_low": failed_low,
+                "failed_high": failed_high,
             }
         )
     table = pd.DataFrame(rows, columns=list(SENSITIVITY_COLUMNS))

@@ -6,11 +6,11 @@ or why nothing was, and ``details``. A solver never returns a number that is not
 
 - :func:`max_award`: the largest award that passes, in closed form (credits are linear in it);
   several award keys may move together (``keys=[...]``, one common value).
-- :func:`break_even_discount_rate`: the rate at which the ratio equals the threshold.
 - :func:`min_new_jobs`: the fewest new full-time jobs that meet the job minimum of section
   71(c)(1) and pass the test.
-- :func:`implied_discount_rate`: the rate at which level annual credits have a given present
-  value (e.g. a published award).
+
+The solvers of a discount rate (:func:`~netbenefit.analysis.rates.break_even_discount_rate`,
+:func:`~netbenefit.analysis.rates.implied_discount_rate`) are in :mod:`netbenefit.analysis.rates`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import views
 from ..errors import ScenarioError
-from ..law import award, finance
+from ..law import award
 from ..law.labels import money_exact
 from ..law.parameters import parameter
 from ..law.rules import section_75
@@ -74,14 +74,14 @@ class SolverResult:
         return self.message
 
 
-def _warn_range(low: float, high: float, **where: Any) -> None:
+def warn_range(low: float, high: float, **where: Any) -> None:
     """A bound of the rates searched, given by hand, outside the discount rate's plausible range
     (``high=6`` for 6%): a PlausibilityWarning with the likely fix. The default bounds are not checked."""
     given = [bound for bound, default in zip((low, high), RATE_RANGE, strict=True) if bound != default]
     warn_entered("discount_rate", given, via="a bound of the rates searched", stacklevel=3, **where)
 
 
-def _no_solution(message: str, **details: Any) -> SolverResult:
+def no_solution(message: str, **details: Any) -> SolverResult:
     return SolverResult(None, NO_SOLUTION, message, details)
 
 
@@ -129,12 +129,12 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
     credits = np.broadcast_to(c.cumulative_pv_credits, benefits.shape)
     threshold = float(c.column("threshold")[0])
     if not (np.all(np.isfinite(benefits)) and np.all(np.isfinite(credits))):
-        return _no_solution(f"present values are not finite at a discount rate of {scenario.discount_rate!r}")
+        return no_solution(f"present values are not finite at a discount rate of {scenario.discount_rate!r}")
     base, slope = credits[0], credits[1] - credits[0]
     if not np.allclose(credits[2] - credits[0], 2 * slope, rtol=1e-10, atol=1e-6) or not np.allclose(
         benefits[0], benefits[2], rtol=1e-12
     ):
-        return _no_solution(f"the present values are not linear in {key}; no closed form")
+        return no_solution(f"the present values are not linear in {key}; no closed form")
     b = benefits[0]
     labels = [f"phases 1..{k + 1}" if k else "the initial phase" for k in range(len(b))]
     bounds = []
@@ -142,17 +142,17 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
         if slope[k] > 0:
             bounds.append(((b[k] / threshold - base[k]) / slope[k], k))  # the test's own index k
         elif not (base[k] > 0 and b[k] >= threshold * base[k]):
-            return _no_solution(
+            return no_solution(
                 f"the test of {labels[k]} does not depend on {key} and fails "
                 f"(PV benefits {money_exact(b[k])}, PV credits {money_exact(base[k])}, threshold {threshold:.2f})",
                 threshold=threshold,
             )
     if not bounds:
-        return _no_solution(f"{key} does not change the present value of the credits, so it has no largest value")
+        return no_solution(f"{key} does not change the present value of the credits, so it has no largest value")
     best, binding = min(bounds)  # the tightest test, the earliest on a tie
     best = float(best)
     if best <= 0:
-        return _no_solution(
+        return no_solution(
             f"no positive {key} passes: the test of {labels[binding]} fails even at 0 "
             f"(PV benefits {money_exact(b[binding])} / threshold {threshold:.2f} is below the other credits' PV "
             f"{money_exact(base[binding])})",
@@ -171,11 +171,12 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             best = candidate
             break
     else:  # pragma: no cover - closed form and model disagree
-        return _no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
+        return no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
     pv_credits = float(check.column("pv_credits")[0])
-    predicted = float(base[binding] + best * slope[binding]) if binding == len(b) - 1 else None
-    if predicted is not None and not np.isclose(pv_credits, predicted, rtol=1e-10):
-        return _no_solution(
+    binding_credits = float(check.cumulative_pv_credits[0, binding])  # the binding test's own credits
+    predicted = float(base[binding] + best * slope[binding])
+    if not np.isclose(binding_credits, predicted, rtol=1e-10):
+        return no_solution(
             f"the credits stop growing in step with {key} (a cap per job?) before the test binds: "
             "the closed form does not apply"
         )
@@ -185,8 +186,8 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
     return SolverResult(
         best,
         SOLVED,
-        f"{common}{key} that passes: ${best:,.2f} {unit} (PV of credits {money_exact(pv_credits)} = PV benefits "
-        f"{money_exact(b[binding])} / threshold {threshold:.2f}, binding test: {labels[binding]})"
+        f"{common}{key} that passes: ${best:,.2f} {unit} (binding test: {labels[binding]}; its PV of credits "
+        f"{money_exact(binding_credits)} = its PV of benefits {money_exact(b[binding])} / threshold {threshold:.2f})"
         f"{held_text(held)}",
         {
             "held": held,
@@ -196,6 +197,8 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             "pv_credits": pv_credits,
             "pv_benefits": float(b[-1]),
             "binding_test": binding + 1,
+            "binding_pv_credits": binding_credits,
+            "binding_pv_benefits": float(b[binding]),
             "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
         },
     )
@@ -329,136 +332,6 @@ def _award_keys(scenario: Scenario, key: str | None, keys: Sequence[str] | None)
 
 
 # ----------------------------------------------------------------------------------------------
-# The break-even discount rate
-# ----------------------------------------------------------------------------------------------
-
-
-def _margin(scenario: Scenario, rates: np.ndarray) -> np.ndarray:
-    """min over cumulative tests of (ratio - threshold); NaN where undefined or not finite."""
-    c = compute(scenario, {"discount_rate": rates})
-    threshold = np.broadcast_to(c.threshold, (c.size, 1))
-    margin = np.min(c.cumulative_ratio - threshold, axis=1)
-    columns = result_columns(c)
-    margin[columns["note"] > 0] = np.nan
-    return margin
-
-
-class _Undefined(Exception):
-    """The function of a root search is undefined (NaN) inside its bracket."""
-
-
-def _root(function, low: float, high: float, tolerance: float = 1e-12) -> float | None:
-    """A root of ``function`` in [low, high], given a sign change (``scipy.optimize.brentq``); None
-    where the function is undefined (NaN, an undefined ratio) inside the bracket."""
-    from scipy.optimize import brentq
-
-    def guarded(x: float) -> float:
-        value = function(x)
-        if not math.isfinite(value):
-            raise _Undefined
-        return value
-
-    try:
-        return float(brentq(guarded, low, high, xtol=tolerance * max(1.0, abs(low), abs(high)), maxiter=200))
-    except (_Undefined, ValueError, RuntimeError):
-        return None
-
-
-def _irr(scenario: Scenario) -> float | None:
-    """numpy-financial's ``npf.irr`` of the yearly counted net benefits less the threshold times the
-    credits of a project of one phase (None for a phased project, or when there is no such rate)."""
-    import numpy_financial as npf
-
-    c = compute(scenario)
-    if len(c.phases) != 1:
-        return None
-    phase = c.phases[0]
-    threshold = float(np.asarray(c.threshold).reshape(-1)[0])
-    flows = np.asarray(phase.weight * phase.net_benefits - threshold * phase.credits, dtype=float).reshape(-1)
-    with np.errstate(all="ignore"):
-        rate = float(npf.irr(np.concatenate([[0.0], flows])))  # year t at t; year 0 has no flow
-    return rate if math.isfinite(rate) else None
-
-
-def break_even_discount_rate(
-    scenario: Scenario, low: float = RATE_RANGE[0], high: float = RATE_RANGE[1], points: int = 400
-) -> SolverResult:
-    """The discount rate at which the net benefit ratio equals the threshold.
-
-    Parameters
-    ----------
-    scenario : Scenario
-    low, high : float
-        The range searched, (low, high]. [1/year]
-    points : int
-        Rates of the first scan; each sign change found is refined with ``scipy.optimize.brentq``
-        to 1e-12 (a bracket in which the ratio is undefined gives no root).
-
-    Notes
-    -----
-    The margin ``min over cumulative tests k of (ratio_k(r) - threshold)`` is scanned on a grid
-    of rates in one vectorised run, then the root in each bracket with a sign change is found with
-    ``brentq``. For a project of one phase, ``details["irr"]`` is also numpy-financial's ``npf.irr``
-    of the yearly counted net benefits less the threshold times the credits (the rate at which
-    their present value is zero, where the ratio equals the threshold). Benefits
-    usually come later than credits, so the ratio falls as the rate rises and the test passes
-    below the break-even rate; the message says which side passes. When the margin has one sign
-    over the whole range there is no break-even rate: the test passes at every rate, or fails at
-    every rate (the ratio is then on the wrong side of the threshold throughout). With several
-    roots, ``value`` is the one nearest the scenario's rate and ``details["roots"]`` lists all.
-    """
-    if not -1 < low < high:
-        raise ValueError(f"need -1 < low < high, got {low}, {high}")
-    _warn_range(low, high, scenario=scenario)
-    rates = np.linspace(low, high, points + 1)[1:]
-    margin = _margin(scenario, rates)
-    finite = np.isfinite(margin)
-    searched = f"({low:g}, {high:g}]"
-    if not finite.any():
-        return _no_solution(f"the ratio is undefined at every discount rate in {searched}")
-    r, m = rates[finite], margin[finite]
-    trend = "falls" if m[-1] < m[0] else "rises"
-    details = {"range": (low, high), "margin_at_low": float(m[0]), "margin_at_high": float(m[-1])}
-    if np.all(m >= 0):
-        return _no_solution(
-            f"no break-even rate in {searched}: the test passes at every rate (the ratio {trend} with the rate; "
-            f"margin over the threshold {100 * m.min():.2f} percentage points at least)",
-            **details,
-        )
-    if np.all(m < 0):
-        return _no_solution(
-            f"no break-even rate in {searched}: the test fails at every rate (the ratio {trend} with the rate "
-            f"and stays below the threshold, by {-100 * m.max():.2f} percentage points at best)",
-            **details,
-        )
-
-    def function(rate: float) -> float:
-        return float(_margin(scenario, np.array([rate]))[0])
-
-    roots = []
-    for i in np.flatnonzero(np.signbit(m[:-1]) != np.signbit(m[1:])):
-        root = _root(function, float(r[i]), float(r[i + 1]))
-        if root is not None:
-            roots.append(root)
-    roots = sorted(set(roots))
-    if not roots:
-        return _no_solution(f"the ratio is undefined where the margin changes sign in {searched}", **details)
-    value = min(roots, key=lambda x: abs(x - scenario.discount_rate))
-    irr = _irr(scenario)
-    if irr is not None:
-        details["irr"] = irr
-    side = "below" if function(value - 1e-6) >= 0 else "above"
-    others = f"; other roots: {', '.join(f'{x:.4%}' for x in roots if x != value)}" if len(roots) > 1 else ""
-    return SolverResult(
-        value,
-        SOLVED,
-        f"break-even discount rate {value:.4%}: the test passes at rates just {side} it "
-        f"(scenario rate {scenario.discount_rate:.4%}){others}",
-        {**details, "roots": roots, "passes_side": side},
-    )
-
-
-# ----------------------------------------------------------------------------------------------
 # The fewest new jobs
 # ----------------------------------------------------------------------------------------------
 
@@ -499,8 +372,11 @@ def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 
                 SOLVED,
                 f"fewest new full-time jobs that meet 71(c)(1) and pass the test: {jobs:,.0f} "
                 f"(ratio {columns['ratio'][i]:.2%} vs threshold {columns['threshold'][i]:.0%})",
-                {"ratio": float(columns["ratio"][i]), "threshold": float(columns["threshold"][i]),
-                 "current": scenario.jobs.new},
+                {
+                    "ratio": float(columns["ratio"][i]),
+                    "threshold": float(columns["threshold"][i]),
+                    "current": scenario.jobs.new,
+                },
             )
     jobs, rule, ratio, threshold = last
     reason = (
@@ -508,89 +384,4 @@ def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 
         if not rule
         else f"at {jobs:,.0f} new jobs the ratio is {ratio:.2%}, below the threshold {threshold:.0%}"
     )
-    return _no_solution(f"no count of new jobs up to {max_jobs:,} passes: {reason}", max_jobs=max_jobs)
-
-
-# ----------------------------------------------------------------------------------------------
-# The rate implied by a published present value
-# ----------------------------------------------------------------------------------------------
-
-
-def implied_discount_rate(
-    annual_credit: float,
-    years: int,
-    present_value: float,
-    *,
-    first_year: int = 1,
-    timing: str = "end_of_year",
-    low: float = RATE_RANGE[0],
-    high: float = RATE_RANGE[1],
-) -> SolverResult:
-    """The discount rate at which level annual credits have a given present value.
-
-    Parameters
-    ----------
-    annual_credit : float
-        Credit paid in each year. [USD/year]
-    years : int
-        Number of years of credits (the eligibility period). [years]
-    present_value : float
-        The published present value of the credits. [USD]
-    first_year : int
-        Project year of the first credit: 1 for credits in years 1..E, 2 for a one-year lag.
-    timing : {"end_of_year", "mid_year"}
-    low, high : float
-        The range searched, (low, high]. [1/year]
-
-    Notes
-    -----
-    ``PV(r) = annual_credit x sum over t = s..s+E-1 of (1 + r)^-t`` (``t - 0.5`` mid-year) falls
-    strictly as r rises, so there is at most one root; it is bracketed by the range and found with
-    ``scipy.optimize.brentq`` to 1e-12. With credits from year 1 at the end of each year,
-    ``details["npf_rate"]`` is numpy-financial's ``npf.rate`` of the same annuity (the same rate).
-    No solution when the present value is outside ``[PV(high), PV(low))``.
-
-    Examples
-    --------
-    Party City (NJEDA, 2021): $1,428,000 a year for 7 years, PV about $7.4 million.
-
-    >>> round(implied_discount_rate(1_428_000, 7, 7_400_000).value, 3)
-    0.081
-    >>> round(implied_discount_rate(1_428_000, 7, 7_400_000, first_year=2).value, 3)
-    0.064
-    """
-    for name, number in (("annual_credit", annual_credit), ("present_value", present_value)):
-        if not (isinstance(number, int | float) and math.isfinite(number) and number > 0):
-            raise ValueError(f"{name} must be a finite number > 0, not {number!r}")
-    for name, number in (("years", years), ("first_year", first_year)):
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise ValueError(f"{name} must be a whole number >= 1, not {number!r}")
-    _warn_range(low, high, source="implied_discount_rate")
-    credit_years = np.arange(first_year, first_year + years)
-
-    def pv(rate: float) -> float:
-        return float(annual_credit * np.sum(finance.discount_factors(rate, credit_years, timing)))
-
-    pv_low, pv_high = pv(np.nextafter(low, high)), pv(high)
-    details = {"range": (low, high), "pv_at_low": pv_low, "pv_at_high": pv_high, "first_year": first_year}
-    where = f"credits in years {first_year}..{first_year + years - 1}, {timing.replace('_', ' ')}"
-    if not pv_high <= present_value < pv_low:
-        return _no_solution(
-            f"no discount rate in ({low:g}, {high:g}] gives a PV of {money_exact(present_value)} ({where}): "
-            f"the PV runs from {money_exact(pv_high)} to {money_exact(pv_low)}",
-            **details,
-        )
-    rate = _root(lambda r: pv(r) - present_value, float(np.nextafter(low, high)), high)
-    if rate is None:  # pragma: no cover - PV is finite and monotone on the bracket
-        return _no_solution(f"no discount rate found in ({low:g}, {high:g}]", **details)
-    if first_year == 1 and timing == "end_of_year":  # level payments from year 1: numpy-financial's rate
-        import numpy_financial as npf
-
-        details["npf_rate"] = float(npf.rate(years, annual_credit, -present_value, 0.0, guess=rate))
-    return SolverResult(
-        rate,
-        SOLVED,
-        f"implied discount rate {rate:.4%} ({where}: {money_exact(annual_credit)} a year for {years} years "
-        f"has a PV of {money_exact(present_value)})",
-        details,
-    )
+    return no_solution(f"no count of new jobs up to {max_jobs:,} passes: {reason}", max_jobs=max_jobs)

@@ -207,6 +207,7 @@ class Plan:
             "failed_checks": failed,
             "pv_benefits": pv_benefits,
             "pv_credits": pv_credits,
+            "whole_project_ratio": ratio,  # one phase: its test is the whole project's
             "ratio": ratio,
             "threshold": np.full(size, float(threshold[0])),
             "passes": passes,

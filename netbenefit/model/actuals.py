@@ -35,7 +35,7 @@ from .scenario import MAX_YEARS, Scenario, load_scenario, read_yaml, scenario_er
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]
 Share = Annotated[float, Strict(), Field(ge=0, le=1)]
-YearKey = Annotated[int, Strict(), Field(ge=1)]
+YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # bounded like a scenario's years
 
 #: Columns of a CSV of actual results: required ones first, then optional ones.
 CSV_REQUIRED = ("year", "new_jobs", "statewide_workforce")

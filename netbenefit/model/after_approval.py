@@ -7,8 +7,8 @@ read in a stored public copy [statute], and the authority's Emerge Program rules
 
 - the credit is certified in proportion to the full-time jobs actually in place, never more than
   the approved amount of the year (as summarized by the authority) [secondary]; where the
-  business has new and retained jobs, the jobs in place meet the retained requirement first and
-  only the rest count as new jobs (N.J.A.C. 19:31U-1.4(c)) [secondary];
+  business has new and retained jobs, the jobs in place meet the approved retained jobs first and
+  every job beyond them counts as new, whatever the file calls it (N.J.A.C. 19:31U-1.4(c)) [secondary];
 - in a tax period in which the business's statewide full-time workforce is **more than** 20
   percent below its level in the last tax period before approval, the credit is forfeited, and
   in later periods until the workforce is restored to the threshold level of that subsection (a
@@ -19,26 +19,38 @@ read in a stored public copy [statute], and the authority's Emerge Program rules
   filed": by default the new jobs the agreement approves, ``readings.first_report_basis``), the
   authority may re-run the net benefit test and reduce the award, 76(a)(2) [statute]. The rule,
   N.J.A.C. 19:31U-1.14(b), excepts a small business [rule]; the statute has no such exception
-  (parameter ``net_benefit_rerun_small_business_excepted``);
+  (parameter ``net_benefit_rerun_small_business_excepted``). A slow decline (under 10% a year)
+  never triggers it; the 80 percent floor below is what catches it;
 - where a year's withholdings, full-time jobs or their salaries drop below 80 percent of those the
-  project agreement specifies, N.J.A.C. 19:31U-1.14(c) begins [rule, opening read]; its
-  consequence is not read, so :func:`follow` warns (``AfterApproval.warnings``) and changes nothing.
+  project agreement specifies (its approved figures at full ramp, ``readings.floor_basis``),
+  N.J.A.C. 19:31U-1.14(c) begins [rule, opening read]; its consequence is not read, so
+  :func:`follow` warns (``AfterApproval.warnings``) and changes nothing;
+- where a phase's jobs or salaries fall below 80 percent of what it certified in its first credit
+  year, C.34:1B-341(a)(4) lets the agreement recapture while the business stays ("significantly
+  reduces ...") [statute]; :func:`follow` names it per measure, and recaptures on it only under
+  ``readings.reduction_recapture: pro_rata`` [convention] (:mod:`netbenefit.model.after_approval_reduction`).
   76(b)-(f) and 19:31U-1.14(d)-(f) are not read.
 
 To these this module adds the clawback of :mod:`netbenefit.law.rules.clawback` in the year the
 project stops: recapture within the commitment period and the repayment of the incremental
 credit of an extended commitment, 71(a)(5)(d), both on the credits actually certified, each phase
-on its own clock; and the net benefit test re-run on the actual results instead of the projections
-(a variant scenario, :func:`netbenefit.model.actual_scenario.actual_scenario`, evaluated like any other).
+on its own clock; the net benefit test re-run on the actual results instead of the projections
+(a variant scenario, :func:`netbenefit.model.actual_scenario.actual_scenario`, evaluated like any other);
+and beside it the credits actually received less recapture and repayment, with the ratio on them
+(labelled, no verdict: :class:`CreditsReceived`).
 
 A phased project is followed phase by phase: the file's project totals are allocated to the
 phases (:func:`netbenefit.law.rules.certification.allocate_to_phases`), or its rows name their
 phases; each phase is certified on its own award and clawed back on its own clock; the 76(a)
-tests read the project as a whole; one stop (``maintained_through_year``) ends every phase.
+tests read the project as a whole (76(a)(2) phase by phase under ``readings.rerun_comparison:
+each_phase``); one stop (``maintained_through_year``) ends every phase, and a later phase the
+business left before has no job and no credit in the re-run.
 
 The actual results are read by :mod:`netbenefit.model.actuals` (:class:`Actuals`, :func:`load_actuals`,
-re-exported here); the steps are :mod:`netbenefit.model.after_approval_steps` (the floor
-:mod:`netbenefit.model.after_approval_floor`), the tables :mod:`netbenefit.model.after_approval_tables`.
+re-exported here); the steps are :mod:`netbenefit.model.after_approval_steps` (the clawback
+:mod:`netbenefit.model.after_approval_clawback`, the floor :mod:`netbenefit.model.after_approval_floor`,
+a reduction :mod:`netbenefit.model.after_approval_reduction`), the tables
+:mod:`netbenefit.model.after_approval_tables`.
 
 Every bound comes from the cited parameters file ``after_approval.yaml``.
 """
@@ -61,7 +73,6 @@ from ..law.rules.certification import (
     prior_report,
     retained_first,
 )
-from ..law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
 from .actual_scenario import actual_scenario as _actual_scenario
 from .actuals import (
     CSV_OPTIONAL,
@@ -76,10 +87,12 @@ from .actuals import (
     read_actual_years_csv,
     read_inputs,
 )
+from .after_approval_clawback import Clawback, CreditsReceived, credits_received
+from .after_approval_clawback import clawback as _clawback
 from .after_approval_floor import floor_table, floor_warnings
+from .after_approval_reduction import reduction_table, reduction_warnings, unserved_years
 from .after_approval_steps import (
     Certification,
-    Clawback,
     RerunFlags,
     early_jobs_warnings,
     extension_repayment,
@@ -88,14 +101,15 @@ from .after_approval_steps import (
     projection,
 )
 from .after_approval_steps import certification as _certification
-from .after_approval_steps import clawback as _clawback
 from .after_approval_steps import rerun_flags as _rerun_flags
+from .after_approval_summary import summary_lines, unshared_lines
 from .after_approval_tables import (
     clawback_rows,
     comparison_table,
     phase_years_table,
     phases_table,
     rerun_tests_table,
+    shown,
     years_table,
 )
 from .evaluate import evaluate
@@ -111,6 +125,7 @@ __all__ = [
     "AfterApproval",
     "Certification",
     "Clawback",
+    "CreditsReceived",
     "RerunFlags",
     "Count",
     "Money",
@@ -184,13 +199,20 @@ class AfterApproval:
 
     - ``years``: one row per reported project year (the project's totals): approved, in-proportion,
       forfeited and certified credits [USD], projected and actual jobs, salaries, workforce, the
-      falls, the flags, and in a flagged year the ratio of the test re-run on actual results;
-    - ``phases``: one row per phase: credits approved and certified, its clock, what it owes;
+      falls, the flags, in a flagged year the ratio of the test re-run on actual results, and the
+      clawback in the year it is owed;
+    - ``phases``: one row per phase: credits approved, certified and forfeited, the years of its own
+      clock maintained, its clock, what it owes and the credits it received less clawback;
     - ``phase_years``: one row per phase and reported year;
-    - ``comparison``: the net benefit test on the projections and re-run on actual results;
+    - ``comparison``: the net benefit test on the projections and re-run on actual results, and
+      beside the re-run the ratio on the credits actually received (labelled: no statutory test);
     - ``rerun_tests``: the re-run, one row per cumulative test (initial phase, then 1..k);
-    - ``floor``: the 80 percent floor of N.J.A.C. 19:31U-1.14(c), by year and measure;
+    - ``floor``: the 80 percent floor of N.J.A.C. 19:31U-1.14(c), by year, each measure's columns;
+    - ``reduction``: a reduction under C.34:1B-341(a)(4), by phase and year from its first credit year;
     - ``projected`` and ``actual``: the two :class:`~netbenefit.Result` objects.
+
+    Every table keeps its numbers as numbers and shows them by unit (money, percents) in a notebook
+    and through ``to_text()`` on the command line (:class:`netbenefit.model.tables.ResultTable`).
     """
 
     scenario: Scenario
@@ -204,73 +226,50 @@ class AfterApproval:
     certified_credits: float  # [USD] over the reported years
     forfeited_years: tuple[int, ...]
     rerun_flag_years: tuple[int, ...]
-    rerun_ratio: float
+    rerun_ratio: float  # the re-run Result's ratio (its deciding test's, where the result says so)
     rerun_passes: bool
     supported_award_share: float  # share of the approved credits the re-run supports (1 = all)
     extended_years_maintained: int | None
     repayment: float  # [USD] of the incremental credit of an extended commitment
-    repayment_year: int | None  # the year after the project stopped, when anything is owed
+    repayment_year: int | None  # the year after the project stopped (or its last report), when anything is owed
     recapture: float = 0.0  # [USD] credits recaptured for leaving within the commitment period
     interest: float = 0.0  # [USD] on the recapture (commitment.recapture_interest)
     phases: pd.DataFrame | None = field(default=None, repr=False)
     phase_years: pd.DataFrame | None = field(default=None, repr=False)
     rerun_tests: pd.DataFrame | None = field(default=None, repr=False)
     floor: pd.DataFrame | None = field(default=None, repr=False)
-    warnings: tuple[str, ...] = ()  # odd rows; the 80 percent floor, N.J.A.C. 19:31U-1.14(c)
+    warnings: tuple[str, ...] = ()  # odd rows; the 80 percent floor, N.J.A.C. 19:31U-1.14(c); a reduction
+    #: [USD] recaptured on a significant reduction, C.34:1B-341(a)(4) (``readings.reduction_recapture``)
+    reduction_recapture: float = 0.0
+    reduction: pd.DataFrame | None = field(default=None, repr=False)
+    #: The credits actually received less the clawback, and the ratio on them (no verdict).
+    credits: CreditsReceived | None = field(default=None, repr=False)
+
+    @property
+    def net_credits_received(self) -> float:
+        """The credits received (certified in the reported years) less the recapture (a stop's and a
+        reduction's) and the repayment. [USD]"""
+        return self.credits.net if self.credits is not None else float("nan")
+
+    @property
+    def ratio_on_credits_received(self) -> float:
+        """PV of the actual-results benefits (the re-run's, whole project) / PV of the credits actually
+        received less recapture and repayment, each discounted in the year it falls: not a statutory
+        test, no verdict; NaN where the credits are not all known (``credits.note``)."""
+        return self.credits.ratio if self.credits is not None else float("nan")
 
     def summary(self) -> str:
         """A short plain-text account of the actual results against the approval."""
-        stop = self.actuals.maintained_through_year
-        lines = [
-            f"{self.scenario.name}: actual results, years 1-{len(self.actuals.totals())}",
-            f"  credits certified ${self.certified_credits:,.0f} of ${self.approved_credits:,.0f} approved "
-            "for these years (N.J.A.C. 19:31U-1.14)",
-        ]
-        if self.phases is not None and len(self.phases) > 1:
-            for phase, row in self.phases.iterrows():
-                lines.append(
-                    f"    phase {phase}: certified ${row.certified_credits:,.0f} of ${row.approved_credits:,.0f}; "
-                    f"its commitment period of {row.commitment_period_years:g} years from "
-                    f"{row.commitment_start:g} years after approval"
-                )
-        if self.forfeited_years:
-            years = ", ".join(str(y) for y in self.forfeited_years)
-            lines.append(f"  forfeited for a fall of the statewide workforce in years {years}, 76(a)(1)")
-        if self.rerun_flag_years:
-            years = ", ".join(str(y) for y in self.rerun_flag_years)
-            lines.append(
-                f"  new jobs or median salary fell beyond the bound in years {years}: the test may be re-run, 76(a)(2)"
-            )
-        # Each verdict written from its result's 71(a)(5) record (the deciding test first, phased).
-        lines.append(f"  net benefit, projected: {self.projected.headline(2)}")
-        lines.append(f"  net benefit, on actual results: {self.actual.headline(2)}")
-        if not self.rerun_passes:
-            lines.append(f"  the actual results support {self.supported_award_share:.1%} of the approved credits")
-        if stop is not None:
-            lines.append(f"  maintained through year {stop}: nothing of the business counts in the re-run after it")
-        if self.recapture > 0:
-            lines.append(
-                f"  stopped after year {self.repayment_year - 1}, within the commitment period: recapture "
-                f"${self.recapture:,.0f} in year {self.repayment_year} (rule: {self.scenario.commitment.recapture!r}; "
-                f"the statute allows none ... all, {RECAPTURE_CLAUSE}, {RECAPTURE_RANGE_NOTE})"
-            )
-        if self.interest > 0:
-            lines.append(f"  interest on the recapture ${self.interest:,.0f} in year {self.repayment_year}")
-        if self.repayment > 0:
-            lines.append(
-                f"  extended commitment: {self.extended_years_maintained} of {self.projected.extended_years} years "
-                f"maintained; repayment ${self.repayment:,.0f} in year {self.repayment_year}, 71(a)(5)(d)"
-            )
-        lines += [f"  warning: {line}" for line in self.warnings]
-        return "\n".join(lines)
+        return "\n".join(summary_lines(self))
 
     def __str__(self) -> str:
         return self.summary()
 
     def to_dict(self) -> dict[str, Any]:
         """The whole follow result as plain data (``netbenefit actuals --json``): the years, each
-        phase's certified credits and clawback, the recapture and repayment, the re-run's ratio per
-        cumulative test, and the warnings."""
+        phase's certified credits and clawback, the recapture and repayment, the credits received, the
+        re-run's ratio per cumulative test, the floor, a reduction, and the warnings."""
+        credits = self.credits
         return _plain(
             {
                 "scenario": self.scenario.name,
@@ -281,10 +280,18 @@ class AfterApproval:
                 "forfeited_years": list(self.forfeited_years),
                 "rerun_flag_years": list(self.rerun_flag_years),
                 "recapture": self.recapture,
+                "reduction_recapture": self.reduction_recapture,
                 "interest": self.interest,
                 "repayment": self.repayment,
                 "repayment_year": self.repayment_year,
                 "extended_years_maintained": self.extended_years_maintained,
+                "credits_received": {
+                    "received": credits.received if credits else None,
+                    "net_of_recapture_and_repayment": credits.net if credits else None,
+                    "pv_net": credits.pv if credits else None,
+                    "ratio_on_credits_received": credits.ratio if credits else None,
+                    "note": credits.note if credits else "",
+                },
                 "projected": {
                     "ratio": self.projected.ratio,
                     "threshold": self.projected.threshold,
@@ -292,19 +299,25 @@ class AfterApproval:
                 },
                 "rerun": {
                     "ratio": self.rerun_ratio,
+                    "deciding_test": self.actual.deciding_test.what,
                     "threshold": self.actual.threshold,
                     "passes": self.rerun_passes,
                     "supported_award_share": self.supported_award_share,
                     "tests": self.rerun_tests.to_dict(orient="records") if self.rerun_tests is not None else [],
                 },
-                "phases": self.phases.reset_index().to_dict(orient="records") if self.phases is not None else [],
-                "years": self.years.reset_index().to_dict(orient="records"),
-                "phase_years": (
-                    self.phase_years.reset_index().to_dict(orient="records") if self.phase_years is not None else []
-                ),
+                "phases": _records(self.phases),
+                "years": _records(self.years),
+                "phase_years": _records(self.phase_years),
+                "floor": _records(self.floor),
+                "reduction": _records(self.reduction),
                 "warnings": list(self.warnings),
             }
         )
+
+
+def _records(table: pd.DataFrame | None) -> list[dict[str, Any]]:
+    """A table's rows with its index as columns; [] without a table."""
+    return [] if table is None else pd.DataFrame(table).reset_index().to_dict(orient="records")
 
 
 def _plain(value):
@@ -313,6 +326,8 @@ def _plain(value):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | np.ndarray):
         return [_plain(v) for v in value]
+    if value is pd.NA:
+        return None
     if isinstance(value, np.bool_ | bool):
         return bool(value)
     if isinstance(value, np.integer):
@@ -344,10 +359,11 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
     source = "actual results" if isinstance(actuals, Actuals) else str(actuals)
     scenario, actuals = read_inputs(scenario, actuals)  # netbenefit.model.actuals
     projected = evaluate(scenario)
+    stop = actuals.maintained_through_year
     plan = projection(scenario, projected, len(actuals.totals()))
     jobs = phase_jobs(scenario, actuals, plan, source)
     certified = _certification(scenario, actuals, projected, plan, jobs)
-    flags = _rerun_flags(scenario, actuals, certified, plan)
+    flags = _rerun_flags(scenario, actuals, certified, plan, jobs)
     # The test re-run on actual results (a variant scenario, evaluated like any other).
     # The package builds it: what a plausibility check says of it is in actual.warnings, not warned again.
     with quiet(), warnings.catch_warnings():
@@ -355,9 +371,18 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         variant = _actual_scenario(scenario, actuals, projected, plan, jobs)
         actual = evaluate(variant)
     supported = 1.0 if actual.passes else min(1.0, actual.max_credit_pv / projected.pv_credits)
-    owed = _clawback(scenario, projected, actuals.maintained_through_year, certified, plan)
+    reduction = reduction_table(scenario, projected, plan, jobs, stop)
+    owed = _clawback(scenario, projected, stop, certified, plan, unserved_years(reduction, plan.start.size))
+    received = credits_received(scenario, plan, certified, owed, stop, actual)
     floor = floor_table(scenario, plan, certified, flags, actual, projected)
     reported_approved = float(certified.approved.sum())
+    phased = len(scenario.phases) > 0
+    notes = (
+        early_jobs_warnings(jobs, plan)
+        + unshared_lines(scenario, actuals)
+        + reduction_warnings(reduction, phased, owed.reduction, scenario.readings.reduction_recapture)
+        + floor_warnings(floor, projected)
+    )
     return AfterApproval(
         scenario=scenario,
         actuals=actuals,
@@ -365,7 +390,7 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         actual=actual,
         actual_scenario=variant,
         years=years_table(actuals, certified, flags, actual, owed),
-        comparison=comparison_table(projected, actual, reported_approved, float(certified.certified.sum())),
+        comparison=comparison_table(projected, actual, received),
         approved_credits=reported_approved,
         certified_credits=float(certified.certified.sum()),
         forfeited_years=tuple(int(y) for y in certified.year[certified.forfeited]),
@@ -378,9 +403,12 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         repayment_year=owed.year,
         recapture=owed.recaptured,
         interest=owed.interest,
-        phases=phases_table(certified, owed),
-        phase_years=phase_years_table(certified),
+        phases=phases_table(certified, owed, plan, stop),
+        phase_years=phase_years_table(certified, flags, jobs),
         rerun_tests=rerun_tests_table(actual),
-        floor=floor,
-        warnings=early_jobs_warnings(jobs, plan) + floor_warnings(floor, projected),
+        floor=shown(floor),
+        warnings=notes,
+        reduction_recapture=owed.reduction,
+        reduction=shown(reduction),
+        credits=received,
     )

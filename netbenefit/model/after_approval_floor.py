@@ -5,13 +5,28 @@ warns (:func:`floor_warnings`); the rule's consequence is not read, so nothing i
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 
-from ..law.labels import money_exact, written_pair
+from ..law.labels import jobs as job_count
+from ..law.labels import money_exact, written_pair, year_list
 from ..law.parameters import parameter
 from ..law.rules.certification import below_floor
-from .after_approval_steps import Certification, Projection, RerunFlags, first_report_jobs, phase_models, year_row
+from .after_approval_steps import (
+    Certification,
+    Projection,
+    RerunFlags,
+    first_report_jobs,
+    phase_models,
+    projected_salary,
+    projection,
+    year_row,
+)
+from .cashflows.steps import phase_records
+from .evaluate import evaluate
+from .plausibility import PlausibilityWarning, quiet
 from .result import Result
 from .scenario import Scenario
 
@@ -26,7 +41,7 @@ FLOOR_WORDS = (
     "percent of the withholdings and number of new and retained full-time jobs, and the salaries thereof, "
     'specified in the project agreement or the ..." (N.J.A.C. 19:31U-1.14(c); the rest, its consequence, is not read)'
 )
-FLOOR_MEASURES = ("full_time_jobs", "median_salary", "withholdings")  # the keys of floor_table, in order
+FLOOR_MEASURES = ("full_time_jobs", "median_salary", "withholdings")  # the measures of floor_table, in order
 
 
 def _income_tax_by_year(result: Result, years: np.ndarray) -> np.ndarray:
@@ -50,66 +65,105 @@ def _income_tax_by_year(result: Result, years: np.ndarray) -> np.ndarray:
     return np.where(inside, total[np.minimum(at, width - 1)], 0.0)
 
 
+def agreement_at_full_ramp(scenario: Scenario, years: int) -> tuple[Projection, Result]:
+    """What the project agreement specifies, every year: the approved scenario with every phase's
+    ramp at 1.0 (its approved jobs from its first year), projected and evaluated like any other."""
+    changes = {prefix + "jobs.ramp": [1.0] for prefix, _ in phase_records(scenario)}
+    with quiet(), warnings.catch_warnings():  # the package builds the variant: nothing to warn of
+        warnings.simplefilter("ignore", PlausibilityWarning)
+        full = scenario.replace(changes)
+        result = evaluate(full)
+    return projection(full, result, years), result
+
+
 def floor_table(
-    scenario: Scenario, plan: Projection, certified: Certification, flags: RerunFlags, actual: Result, projected: Result
+    scenario: Scenario,
+    plan: Projection,
+    certified: Certification,
+    flags: RerunFlags,
+    actual: Result,
+    projected: Result,
+    agreement: tuple[Projection, Result] | None = None,
 ) -> pd.DataFrame:
-    """One row per maintained reported year and measure (jobs, median salary, withholdings): the
-    actual value, the project agreement's, the share and whether it drops below the floor,
-    N.J.A.C. 19:31U-1.14(c) [rule, opening read]. The jobs of the first year are compared with the
-    agreement's approved jobs (``readings.first_report_basis``, as under 19:31U-1.14(b)); the median
-    salaries are those of the re-run step (``flags``)."""
+    """One row per reported year, with for each measure (full-time jobs, median salary,
+    withholdings) the actual value, what the project agreement specifies, the share and whether it
+    drops below the floor (only in years the business was there), N.J.A.C. 19:31U-1.14(c) [rule,
+    opening read]. By default (``readings.floor_basis: agreement``) the agreement is its approved
+    figures at full ramp, one basis for the three measures and every year (``agreement``: that
+    projection and its result, :func:`agreement_at_full_ramp`); ``ramp``: the ramp's projection of
+    each year, the first year's jobs read by ``readings.first_report_basis`` (the comparison before).
+    The actual median salaries are those of the re-run step (``flags``)."""
     floor = parameter("project_agreement_floor_share")
     year = plan.year
-    projected_jobs = certified.projected_new + certified.projected_retained
-    if scenario.readings.first_report_basis == "approved_jobs" and year.size:
-        projected_jobs = projected_jobs.copy()
-        retained = sum(float(m.jobs.retained) for m in phase_models(scenario) if getattr(m, "start_year", 0) == 0)
-        projected_jobs[0] = first_report_jobs(scenario, 0.0) + retained * bool(certified.projected_retained[0] > 0)
     reported_jobs = certified.reported_new + certified.reported_retained
-    rows = {
-        "full_time_jobs": (reported_jobs, projected_jobs),
-        "median_salary": (flags.actual_salary, flags.projected_salary),
-        "withholdings": (_income_tax_by_year(actual, year), _income_tax_by_year(projected, year)),
-    }
-    measures = FLOOR_MEASURES  # the rows year by year, then by measure
-    value = np.stack([np.asarray(rows[m][0], dtype=float) for m in measures], axis=1).ravel()
-    agreed = np.stack([np.asarray(rows[m][1], dtype=float) for m in measures], axis=1).ravel()
-    share = np.divide(value, agreed, out=np.full(value.shape, np.nan), where=np.nan_to_num(agreed) > 0)
-    below = below_floor(value, agreed, floor) & np.repeat(certified.maintained, len(measures))
-    table = pd.DataFrame(
-        {
-            "year": np.repeat(year, len(measures)),
-            "measure": np.tile(measures, year.size),
-            "actual": value,
-            "project_agreement": agreed,
-            "share": share,
-            "below_floor": below,
+    if scenario.readings.floor_basis == "agreement":
+        full_plan, full_result = agreement if agreement is not None else agreement_at_full_ramp(scenario, year.size)
+        agreed = {
+            "full_time_jobs": full_plan.new.sum(axis=0) + full_plan.retained.sum(axis=0),
+            "median_salary": projected_salary(full_plan),
+            "withholdings": _income_tax_by_year(full_result, year),
         }
-    )
+    else:
+        projected_jobs = certified.projected_new + certified.projected_retained
+        if scenario.readings.first_report_basis == "approved_jobs" and year.size:
+            projected_jobs = projected_jobs.copy()
+            retained = sum(float(m.jobs.retained) for m in phase_models(scenario) if getattr(m, "start_year", 0) == 0)
+            projected_jobs[0] = first_report_jobs(scenario, 0.0) + retained * bool(certified.projected_retained[0] > 0)
+        agreed = {
+            "full_time_jobs": projected_jobs,
+            "median_salary": flags.projected_salary,
+            "withholdings": _income_tax_by_year(projected, year),
+        }
+    value = {
+        "full_time_jobs": reported_jobs,
+        "median_salary": flags.actual_salary,
+        "withholdings": _income_tax_by_year(actual, year),
+    }
+    columns = {}
+    for measure in FLOOR_MEASURES:
+        mine, theirs = np.asarray(value[measure], dtype=float), np.asarray(agreed[measure], dtype=float)
+        columns[measure] = mine
+        columns[measure + "_agreement"] = theirs
+        known = np.nan_to_num(theirs) > 0
+        share = np.divide(mine, theirs, out=np.full(mine.shape, np.nan), where=known)
+        columns[measure + "_share_of_agreement"] = share
+        columns[measure + "_below_floor"] = below_floor(mine, theirs, floor) & certified.maintained
+    table = pd.DataFrame(columns, index=pd.Index(year, name="year"))
     table.attrs["floor"] = floor
+    table.attrs["basis"] = scenario.readings.floor_basis
     return table
 
 
+#: How the floor's lines name each measure and the agreement it is compared with.
+_MEASURE_WORDS = {
+    "full_time_jobs": "full-time jobs (new and retained)",
+    "median_salary": "median salary",
+    "withholdings": "withholdings (income tax)",
+}
+_BASIS_WORDS = {"agreement": "the project agreement's at full ramp", "ramp": "the ramp's projection"}
+
+
 def floor_warnings(table: pd.DataFrame, projected: Result) -> tuple[str, ...]:
-    """The lines of the 80 percent floor (:func:`floor_table`), each from its row, the words of the
-    rule once, and whether the projection itself was eligible."""
+    """The lines of the 80 percent floor (:func:`floor_table`): one per measure, naming its years
+    and its lowest share (each from its row), the words of the rule once, and whether the projection
+    itself was eligible."""
     floor = table.attrs.get("floor", parameter("project_agreement_floor_share"))
-    names = {
-        "full_time_jobs": "full-time jobs",
-        "median_salary": "median salary",
-        "withholdings": "withholdings (income tax)",
-    }
+    basis = _BASIS_WORDS[table.attrs.get("basis", "agreement")]
     lines = []
-    below = table["below_floor"].to_numpy()
-    columns = [table[name].to_numpy()[below] for name in ("year", "measure", "actual", "project_agreement", "share")]
-    for year, measure, actual, agreement, share in zip(*columns, strict=True):
+    for measure in FLOOR_MEASURES:
+        below = table[measure + "_below_floor"].to_numpy(dtype=bool)
+        if not below.any():
+            continue
+        rows = table.loc[below]
+        lowest = rows[measure + "_share_of_agreement"].idxmin()  # the first year of the lowest share
         money = measure != "full_time_jobs"
-        value = money_exact(actual) if money else f"{actual:,.1f}"
-        agreed = money_exact(agreement) if money else f"{agreement:,.1f}"
-        written, _ = written_pair(share, floor, "<", "share")  # the digits that keep it written below the floor
+        actual, agreement = rows.loc[lowest, measure], rows.loc[lowest, measure + "_agreement"]
+        value = money_exact(actual) if money else job_count(actual)
+        agreed = money_exact(agreement) if money else job_count(agreement)
+        written, _ = written_pair(rows.loc[lowest, measure + "_share_of_agreement"], floor, "<", "share")
         lines.append(
-            f"year {year}: {names[measure]} {value}, {written} of the project agreement's "
-            f"{agreed}: below its {floor:.0%} floor (N.J.A.C. 19:31U-1.14(c))"
+            f"{_MEASURE_WORDS[measure]} below {floor:.0%} of {basis} in {year_list(rows.index)} "
+            f"(lowest in year {lowest}: {value}, {written} of {agreed}) (N.J.A.C. 19:31U-1.14(c))"
         )
     if lines:
         lines.append("N.J.A.C. 19:31U-1.14(c), the words read: " + FLOOR_WORDS)

@@ -1,7 +1,9 @@
 """The steps of :func:`netbenefit.model.after_approval.follow` that read a scenario: what the approval
-projected for each phase, the certification of each phase's credit, the re-run flag of 76(a)(2)
-and N.J.A.C. 19:31U-1.14(b), and the clawback on each phase's own clock (the 80 percent floor of
-19:31U-1.14(c) is :mod:`netbenefit.model.after_approval_floor`).
+projected for each phase, the certification of each phase's credit and the re-run flag of 76(a)(2)
+and N.J.A.C. 19:31U-1.14(b) (the clawback on each phase's own clock is
+:mod:`netbenefit.model.after_approval_clawback`, the 80 percent floor of 19:31U-1.14(c)
+:mod:`netbenefit.model.after_approval_floor`, a reduction under C.34:1B-341(a)(4)
+:mod:`netbenefit.model.after_approval_reduction`).
 
 The pure rules they apply are :mod:`netbenefit.law.rules.certification` and
 :mod:`netbenefit.law.rules.clawback`; the readings and their grades are in :mod:`netbenefit.model.after_approval`.
@@ -14,9 +16,9 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from ..errors import ScenarioError
+from ..law.labels import jobs as jobs_words
 from ..law.parameters import parameter
 from ..law.rules import repayment_schedule
 from ..law.rules.certification import (
@@ -28,7 +30,6 @@ from ..law.rules.certification import (
     prior_report,
     retained_first,
 )
-from ..law.rules.clawback import extended_years_maintained, incremental_shares, phase_clawback, recapture_rule
 from .actuals import Actuals, ActualYear
 from .result import Result
 from .scenario import Scenario
@@ -144,8 +145,10 @@ def phase_jobs(scenario: Scenario, actuals: Actuals, plan: Projection, source: s
     reported = np.array([np.nan if row.median_salary is None else row.median_salary for row in totals])
     ratio = reported / projected_salary(plan)
     salary = plan.salary * ratio[None, :]
-    if phases == 1:
-        salary = reported[None, :]  # the reported salary itself (no rounding through the ratio)
+    if phases == 1 or "jobs.median_salary" in scenario.shared:
+        # the reported salary itself (no rounding through the ratio): one phase, or one salary path the phases share
+        salary = np.broadcast_to(reported, (phases, years)).copy()
+    salary[plan.year[None, :] <= plan.start[:, None]] = np.nan  # a phase has no salary before its first year
     share = np.array([np.nan if row.nj_withholding_share is None else row.nj_withholding_share for row in totals])
     return PhaseJobs(new, retained, salary, np.broadcast_to(share, (phases, years)).copy())
 
@@ -160,8 +163,8 @@ def early_jobs_warnings(jobs: PhaseJobs, plan: Projection) -> tuple[str, ...]:
             count = jobs.new[k, t] + jobs.retained[k, t]
             if count > 0:
                 lines.append(
-                    f"year {t + 1}: phase {k + 1} reports {count:,.1f} jobs before it starts (its first year is "
-                    f"project year {start + 1}): they earn no credit and are left out of the re-run"
+                    f"Phase {k + 1}: {jobs_words(count)} jobs reported in year {t + 1}, before it starts (its first "
+                    f"year is project year {start + 1}): they earn no credit and are left out of the re-run"
                 )
     return tuple(lines)
 
@@ -210,6 +213,12 @@ class Certification:
     new_by_phase: np.ndarray | None = None  # counted, after the retained requirement
     retained_by_phase: np.ndarray | None = None
     certified_by_phase: np.ndarray | None = None
+    in_proportion_by_phase: np.ndarray | None = None  # before forfeiture
+
+    def forfeited_by_phase(self) -> np.ndarray:
+        """Each phase's credit forfeited for a fall of the statewide workforce (phases, years). [USD]"""
+        before = self.certified_by_phase if self.in_proportion_by_phase is None else self.in_proportion_by_phase
+        return np.where(self.forfeited[None, :], before, 0.0)
 
 
 def certification(scenario: Scenario, actuals: Actuals, projected: Result, plan: Projection, jobs: PhaseJobs):
@@ -256,6 +265,7 @@ def certification(scenario: Scenario, actuals: Actuals, projected: Result, plan:
         new_by_phase=new_by_phase,
         retained_by_phase=retained_by_phase,
         certified_by_phase=certified_by_phase,
+        in_proportion_by_phase=in_proportion,
     )
 
 
@@ -271,19 +281,60 @@ def first_report_jobs(scenario: Scenario, ramp_first_year: float) -> float:
 
 @dataclass(frozen=True)
 class RerunFlags:
-    """The re-run step's flags, 76(a)(2) and N.J.A.C. 19:31U-1.14(b), by reported year."""
+    """The re-run step's flags, 76(a)(2) and N.J.A.C. 19:31U-1.14(b), by reported year; the ``phase_*``
+    arrays (phases, years) compare each phase with its own agreement and reports (NaN before its
+    first year), which flag under ``readings.rerun_comparison: each_phase``."""
 
     new_fall: np.ndarray  # fall of the new jobs against the prior report (share)
     projected_salary: np.ndarray  # [USD/year]; NaN without a median salary
     actual_salary: np.ndarray
     salary_fall: np.ndarray  # NaN where a salary is not reported
     flag: np.ndarray
+    phase_new_fall: np.ndarray | None = None
+    phase_salary_fall: np.ndarray | None = None
+    phase_flag: np.ndarray | None = None
 
 
-def rerun_flags(scenario: Scenario, actuals: Actuals, certified: Certification, plan: Projection) -> RerunFlags:
+def _falls(actual, first, start: int) -> np.ndarray:
+    """The fall of each year's report below the prior one (the first, from ``start``, below
+    ``first``); NaN where either is not reported and before ``start``."""
+    actual = np.asarray(actual, dtype=float)
+    falls = np.full(actual.shape, np.nan)
+    if start >= actual.size:
+        return falls
+    own = actual[start:]
+    compared = prior_report(own, first)
+    known = ~(np.isnan(own) | np.isnan(compared))
+    falls[start:] = np.where(known, fall_share(np.nan_to_num(own), np.nan_to_num(compared)), np.nan)
+    return falls
+
+
+def _phase_falls(scenario: Scenario, certified: Certification, plan: Projection, jobs: PhaseJobs | None):
+    """Each phase's falls of new jobs and median salary against its own agreement (its first
+    report) and its own prior reports, from its first year (the phase's ``jobs.new``, or the
+    ramp's first year under ``readings.first_report_basis: ramp``)."""
+    phases, years = plan.new.shape
+    new_fall, salary_fall = np.full((phases, years), np.nan), np.full((phases, years), np.nan)
+    for k, model in enumerate(phase_models(scenario)):
+        start = int(plan.start[k])
+        if start >= years:
+            continue
+        first = plan.new[k, start] if scenario.readings.first_report_basis == "ramp" else float(model.jobs.new)
+        new_fall[k] = _falls(certified.new_by_phase[k], first, start)
+        if jobs is not None:
+            salary_fall[k] = _falls(jobs.salary[k], plan.salary[k, start], start)
+    return new_fall, salary_fall
+
+
+def rerun_flags(
+    scenario: Scenario, actuals: Actuals, certified: Certification, plan: Projection, jobs: PhaseJobs | None = None
+) -> RerunFlags:
     """The re-run flag: a fall of more than 10% of the new jobs or the median salary against the prior
     year's report ("or the project agreement if the annual report is the first such report filed"),
-    76(a)(2) [statute], except for a small business, N.J.A.C. 19:31U-1.14(b) [rule]; on the project's totals."""
+    76(a)(2) [statute], except for a small business, N.J.A.C. 19:31U-1.14(b) [rule]; on the project's
+    totals, or (``readings.rerun_comparison: each_phase``, given ``jobs``) each phase against its own
+    agreement and reports, a year flagged where any phase falls. A slow decline (under 10% a year)
+    never flags: the 80 percent floor of 19:31U-1.14(c) is what catches it."""
     actual_new = certified.actual_new
     rerun_fall = parameter("net_benefit_rerun_fall_share")
     new_fall = fall_share(actual_new, prior_report(actual_new, first_report_jobs(scenario, certified.projected_new[0])))
@@ -296,111 +347,19 @@ def rerun_flags(scenario: Scenario, actuals: Actuals, certified: Certification, 
         fall_share(np.nan_to_num(actual_salary), np.nan_to_num(compared_salary)),
     )
     flag = more_than(new_fall, rerun_fall) | more_than(np.nan_to_num(salary_fall), rerun_fall)
+    phase_new, phase_salary = _phase_falls(scenario, certified, plan, jobs)
+    phase_flag = more_than(np.nan_to_num(phase_new), rerun_fall) | more_than(np.nan_to_num(phase_salary), rerun_fall)
+    if scenario.readings.rerun_comparison == "each_phase" and jobs is not None:
+        flag = phase_flag.any(axis=0)
     if scenario.business.small_business and parameter("net_benefit_rerun_small_business_excepted"):
         flag = np.zeros_like(flag)  # "Except for a small business", N.J.A.C. 19:31U-1.14(b) [rule]
-    return RerunFlags(new_fall, projected, actual_salary, salary_fall, flag)
+        phase_flag = np.zeros_like(phase_flag)
+    return RerunFlags(new_fall, projected, actual_salary, salary_fall, flag, phase_new, phase_salary, phase_flag)
 
 
 # ----------------------------------------------------------------------------------------------
-# The clawback, each phase on its own clock
+# Deprecated (the clawback step is netbenefit.model.after_approval_clawback)
 # ----------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Clawback:
-    """The clawback in the year the project stops, on the credits actually certified."""
-
-    years_maintained: int | None  # whole extended years maintained (initial phase); None without a stop or an extension
-    repayment: float  # [USD] of the incremental credit, 71(a)(5)(d)
-    recaptured: float  # [USD] within the commitment period
-    interest: float  # [USD] on the recapture
-    year: int | None  # the year after the project stopped, when anything is owed
-    by_phase: pd.DataFrame | None = None  # one row per phase: its clock and what it owes
-
-
-def incremental_share_by_phase(scenario: Scenario, projected: Result) -> np.ndarray:
-    """The share of each phase's credits received on account of the extended commitment (as the
-    result's clawback schedule reads it, :func:`netbenefit.law.rules.clawback.incremental_shares`)."""
-    c = projected.computation
-    if not (projected.extended_years and projected.extension_counted):
-        return np.zeros(len(c.phases))
-    return incremental_shares(
-        np.cumsum([float(np.ravel(p.requested_credits)[0]) for p in c.phases]),
-        np.ravel(c.cumulative_pv_credits[0]),
-        np.cumsum([float(np.ravel(p.pv_benefits_without_extension)[0]) for p in c.phases]),
-        projected.threshold,
-        projected.incremental_credit,
-    )
-
-
-def clawback(scenario: Scenario, projected: Result, stop: int | None, certified: Certification, plan: Projection):
-    """The clawback in the year the project stops (``stop``: the last project year maintained, for
-    every phase), on the credits each phase actually received: recapture within the phase's
-    commitment period and its interest (C.34:1B-341(a)(4)), and the repayment of the incremental
-    credit of an extended commitment, 71(a)(5)(d), each phase on its own clock: years counted from
-    the year before its own first credit year (:func:`netbenefit.law.rules.clawback.phase_clawback`)."""
-    c = projected.computation
-    extended = projected.extended_years if projected.extension_counted else 0
-    shares = incremental_share_by_phase(scenario, projected)
-    rate = scenario.commitment.recapture_interest.rate if scenario.commitment.recapture_interest else 0.0
-    rows = []
-    for k, model in enumerate(phase_models(scenario)):
-        start = plan.start[k] + model.award.first_credit_year - 1
-        period = float(np.ravel(c.phases[k].commitment_period_years)[0])
-        row = {
-            "phase": k + 1,
-            "commitment_start": start,
-            "commitment_period_years": period,
-            "credits_received": 0.0,
-            "recapture": 0.0,
-            "interest": 0.0,
-            "extension_repayment": 0.0,
-            "extended_years_maintained": None,
-        }
-        if stop is not None:
-            received_by_year = np.zeros(max(stop, plan.credits_from_year_1.shape[1]))
-            received_by_year[: plan.credits_from_year_1.shape[1]] = plan.credits_from_year_1[k]
-            received_by_year = received_by_year[:stop]
-            reported_until = min(stop, certified.certified_by_phase.shape[1])
-            received_by_year[:reported_until] = certified.certified_by_phase[k, :reported_until]
-            owed = phase_clawback(
-                received_by_year,
-                [stop],
-                start,
-                period,
-                float(shares[k]),
-                extended,
-                recapture_rule(scenario),
-                scenario.commitment.extension_years_counted,
-                rate,
-                award_total=float(np.ravel(c.phases[k].requested_credits)[0]),
-            )
-            row.update(
-                credits_received=float(owed["credits_received"][0]),
-                recapture=float(owed["recapture"][0]),
-                interest=float(owed["interest"][0]),
-                extension_repayment=float(owed["extension_repayment"][0]),
-            )
-            if extended:
-                kept = extended_years_maintained(
-                    stop, start + period, extended, scenario.commitment.extension_years_counted
-                )
-                row["extended_years_maintained"] = int(np.floor(kept))
-        rows.append(row)
-    by_phase = pd.DataFrame(rows).set_index("phase")
-    recaptured = float(by_phase["recapture"].sum())
-    interest = float(by_phase["interest"].sum())
-    repayment = float(by_phase["extension_repayment"].sum())
-    years_maintained = by_phase["extended_years_maintained"].iloc[0] if extended and stop is not None else None
-    repayment_year = stop + 1 if stop is not None and (repayment > 0 or recaptured > 0) else None
-    return Clawback(
-        None if years_maintained is None else int(years_maintained),
-        repayment,
-        recaptured,
-        interest,
-        repayment_year,
-        by_phase,
-    )
 
 
 def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
@@ -446,15 +405,15 @@ def extension_repayment(incremental_credit, extended_years, commitment_end, main
     return maintained, dict(repayment_schedule(incremental_credit, years))[maintained]
 
 
+
+
 __all__ = [
     "ActualYear",
     "Certification",
-    "Clawback",
     "PhaseJobs",
     "Projection",
     "RerunFlags",
     "certification",
-    "clawback",
     "extension_repayment",
     "first_report_jobs",
     "early_jobs_warnings",

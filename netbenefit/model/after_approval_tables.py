@@ -1,5 +1,8 @@
-"""The tables of :class:`netbenefit.model.after_approval.AfterApproval`: the years, each phase's years,
-the comparison of the test on the projections and on actual results, and the clawback's row."""
+"""The tables of :class:`netbenefit.model.after_approval.AfterApproval`: the years, each phase and each
+phase's years, the comparison of the test on the projections and on actual results, the re-run per
+test, and the clawback's row. Each is a :class:`netbenefit.model.tables.ResultTable`: numbers stay
+numbers, and a notebook (and ``to_text``, the command line) shows them by the unit of each column's
+label (:mod:`netbenefit.law.labels.after_approval`): money as dollars, shares and ratios as percents."""
 
 from __future__ import annotations
 
@@ -7,19 +10,26 @@ import numpy as np
 import pandas as pd
 
 from .actuals import Actuals
-from .after_approval_steps import Certification, Clawback, RerunFlags
+from .after_approval_clawback import Clawback, CreditsReceived
+from .after_approval_steps import Certification, PhaseJobs, Projection, RerunFlags
 from .result import Result
+from .tables import ResultTable
 
 #: Columns of the years table that are flags (False in a row added for a clawback).
 FLAG_COLUMNS = ("maintained", "forfeited", "rerun_flag")
 
 
+def shown(frame: pd.DataFrame) -> ResultTable:
+    """``frame`` as an after-approval table: its values unchanged, shown by the unit of each label."""
+    return ResultTable.of(frame)
+
+
 def years_table(
     actuals: Actuals, certified: Certification, flags: RerunFlags, actual: Result, owed: Clawback
-) -> pd.DataFrame:
+) -> ResultTable:
     """One row per reported project year (and the year a clawback is owed): see
     :class:`~netbenefit.model.after_approval.AfterApproval`. ``actual_new_jobs`` and ``counted_retained_jobs``
-    are the jobs certification counts (the retained requirement met first, N.J.A.C. 19:31U-1.4(c);
+    are the jobs certification counts (the approved retained jobs met first, N.J.A.C. 19:31U-1.4(c);
     retained jobs only where 71(c) makes them eligible); ``actual_retained_jobs`` is what the file reports."""
     in_proportion, forfeited, flag = certified.in_proportion, certified.forfeited, flags.flag
     table = pd.DataFrame(
@@ -46,76 +56,98 @@ def years_table(
         },
         index=pd.Index(certified.year, name="year"),
     )
-    return clawback_rows(table, owed.year, owed.recaptured, owed.interest, owed.repayment)
+    return shown(clawback_rows(table, owed.year, owed.recaptured, owed.interest, owed.repayment, owed.reduction))
 
 
-def phase_years_table(certified: Certification) -> pd.DataFrame:
-    """One row per phase and reported year: the credit approved and certified and the jobs counted."""
+def phase_years_table(
+    certified: Certification, flags: RerunFlags | None = None, jobs: PhaseJobs | None = None
+) -> ResultTable:
+    """One row per phase and reported year: the credit approved, forfeited and certified, the jobs
+    counted, the median salary reported for the phase, and its falls against its own prior report
+    (76(a)(2) read phase by phase: they flag under ``readings.rerun_comparison: each_phase``)."""
     phases, years = certified.approved_by_phase.shape
-    return pd.DataFrame(
-        {
-            "approved_credit": certified.approved_by_phase.ravel(),
-            "actual_new_jobs": certified.new_by_phase.ravel(),
-            "counted_retained_jobs": certified.retained_by_phase.ravel(),
-            "certified_credit": certified.certified_by_phase.ravel(),
-        },
-        index=pd.MultiIndex.from_product([range(1, phases + 1), certified.year.tolist()], names=["phase", "year"]),
-    )
+    forfeited = certified.forfeited_by_phase()
+    columns = {
+        "approved_credit": certified.approved_by_phase.ravel(),
+        "actual_new_jobs": certified.new_by_phase.ravel(),
+        "counted_retained_jobs": certified.retained_by_phase.ravel(),
+        "forfeited_credit": forfeited.ravel(),
+        "certified_credit": certified.certified_by_phase.ravel(),
+    }
+    if jobs is not None:
+        columns["actual_median_salary"] = jobs.salary.ravel()
+    if flags is not None and flags.phase_new_fall is not None:
+        columns["new_jobs_fall_share"] = flags.phase_new_fall.ravel()
+        columns["salary_fall_share"] = flags.phase_salary_fall.ravel()
+    index = pd.MultiIndex.from_product([range(1, phases + 1), certified.year.tolist()], names=["phase", "year"])
+    return shown(pd.DataFrame(columns, index=index))
 
 
-def phases_table(certified: Certification, owed: Clawback) -> pd.DataFrame:
-    """One row per phase: the credits approved and certified over the reported years, its clock
-    (commitment start and period, years after approval) and what it owes [USD]."""
+def phases_table(certified: Certification, owed: Clawback, plan: Projection | None = None, stop=None) -> ResultTable:
+    """One row per phase: the credits approved, certified and forfeited over the reported years, the
+    years of its own clock the business maintained (0: the phase had not started by the stop), its
+    clock (commitment start and period, years after approval), what it owes, and the credits it
+    received less recapture and repayment [USD]."""
     table = owed.by_phase.copy()
+    table.insert(0, "forfeited_credits", certified.forfeited_by_phase().sum(axis=1))
     table.insert(0, "certified_credits", certified.certified_by_phase.sum(axis=1))
     table.insert(0, "approved_credits", certified.approved_by_phase.sum(axis=1))
-    return table
+    if plan is not None:
+        last = certified.year.size if stop is None else stop
+        table.insert(3, "phase_years_maintained", np.maximum(last - plan.start, 0.0))
+    given_back = table["recapture"] + table["extension_repayment"]
+    if "reduction_recapture" in table:
+        given_back = given_back + table["reduction_recapture"]
+    table["net_credits_received"] = table["credits_received"] - given_back
+    table["extended_years_maintained"] = table["extended_years_maintained"].astype("Int64")  # a count, or NA
+    return shown(table)
 
 
-def rerun_tests_table(actual: Result) -> pd.DataFrame:
+def rerun_tests_table(actual: Result) -> ResultTable:
     """The net benefit test re-run on actual results, one row per cumulative test (initial phase,
-    then 1..k): its phases, ratio, the threshold and whether it passes."""
+    then 1..k): its phases, PVs, ratio, the threshold, whether it passes, and which test decides
+    (the re-run's 71(a)(5) record)."""
     tests = actual.phase_tests.copy()
     tests["threshold"] = actual.threshold
-    return tests[["phases", "pv_benefits", "pv_credits", "ratio", "threshold", "passes"]]
+    tests["deciding"] = np.arange(len(tests)) == actual.net_benefit_decision.deciding
+    return shown(tests[["phases", "pv_benefits", "pv_credits", "ratio", "threshold", "passes", "deciding"]])
 
 
-def comparison_table(projected: Result, actual: Result, approved: float, certified: float) -> pd.DataFrame:
-    """The net benefit test on the projections and re-run on actual results, with the credits of the
-    reported years (``approved`` and ``certified``) [USD]."""
-    return pd.DataFrame(
+def comparison_table(projected: Result, actual: Result, received: CreditsReceived | None = None) -> ResultTable:
+    """The net benefit test on the projections and re-run on actual results (both on the approved
+    credits: each row's ``ratio`` is its result's, with the test that decides), and beside the re-run
+    the PV of the credits actually received and the ratio of the actual-results benefits to it
+    (labelled, no verdict: not a statutory test)."""
+    results = (projected, actual)
+    nan = float("nan")
+    table = pd.DataFrame(
         {
-            "projected": [
-                projected.pv_benefits,
-                projected.pv_credits,
-                projected.ratio,
-                projected.threshold,
-                projected.passes,
-                projected.max_credit_pv,
-                approved,
-            ],
-            "actual": [
-                actual.pv_benefits,
-                actual.pv_credits,
-                actual.ratio,
-                actual.threshold,
-                actual.passes,
-                actual.max_credit_pv,
-                certified,
-            ],
+            "pv_benefits": [r.pv_benefits for r in results],
+            "pv_credits": [r.pv_credits for r in results],
+            "ratio": [r.ratio for r in results],
+            "deciding_test": [r.deciding_test.what for r in results],
+            "threshold": [r.threshold for r in results],
+            "passes": [bool(r.passes) for r in results],
+            "max_credit_pv": [r.max_credit_pv for r in results],
+            "pv_net_credits_received": [nan, nan if received is None else received.pv],
+            "ratio_on_credits_received": [nan, nan if received is None else received.ratio],
         },
-        index=pd.Index(
-            ["pv_benefits", "pv_credits", "ratio", "threshold", "passes", "max_credit_pv", "credits_reported_years"],
-            name="measure",
-        ),
-        dtype=object,
+        index=pd.Index(["projected", "rerun"], name="test"),
     )
+    return shown(table)
 
 
-def clawback_rows(table: pd.DataFrame, owed_year: int | None, recaptured: float, interest: float, repayment: float):
-    """The years table with the clawback in the year it is owed: ``recapture``, ``interest`` and
-    ``repayment`` columns, and a row for that year when it follows the last year reported (its
-    amounts empty, its flags False: nothing was reported for it)."""
+def clawback_rows(
+    table: pd.DataFrame,
+    owed_year: int | None,
+    recaptured: float,
+    interest: float,
+    repayment: float,
+    reduction: float = 0.0,
+):
+    """The years table with the clawback in the year it is owed: ``recapture``, ``reduction_recapture``,
+    ``interest`` and ``repayment`` columns, and a row for that year when it follows the last year
+    reported (its amounts empty, its flags False: nothing was reported for it)."""
     if owed_year is not None and owed_year not in table.index:
         table = table.reindex(table.index.append(pd.Index([owed_year], name="year")))
         for column in FLAG_COLUMNS:
@@ -125,5 +157,6 @@ def clawback_rows(table: pd.DataFrame, owed_year: int | None, recaptured: float,
     return table.assign(
         repayment=np.where(at, repayment, 0.0),
         recapture=np.where(at, recaptured, 0.0),
+        reduction_recapture=np.where(at, reduction, 0.0),
         interest=np.where(at, interest, 0.0),
     )

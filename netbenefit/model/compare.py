@@ -25,8 +25,11 @@ SUMMARY_COLUMNS = (
     "threshold_clause",
     "margin",
     "deciding_test",
+    "extension_decides",
+    "ratio_without_extension",
     "pv_benefits",
     "pv_credits",
+    "whole_project_ratio",
     "max_credit_pv",
     "requested_credits",
     "discount_rate",
@@ -54,8 +57,11 @@ def summary_row(result: Result) -> dict:
         "threshold_clause": result.threshold_clause,
         "margin": result.margin,  # the deciding test's ratio minus the threshold, 71(a)(5)
         "deciding_test": result.deciding_test.what,
-        "pv_benefits": result.pv_benefits,
+        "extension_decides": result.extension_decides,  # passes only with the elected extension, 71(a)(5)(d)
+        "ratio_without_extension": result.ratio_without_extension,
+        "pv_benefits": result.pv_benefits,  # the whole project's, beside its ratio
         "pv_credits": result.pv_credits,
+        "whole_project_ratio": result.whole_project_ratio,
         "max_credit_pv": result.max_credit_pv,
         "requested_credits": result.requested_credits,
         "discount_rate": result.discount_rate,

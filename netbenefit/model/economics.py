@@ -22,6 +22,8 @@ but-for share. Every function is pure: it touches no file and no global state.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -154,24 +156,33 @@ def economist_view_of(
     cost_per_resident: float = 0.0,
     residents_per_new_job: float = 0.0,
 ) -> pd.DataFrame:
-    """:func:`economist_view` of an evaluated :class:`~netbenefit.Result`.
+    """:func:`economist_view` of an evaluated :class:`~netbenefit.Result`, on the test that decides
+    71(a)(5) (for a project without later phases, the whole project): its statutory row is the
+    ratio and verdict the result states.
 
-    The cost of growth is computed from the result's new full-time jobs, benefit-window weights and
-    discount factors (:func:`pv_cost_of_growth`).
+    The cost of growth is computed from the new full-time jobs of that test's phases, each phase's
+    benefit-window weights and the discount factors (:func:`pv_cost_of_growth`).
     """
-    cashflows = result.cashflows
-    growth = pv_cost_of_growth(
-        cashflows["new_full_time_jobs"].to_numpy(),
-        cashflows["discount_factor"].to_numpy(),
-        cashflows["weight"].to_numpy(),
-        cost_per_new_job=cost_per_new_job,
-        cost_per_resident=cost_per_resident,
-        residents_per_new_job=residents_per_new_job,
+    c = result.computation
+    years = len(c.years)
+    discount = np.broadcast_to(c.discount_factor, (1, years))[0]
+    growth = math.fsum(
+        pv_cost_of_growth(
+            np.broadcast_to(phase.new_full_time_jobs, (1, years))[0],
+            discount,
+            np.broadcast_to(phase.weight, (1, years))[0],
+            cost_per_new_job=cost_per_new_job,
+            cost_per_resident=cost_per_resident,
+            residents_per_new_job=residents_per_new_job,
+        )
+        for phase in c.phases[: len(result.deciding_phases)]
     )
+    test = result.table_rows("phase_tests")[result.net_benefit_decision.deciding]
     table = economist_view(
-        result.pv_benefits, result.pv_credits, result.threshold, but_for_share=but_for_share, pv_cost_of_growth=growth
+        test.pv_benefits, test.pv_credits, result.threshold, but_for_share=but_for_share, pv_cost_of_growth=growth
     )
-
+    phased = len(result.net_benefit_decision.comparisons) > 1
+    table.attrs["test"] = result.deciding_test.what if phased else ""  # the test of 71(a)(5) the rows are of
     table.attrs["conventions"] = Conventions.of_result(result)
     return table
 

@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import ScenarioError
 from ..law import award, finance, taxes
 from ..law.parameters import parameter
-from ..law.rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, eligibility, repayment_schedule
+from ..law.rules import CHECK_IDS, JOB_CLAUSES, THRESHOLD_CLAUSES, repayment_schedule
 from ..law.rules.clawback import (
     SCHEDULE_COLUMNS,
     clawback_schedule,
@@ -20,12 +20,13 @@ from ..law.rules.clawback import (
     incremental_shares,
     recapture_rule,
 )
-from ..law.rules.decision import Comparison, Decision, phases_name
+from ..law.rules.decision import phases_name
 from . import commitment_window, disclosures, explain, year_zero
 from .cashflows import Computation, compute
+from .on_demand import ColumnsOnDemand, OnDemand, table_on_demand
 from .overflow import check_finite_sums, overflowing_key
 from .plausibility import warn_if_implausible
-from .result import ColumnsOnDemand, OnDemand, Result, table_on_demand
+from .result import Result
 from .scenario import Scenario, load_scenario
 
 
@@ -142,7 +143,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     incremental = _scalar(c.incremental_credit)
     extended_years = scenario.commitment.extended_years
 
-    # The tables are built when first read (netbenefit.model.result.OnDemand), from these arrays.
+    # The tables are built when first read (netbenefit.model.on_demand.OnDemand), from these arrays.
     phase_tests = table_on_demand(
         {
             "phases": [list(range(1, k + 2)) for k in range(len(c.phases))],
@@ -152,23 +153,22 @@ def _result(scenario: Scenario, c: Computation) -> Result:
             "passes": c.cumulative_passes[0].astype(bool),
         }
     )
-    note = explain.extension_note(scenario, statutory_code, incremental, passes=passes)
+    # Each check's record as its rule made it (netbenefit.law.rules.decision), for the one variant.
+    decisions = {check_id: decision.variant(0) for check_id, decision in c.decisions.items()}
+    passed = {check_id: decision.passed for check_id, decision in decisions.items()}
+    note = explain.extension_note(scenario, decisions["71(a)(5)"], incremental)
     donation = _scalar(c.infrastructure_fund_donation)
     minimum = _scalar(c.capital_investment_minimum)
     investment = _scalar(c.initial_capital_investment)
-    passed = {check_id: bool(_scalar(value)) for check_id, value in c.checks.items()}
-    decisions = _decisions(scenario, c, passed, job_clause, threshold_clause)
-    section_75_message, section_75_warning = explain.section_75_lines(
-        decisions["75"], [grade for *_, grade, _ in c.measures["section_75"]]
-    )
+    section_75_message, section_75_warning = explain.section_75_lines(decisions["75"])
     messages = {
-        "71(a)(1)": explain.capital_investment_message(scenario, minimum, investment, donation),
+        "71(a)(1)": explain.capital_investment_message(scenario, decisions["71(a)(1)"]),
         "71(a)(2)": explain.jobs_message(scenario, job_clause, decisions["71(a)(2)"]),
         "71(a)(3)": explain.location_message(scenario),
         "71(a)(5)": explain.net_benefit_message(scenario, decisions["71(a)(5)"], threshold_clause, note),
-        "71(a)(8)": explain.prevailing_wage_message(scenario, passed["71(a)(8)"]),
+        "71(a)(8)": explain.prevailing_wage_message(scenario, decisions["71(a)(8)"]),
         "71(d)": explain.accommodation_message(scenario, decisions["71(d)"]),
-        "71(f)": explain.application_date_message(scenario, passed["71(f)"]),
+        "71(f)": explain.application_date_message(decisions["71(f)"]),
         "75": section_75_message,
         **explain.attestation_messages(scenario),
     }
@@ -208,6 +208,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         pv_benefits_without_extension=_scalar(c.pv_benefits_without_extension),
         requested_credits=_scalar(c.requested_credits),
         max_credit_pv=_scalar(c.max_credit_pv),
+        max_credit_pv_note=explain.max_credit_note(decisions["71(a)(5)"]),
         max_credit_pv_whole_project=_scalar(c.pv_benefits) / threshold,
         decisions=decisions,
         extension_test=extension_test,
@@ -219,115 +220,16 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
         clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
         clawback_note=explain.clawback_note(bool(_scalar(c.eligible))),
-        warnings=explain.commitment_period_warnings(scenario, statutory_code)
+        warnings=explain.commitment_period_warnings(scenario, decisions["71(a)(5)"])
         + ((section_75_warning,) if section_75_warning else ()),
         ratio_as_given=_ratio_as_given(scenario, statutory_code, ratio),
+        whole_project_ratio=_scalar(c.whole_project_ratio),
+        ratio_without_extension=decisions["71(a)(5)"].facts["ratio_without_extension"],
+        passes_without_extension=decisions["71(a)(5)"].facts["passes_without_extension"],
         benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
         conventions=_conventions(scenario, c),
         computation=c,
     )
-
-
-def _decisions(
-    scenario: Scenario, c: Computation, passed: dict[str, bool], job_clause: str | None, threshold_clause: str
-) -> dict[str, Decision]:
-    """Each check as decided (:class:`netbenefit.law.rules.decision.Decision`): the comparisons the
-    rules made, with the values the computation compared, and which one decided. Every sentence,
-    the JSON's checks and the headlines are written from these records."""
-    decisions = {check_id: Decision(check_id, passed[check_id]) for check_id in CHECK_IDS}
-    # 71(a)(1): the initial phase's capital investment against the 71(b)(1) minimum.
-    investment, minimum = _scalar(c.initial_capital_investment), _scalar(c.capital_investment_minimum)
-    decisions["71(a)(1)"] = Decision(
-        "71(a)(1)",
-        passed["71(a)(1)"],
-        (Comparison(investment, minimum, "at_least", investment >= minimum, "usd", "capital investment", "71(b)(1)"),),
-        0,
-    )
-    # 71(a)(2): the new jobs against the minimum of (a), (b) or (c); the retained jobs where they decide.
-    business = scenario.business
-    new_minimum, new_clause = eligibility.new_jobs_minimum(
-        business.small_business, business.targeted_industry, business.full_time_employees_at_application or 0
-    )
-    created = _scalar(c.jobs_created)
-    comparisons = [
-        Comparison(created, new_minimum, "at_least", created >= new_minimum, "jobs", "new full-time jobs", new_clause)
-    ]
-    retained = scenario.jobs.retained
-    location = scenario.location
-    retained_limits = {
-        "71(c)(1)(d)": float(
-            eligibility.retained_jobs_minimum(
-                location.government_restricted_municipality,
-                location.qualified_incentive_tract,
-                location.enhanced_area,
-                scenario.readings.several_locations,
-            )
-        ),
-        "71(c)(1)(e)": float(parameter("retained_only_minimum_incentive_location")),
-        "71(c)(1)(f)": float(parameter("retained_only_minimum_statewide")),
-    }
-    deciding = 0
-    if job_clause in retained_limits:
-        limit = retained_limits[job_clause]
-        comparisons.append(Comparison(retained, limit, "at_least", True, "jobs", "retained full-time jobs", job_clause))
-        deciding = 1
-    decisions["71(a)(2)"] = Decision("71(a)(2)", passed["71(a)(2)"], tuple(comparisons), deciding)
-    # 71(a)(5): each cumulative test; the lowest ratio decides (they share one threshold).
-    threshold = _scalar(c.threshold)
-    tests = tuple(
-        Comparison(
-            float(c.cumulative_ratio[0, k]),
-            threshold,
-            "at_least",
-            bool(c.cumulative_passes[0, k]),
-            "ratio",
-            phases_name(k + 1),
-            threshold_clause,
-        )
-        for k in range(len(c.phases))
-    )
-    decisions["71(a)(5)"] = Decision("71(a)(5)", passed["71(a)(5)"], tests, int(_scalar(c.deciding_test)))
-    # 71(d): more than half accommodated, at every premises; not less than 80% of the withholdings.
-    measures = c.measures
-    accommodation_minimum = parameter("accommodation_share_minimum")
-    withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
-    names = ["facility"] + [f"phase {i + 2} premises" for i, p in enumerate(scenario.phases) if p.facility]
-    comparisons = [
-        Comparison(
-            _scalar(v), accommodation_minimum, "more_than", _scalar(v) > accommodation_minimum, "share", name, "71(d)"
-        )
-        for name, v in zip(names, measures["accommodates_share"], strict=True)
-    ]
-    withholding = _scalar(measures["withholding_share"])
-    comparisons.append(
-        Comparison(
-            withholding,
-            withholding_minimum,
-            "at_least",
-            withholding >= withholding_minimum,
-            "share",
-            "withholdings",
-            "71(d)",
-        )
-    )
-    failing = [i for i, comparison in enumerate(comparisons) if not comparison.holds]
-    decisions["71(d)"] = Decision("71(d)", passed["71(d)"], tuple(comparisons), failing[0] if failing else None)
-    # 75: each phase's credit per credit-eligible job per year, at most the section 75 maximum.
-    comparisons = [
-        Comparison(
-            _scalar(per_job),
-            _scalar(maximum),
-            "at_most",
-            bool(_scalar(within)),
-            "usd",
-            f"phase {index + 1}" if len(c.phases) > 1 else "credit per job",
-            "75",
-        )
-        for index, (per_job, maximum, grade, within) in enumerate(measures["section_75"])
-    ]
-    above = [i for i, comparison in enumerate(comparisons) if not comparison.holds]
-    decisions["75"] = Decision("75", passed["75"], tuple(comparisons), above[0] if above else None)
-    return decisions
 
 
 def _extension_test(c: Computation, incremental: float) -> str | None:

@@ -1,18 +1,15 @@
 """The sentence each s.71 check carries in a result: what was compared, with what, under which clause.
 
-These functions only describe; the decisions come from :mod:`netbenefit.law.rules` through the
-computation passed in.
+These functions only describe: each writes its sentence from the check's record
+(:class:`~netbenefit.law.rules.decision.Decision`), as the rule made it in the pipeline, and from
+the scenario's own words (its keys, its attestations); none calls a rule or reads a parameter.
 """
 
 from __future__ import annotations
 
-import math
-
-from ..law.labels import compared, money_exact, share
-from ..law.parameters import parameter
-from ..law.rules import eligibility, net_benefit
+from ..law.labels import compared, money_exact, share, test_name
+from ..law.rules.decision import Decision
 from . import withholdings
-from .commitment_window import decides_on_defined_window
 from .scenario import Scenario
 
 
@@ -28,69 +25,60 @@ def _attested(value: bool | None, key: str, what: str, clause: str) -> str:
     return f"Not attested: {key} is false ({what}, {clause})."
 
 
-def capital_investment_message(scenario: Scenario, minimum: float, investment: float, donation: float) -> str:
-    business = scenario.business
-    if business.small_business and business.intent_to_remain_demonstrated:
+def capital_investment_message(scenario: Scenario, decision: Decision) -> str:
+    """The 71(a)(1) sentence, written from its record: the initial phase's capital investment
+    against the minimum of 71(b)(1), each portion's rate, and a shortfall's treatment."""
+    facts = decision.facts
+    if facts["waived"]:
         return (
             "Small business: no minimum capital investment, 71(b)(1)(e), as it has demonstrated its intent to "
             "remain in the State for the commitment period."
         )
-    parts = []
-    for portion in scenario.facility.portions:
-        rate, clause = eligibility.capital_investment_rate(portion.use, portion.work)
-        parts.append(
-            f"{jobs(portion.gross_leasable_area_sqft)} sq ft {portion.use} {portion.work.replace('_', ' ')} "
-            f"x ${rate}, {clause}"
-        )
+    investment, minimum = decision.comparisons[0].value, decision.comparisons[0].limit
+    parts = [
+        f"{jobs(area)} sq ft {use} {work.replace('_', ' ')} x ${rate}, {clause}"
+        for area, use, work, rate, clause in facts["portions"]
+    ]
     text = (
         f"Capital investment of the initial phase {money_exact(investment)} vs minimum {money_exact(minimum)} "
         f"({'; '.join(parts)})."
     )
-    if business.small_business:
+    if facts["small_business"]:
         text = (
             "Small business without business.intent_to_remain_demonstrated: true, so the minimum applies, "
             f"71(b)(1)(e). {text}"
         )
-    if scenario.readings.capital_shortfall == "ineligible" and investment < minimum:
+    if not facts["shortfall_is_donation"] and not decision.comparisons[0].holds:
         return (
             text + " Shortfall: read as a condition of eligibility (readings.capital_shortfall: ineligible), not met."
         )
-    if donation > 0:
+    if facts["donation"] > 0:
         text += (
-            f" Shortfall: the business shall donate the uninvested balance of {money_exact(donation)} to the "
-            "infrastructure fund, 71(b)(2); eligibility stands with that obligation."
+            f" Shortfall: the business shall donate the uninvested balance of {money_exact(facts['donation'])} to "
+            "the infrastructure fund, 71(b)(2); eligibility stands with that obligation."
         )
     else:
         text += " Met."
     return text
 
 
-def jobs_message(scenario: Scenario, clause: str | None, decision) -> str:
+def jobs_message(scenario: Scenario, clause: str | None, decision: Decision) -> str:
     """The 71(a)(2) sentence, written from its record: its first comparison is the count of new
     jobs the rule compared (the ramp's jobs within the eligibility period) against the minimum of
-    71(c)(1)(a), (b) or (c) it applied."""
-    business, location = scenario.business, scenario.location
+    71(c)(1)(a), (b) or (c) it applied; the retained-job minimums of (d), (e) and (f) are its facts."""
+    facts = decision.facts
     new_jobs = decision.comparisons[0]
-    new, minimum, retained = new_jobs.value, new_jobs.limit, scenario.jobs.retained
-    if business.small_business:
-        growth = parameter("small_business_new_job_growth_share")
-        workforce = business.full_time_employees_at_application
+    new, minimum, retained = new_jobs.value, new_jobs.limit, facts["retained"]
+    if new_jobs.clause == "71(c)(1)(a)":
         base = (
-            f"Small business: {jobs(new)} new full-time jobs vs {share(growth, finest=4)} of a workforce of "
-            f"{jobs(workforce)} = {jobs(minimum)}, 71(c)(1)(a)"
+            f"Small business: {jobs(new)} new full-time jobs vs {share(facts['growth_share'], finest=4)} of a "
+            f"workforce of {jobs(facts['workforce'])} = {jobs(minimum)}, 71(c)(1)(a)"
         )
-    elif business.targeted_industry:
-        base = f"Targeted industry: {jobs(new)} new full-time jobs vs {minimum}, 71(c)(1)(b)"
+    elif new_jobs.clause == "71(c)(1)(b)":
+        base = f"Targeted industry: {jobs(new)} new full-time jobs vs {jobs(minimum)}, 71(c)(1)(b)"
     else:
-        base = f"{jobs(new)} new full-time jobs vs {minimum}, 71(c)(1)(c)"
-    retained_minimum = int(
-        eligibility.retained_jobs_minimum(
-            location.government_restricted_municipality,
-            location.qualified_incentive_tract,
-            location.enhanced_area,
-            scenario.readings.several_locations,
-        )
-    )
+        base = f"{jobs(new)} new full-time jobs vs {jobs(minimum)}, 71(c)(1)(c)"
+    retained_minimum, minimum_e, minimum_f = (jobs(facts[f"retained_minimum_{letter}"]) for letter in ("d", "e", "f"))
     if new < scenario.jobs.new:
         stated = jobs(scenario.jobs.new)
         base += f" (the ramp puts {jobs(new)} of the {stated} stated in place within the eligibility period)"
@@ -101,16 +89,14 @@ def jobs_message(scenario: Scenario, clause: str | None, decision) -> str:
         )
     if clause == "71(c)(1)(e)":
         return (
-            f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= "
-            f"{parameter('retained_only_minimum_incentive_location')} in a qualified incentive tract, enhanced area or "
-            "government-restricted municipality), 71(c)(1)(e); the minimum is all its retained jobs at application"
-            f"{_at_application(scenario)}."
+            f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= {minimum_e} in a qualified incentive "
+            "tract, enhanced area or government-restricted municipality), 71(c)(1)(e); the minimum is all its "
+            f"retained jobs at application{_at_application(scenario)}."
         )
     if clause == "71(c)(1)(f)":
         return (
-            f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= "
-            f"{parameter('retained_only_minimum_statewide')} anywhere in the State), 71(c)(1)(f); the minimum is all "
-            f"its retained jobs at application{_at_application(scenario)}."
+            f"{base}. Eligible on {jobs(retained)} retained full-time jobs (>= {minimum_f} anywhere in the State), "
+            f"71(c)(1)(f); the minimum is all its retained jobs at application{_at_application(scenario)}."
         )
     if clause is not None:
         retained_note = (
@@ -121,9 +107,8 @@ def jobs_message(scenario: Scenario, clause: str | None, decision) -> str:
         )
         return f"{base}: met{retained_note}."
     return (
-        f"{base}: not met; {jobs(retained)} retained full-time jobs do not reach the "
-        f"{parameter('retained_only_minimum_incentive_location')} of 71(c)(1)(e) (in an incentive location) or the "
-        f"{parameter('retained_only_minimum_statewide')} of 71(c)(1)(f)."
+        f"{base}: not met; {jobs(retained)} retained full-time jobs do not reach the {minimum_e} of 71(c)(1)(e) "
+        f"(in an incentive location) or the {minimum_f} of 71(c)(1)(f)."
     )
 
 
@@ -141,8 +126,8 @@ def net_benefit_message(scenario: Scenario, decision, clause: str, extension_not
     text = f"PV of net benefits / PV of requested credits = {compared(decided)} ({clause})"
     tests = decision.comparisons
     if len(tests) > 1:
-        text += f" in the test that decides, {decided.what} (the lowest ratio); " + "; ".join(
-            f"{test.what}: {compared(test)}" for i, test in enumerate(tests) if i != decision.deciding
+        text += f" in the test that decides, {test_name(decided.what)} (the lowest ratio); " + "; ".join(
+            f"{test_name(test.what)}: {compared(test)}" for i, test in enumerate(tests) if i != decision.deciding
         )
         text += ";"
     text += f" at a {share(scenario.discount_rate, finest=4)} discount rate, {scenario.timing.replace('_', ' ')}."
@@ -156,20 +141,37 @@ def net_benefit_message(scenario: Scenario, decision, clause: str, extension_not
     return text
 
 
-def extension_note(scenario: Scenario, statutory_code: int, incremental: float, passes: bool = True) -> str:
+def max_credit_note(decision: Decision) -> str:
+    """Why the requested credits scaled alike until every test passes are 0, from the 71(a)(5)
+    record: the deciding test's net benefits are not positive, so no scaling of the credits passes
+    it ("" where the figure is above 0)."""
+    decided = decision.decided_by
+    if decided.value > 0:
+        return ""
+    whose = f"the test of {test_name(decided.what)}" if len(decision.comparisons) > 1 else "the project"
+    return (
+        f"the PV of net benefits of {whose} is not positive, so no scaling of the requested credits passes "
+        "the test"
+    )
+
+
+def extension_note(scenario: Scenario, decision: Decision, incremental: float) -> str:
+    """What an elected extended commitment did in the 71(a)(5) test, from its record: counted (the
+    400 percent test, 71(a)(5)(d)) or not ((a) and (b) count through the commitment period only),
+    and its incremental credit."""
     years = scenario.commitment.extended_years
     if years == 0:
         return ""
-    if not passes and statutory_code == net_benefit.DEFAULT:
+    facts = decision.facts
+    if not decision.passed and facts["extension_counts"]:
         return (
             f"Counts a {years}-year extended commitment, 71(a)(5)(d), and fails even with it: no award, so its "
             "incremental credit and any repayment are 0."
         )
-    if statutory_code != net_benefit.DEFAULT:
-        clause = net_benefit.THRESHOLD_CLAUSES[statutory_code]
+    if not facts["extension_counts"]:
         return (
-            f"The elected {years}-year extended commitment is not counted: {clause} bases this test on the "
-            "benefits through the end of the commitment period only; its incremental credit is 0."
+            f"The elected {years}-year extended commitment is not counted: {facts['statutory_clause']} bases this "
+            "test on the benefits through the end of the commitment period only; its incremental credit is 0."
         )
     if incremental > 0:
         return (
@@ -182,31 +184,24 @@ def extension_note(scenario: Scenario, statutory_code: int, incremental: float, 
     )
 
 
-def prevailing_wage_message(scenario: Scenario, passed: bool) -> str:
+def prevailing_wage_message(scenario: Scenario, decision: Decision) -> str:
+    """The 71(a)(8) sentence, from its record (the exemptions of (a)(i)-(iii) and (b)) and the
+    scenario's attestations."""
     wage = scenario.attestations.prevailing_wage
     if wage is None:
         return "Not given: attestations.prevailing_wage is missing, and nothing is presumed, 71(a)(8)."
-    exemption = wage.exemption
-    years_after = wage.construction_starts_years_after_first_certificate
-    exempt, construction_exempt = (
-        bool(x)
-        for x in eligibility.prevailing_wage_exemptions(
-            exemption is not None and exemption.landlord_not_assisted,
-            exemption is not None and exemption.landlord_party_to_contract,
-            None if exemption is None else exemption.lease_share_of_facility,
-            years_after,
-        )
-    )
-    if exempt and passed:
-        lease, maximum = exemption.lease_share_of_facility, parameter("prevailing_wage_exemption_lease_share_maximum")
+    facts = decision.facts
+    exempt, construction_exempt = facts["exempt"], facts["construction_exempt"]
+    if exempt and decision.passed:
+        lease, maximum = facts["lease_share"], facts["lease_share_maximum"]
         return (
             "Exempt, 71(a)(8)(a)(i)-(iii): the landlord is not assisted, is a party to the contract, and the "
             f"lease is {share(lease, finest=4)} (< {share(maximum, finest=4)}) of the entire facility."
         )
-    if passed:
+    if decision.passed:
         construction = (
-            f"construction commences {years_after:g} years after the first certificate of compliance (> "
-            f"{parameter('prevailing_wage_construction_exemption_years')}), 71(a)(8)(b)"
+            f"construction commences {facts['years_after']:g} years after the first certificate of compliance (> "
+            f"{facts['years_after_minimum']}), 71(a)(8)(b)"
             if construction_exempt and not wage.construction
             else "construction workers are paid prevailing wage"
         )
@@ -249,27 +244,24 @@ def accommodation_message(scenario: Scenario, decision) -> str:
     return f"{'Met' if decision.passed else 'Not met'}, 71(d): {first}; {second}."
 
 
-def commitment_period_warnings(scenario: Scenario, statutory_code: int = net_benefit.DEFAULT) -> tuple[str, ...]:
+def commitment_period_warnings(scenario: Scenario, decision: Decision) -> tuple[str, ...]:
     """One line for each commitment period other than 1.5 x the eligibility period that the scenario
     does not say the authority set (section 69 definition of "commitment period", as stated by the
-    authority: 1.5 times the eligibility period). Such a period counts in no test: the defined one
-    decides, the 400 percent test included (:mod:`netbenefit.model.commitment_window`); a longer window
-    is an elected extension, ``commitment.extended_years``, 71(a)(5)(d)."""
-    multiple = parameter("commitment_period_multiple_of_eligibility_period")
-    records = [("commitment", scenario.commitment, scenario.award)] + [
-        (f"phases.{i}.commitment", phase.commitment, phase.award) for i, phase in enumerate(scenario.phases)
-    ]
-    defined_decides = bool(decides_on_defined_window(statutory_code, scenario.readings.stated_commitment_period))
+    authority: 1.5 times the eligibility period), from the windows of the 71(a)(5) record. Such a
+    period counts in no test: the defined one decides, the 400 percent test included
+    (:mod:`netbenefit.model.commitment_window`); a longer window is an elected extension,
+    ``commitment.extended_years``, 71(a)(5)(d)."""
+    facts = decision.facts
     lines = []
-    for key, commitment, award in records:
-        period, defined = commitment.period_years, multiple * award.eligibility_period_years
-        if period is not None and not math.isclose(period, defined) and not commitment.period_set_by_authority:
+    for window in facts["windows"]:
+        key, period, defined = window["key"], window["stated"], window["defined"]
+        if period is not None and window["differs"] and not window["set_by_authority"]:
             counted = (
-                f"the {net_benefit.THRESHOLD_CLAUSES[statutory_code]} test counts benefits through the defined "
+                f"the {facts['statutory_clause']} test counts benefits through the defined "
                 f"{defined:g} years (ratio_as_given: through {period:g}). Where an extension is meant, elect it "
                 "with commitment.extended_years (71(a)(5)(d): its incremental credit is repaid if the project is "
                 "not maintained). Set "
-                if defined_decides
+                if facts["defined_window_decides"]
                 else "the test counts benefits through it (readings.stated_commitment_period: "
                 "counts_in_400_percent_test). Set "
             )
@@ -282,12 +274,13 @@ def commitment_period_warnings(scenario: Scenario, statutory_code: int = net_ben
     return tuple(lines)
 
 
-def application_date_message(scenario: Scenario, passed: bool) -> str:
-    start, deadline = parameter("application_period_start"), parameter("application_deadline")
-    verdict = "within" if passed else "outside"
+def application_date_message(decision: Decision) -> str:
+    """The 71(f) sentence, from its record."""
+    facts = decision.facts
+    verdict = "within" if decision.passed else "outside"
     return (
-        f"Application date {scenario.application_date.isoformat()} is {verdict} the application period: on or after "
-        f"{start.isoformat()} and prior to {deadline.isoformat()}, 71(f)."
+        f"Application date {facts['application_date'].isoformat()} is {verdict} the application period: on or "
+        f"after {facts['start'].isoformat()} and prior to {facts['deadline'].isoformat()}, 71(f)."
     )
 
 
@@ -328,13 +321,13 @@ def clawback_note(eligible: bool) -> str:
     return "none: the project is not eligible, so no tax credits are awarded and none can be recaptured"
 
 
-def section_75_lines(decision, grades: list[str]) -> tuple[str, str]:
+def section_75_lines(decision: Decision) -> tuple[str, str]:
     """The message of check ``75`` and a warning ("" when none), written from its record: each
     phase's credit per job per year against the section 75 maximum with the bonuses that apply, and
     the maximum's grade."""
     phased = len(decision.comparisons) > 1
     parts, above = [], []
-    for comparison, grade in zip(decision.comparisons, grades, strict=True):
+    for comparison, grade in zip(decision.comparisons, decision.facts["grades"], strict=True):
         name = f"{comparison.what}: " if phased else ""
         parts.append(
             f"{name}${comparison.value:,.0f} per credit-eligible job per year, maximum ${comparison.limit:,.0f} "

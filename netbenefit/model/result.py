@@ -3,105 +3,26 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import views
-from ..law.labels import money, money_exact, net_benefit_headline, ratio_verdict
+from ..law.labels import money, money_exact, net_benefit_headline, ratio_verdict, test_name
 from ..law.rules.clawback import SCHEDULE_COLUMNS
 from ..law.rules.net_benefit import meets_threshold
 from .fiscal import by_fiscal_year
+from .on_demand import NO_DEFAULT, OnDemand, TableField
 from .scenario import Scenario
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from .cashflows import Computation
-
-
-class OnDemand:
-    """A table of a :class:`Result` not built yet: ``build(*args)`` builds it when first read.
-
-    ``columns`` (column name -> sequence), when given, are the table's values, so that
-    :meth:`Result.to_dict` and :meth:`Result.summary` read them without building a DataFrame.
-    """
-
-    __slots__ = ("build", "args", "columns")
-
-    def __init__(self, build: Callable[..., Any], *args: Any, columns: Mapping[str, Any] | None = None):
-        self.build, self.args, self.columns = build, args, columns
-
-    def __call__(self) -> Any:
-        return self.build(*self.args)
-
-
-class ColumnsOnDemand(OnDemand):
-    """An :class:`OnDemand` table whose columns are computed too when first read:
-    ``build_columns(*args)`` gives them (column name -> sequence), for facts that neither the
-    ratio nor the checks need (the cash flows, the clawback schedule, the benefits by tax).
-    ``index``: the column that becomes the DataFrame's index (its first column in ``columns``)."""
-
-    __slots__ = ("_build_columns", "_columns", "_dtypes", "_index")
-
-    def __init__(self, build_columns: Callable[..., Mapping[str, Any]], *args: Any, dtypes=None, index=None):
-        self.build, self.args = table, args
-        self._build_columns, self._columns, self._dtypes, self._index = build_columns, None, dtypes, index
-
-    @property
-    def columns(self) -> Mapping[str, Any]:
-        if self._columns is None:
-            self._columns = self._build_columns(*self.args)
-        return self._columns
-
-    def __call__(self) -> Any:
-        frame = table(self.columns, self._dtypes)
-        return frame.set_index(self._index) if self._index is not None else frame
-
-
-def table(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> pd.DataFrame:
-    """A DataFrame of ``columns``, cast to ``dtypes`` (pandas is imported here, when a table is read)."""
-    import pandas as pd
-
-    frame = pd.DataFrame(dict(columns))
-    return frame.astype(dict(dtypes)) if dtypes else frame
-
-
-def table_on_demand(columns: Mapping[str, Any], dtypes: Mapping[str, type] | None = None) -> OnDemand:
-    """An :class:`OnDemand` table of ``columns`` (see :func:`table`)."""
-    return OnDemand(table, columns, dtypes, columns=columns)
-
-
-class _Field:
-    """A field of :class:`Result` that may be given as an :class:`OnDemand`: built when first read,
-    then kept (the result is frozen, so the table is the same on every read)."""
-
-    def __init__(self, name: str, default: Any):
-        self.name, self.default = name, default
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            if self.default is _NO_DEFAULT:
-                raise AttributeError(self.name)
-            return self.default
-        value = instance.__dict__[self.name]
-        if isinstance(value, OnDemand):
-            value = value()
-            instance.__dict__[self.name] = value
-        if type(value).__name__ == "DataFrame" and type(value).__module__.startswith("pandas"):
-            from .tables import ResultTable  # pandas: deferred past start-up
-
-            value = ResultTable.of(value, unknown="USD" if self.name == "cashflows" else "")
-            instance.__dict__[self.name] = value
-        return value
-
-    def __set__(self, instance, value) -> None:  # reached only from __init__ (object.__setattr__)
-        instance.__dict__[self.name] = value
-
-
-_NO_DEFAULT = object()
 
 
 @dataclass(frozen=True)
@@ -126,8 +47,12 @@ class Result:
     name: str
     eligible: bool
     pv_benefits: float  # [USD] whole project, counted window
-    pv_credits: float  # [USD]
-    ratio: float  # net_benefit_ratio = pv_benefits / pv_credits
+    pv_credits: float  # [USD] whole project
+    #: The ratio of the test that decides 71(a)(5): of the cumulative tests (the initial phase alone,
+    #: then phases 1..k), the one with the lowest ratio, the earliest on a tie; ``passes`` is exactly
+    #: whether it meets the threshold. For a project without later phases, pv_benefits / pv_credits.
+    #: The whole project's ratio is ``whole_project_ratio``.
+    ratio: float
     threshold: float
     threshold_clause: str
     passes: bool
@@ -145,8 +70,9 @@ class Result:
     repayment_schedule: pd.DataFrame
     pv_benefits_without_extension: float
     requested_credits: float  # nominal, whole project
-    #: The PV of the requested credits scaled in proportion until every test of 71(a)(5) passes:
-    #: pv_credits x the least cumulative ratio / threshold (pv_benefits / threshold without phases).
+    #: The requested credits scaled alike until every test of 71(a)(5) passes, PV:
+    #: pv_credits x max(0, the least cumulative ratio / threshold) (pv_benefits / threshold without
+    #: phases). Not the most another allocation across the phases could carry. [USD]
     max_credit_pv: float
     excluded_streams: tuple[str, ...]
     commitment_period_years: float  # initial phase
@@ -183,6 +109,15 @@ class Result:
     #: The same repayment by phase, each phase's extended years on its own clock: rows
     #: (phase, years_maintained, repayment) [USD].
     repayment_by_phase: tuple = ()
+    #: pv_benefits / pv_credits of the whole project (the last cumulative test); ``ratio`` for a
+    #: project without later phases.
+    whole_project_ratio: float | None = None
+    #: The ratio of the same tests without the elected extension (the lowest), and whether they all
+    #: pass; ``ratio`` and ``passes`` where no extension counts, 71(a)(5)(d).
+    ratio_without_extension: float | None = None
+    passes_without_extension: bool | None = None
+    #: Why ``max_credit_pv`` is 0 ("" where it is not).
+    max_credit_pv_note: str = ""
 
     @property
     def net_benefit_decision(self):
@@ -210,6 +145,24 @@ class Result:
     def margin(self) -> float:
         """The deciding test's ratio minus the threshold (multiples; 0.0159 is 1.59 percentage points)."""
         return self.deciding_test.margin
+
+    @property
+    def extension_decides(self) -> bool:
+        """Whether the project passes only because of its elected extended commitment, 71(a)(5)(d):
+        it passes with it, and the same tests without it fail."""
+        return bool(self.net_benefit_decision.facts.get("extension_decides", False))
+
+    def extension_words(self, digits: int = 1) -> str:
+        """Where the pass rests on the elected extension, what the test gives without it:
+        ``"passes only with the elected 5-year extended commitment, 71(a)(5)(d): without it 372.2% <
+        400%, fails"``; "" otherwise."""
+        if not self.extension_decides:
+            return ""
+        written, threshold = ratio_verdict(self.ratio_without_extension, self.threshold, False, digits)
+        return (
+            f"passes only with the elected {self.extended_years}-year extended commitment, 71(a)(5)(d): "
+            f"without it {written} < {threshold}, fails"
+        )
 
     def headline(self, digits: int = 1) -> str:
         """``"491.6% vs 400% threshold (71(a)(5)): passes"``; for a phased project the deciding
@@ -279,15 +232,29 @@ class Result:
 
     @property
     def first_year_test_met(self) -> int | None:
-        """The first project year by which the cumulative PV of counted net benefits reaches the
-        threshold multiple of the PV of all the requested credits, or None if it never does.
+        """The first project year by which the cumulative PV of the counted net benefits of the test
+        that decides reaches the threshold multiple of the PV of that test's requested credits, or
+        None if it never does (for a project without later phases, the whole project's).
 
-        Read from ``cashflows`` with the comparison of the net benefit test, 71(a)(5).
+        Read from :meth:`deciding_test_cumulative_pv` with the comparison of the net benefit test,
+        71(a)(5).
         """
-        cumulative = self.cashflows["cumulative_pv_net_benefits"].to_numpy()
-        reached = meets_threshold(cumulative / self.pv_credits, self.threshold)
-        years = self.cashflows.index[reached]
+        cumulative, credits = self.deciding_test_cumulative_pv()
+        reached = meets_threshold(cumulative / credits, self.threshold)
+        years = np.asarray(self.computation.years)[reached]
         return int(years[0]) if len(years) else None
+
+    def deciding_test_cumulative_pv(self):
+        """(cumulative PV of counted net benefits by project year, PV of requested credits) of the
+        test that decides 71(a)(5): the sums over its phases (the whole project's for a project
+        without later phases, as in ``cashflows``). [USD, PV at approval]"""
+        c = self.computation
+        years = len(c.years)
+        discount = np.broadcast_to(c.discount_factor, (1, years))[0]
+        phases = c.phases[: len(self.deciding_phases)]
+        counted = sum(np.broadcast_to(p.net_benefits * p.weight, (1, years))[0] for p in phases)
+        credits = sum(float(np.broadcast_to(p.credits, (1, years))[0] @ discount) for p in phases)
+        return np.cumsum(counted * discount), credits
 
     def check(self, check_id: str) -> bool:
         """Whether the check ``check_id`` (e.g. ``"71(a)(2)"``) passed."""
@@ -310,7 +277,17 @@ class Result:
                 "threshold_clause": self.threshold_clause,
                 "passes": bool(self.passes),
                 "discount_rate": float(self.discount_rate),
+                "whole_project_ratio": float(
+                    self.ratio if self.whole_project_ratio is None else self.whole_project_ratio
+                ),
                 "ratio_as_given": float(self.ratio if self.ratio_as_given is None else self.ratio_as_given),
+                "ratio_without_extension": float(
+                    self.ratio if self.ratio_without_extension is None else self.ratio_without_extension
+                ),
+                "passes_without_extension": bool(
+                    self.passes if self.passes_without_extension is None else self.passes_without_extension
+                ),
+                "extension_decides": self.extension_decides,
                 **self._deciding_test_dict(),
             },
             "checks": [
@@ -345,6 +322,7 @@ class Result:
                 ],
             },
             "max_credit_pv": float(self.max_credit_pv),
+            "max_credit_pv_note": self.max_credit_pv_note,
             "max_credit_pv_whole_project": float(
                 self.max_credit_pv if self.max_credit_pv_whole_project is None else self.max_credit_pv_whole_project
             ),
@@ -363,11 +341,14 @@ class Result:
     def _deciding_test_dict(self) -> dict[str, Any]:
         """``deciding_test`` and ``margin`` of the JSON's ``net_benefit``."""
         decided = self.deciding_test
+        row = self.table_rows("phase_tests")[self.net_benefit_decision.deciding]
         return {
             "deciding_test": {
                 "phases": list(self.deciding_phases),
                 "ratio": float(decided.value),
                 "passes": bool(decided.holds),
+                "pv_benefits": float(row.pv_benefits),
+                "pv_credits": float(row.pv_credits),
             },
             "margin": decided.margin,
         }
@@ -381,9 +362,27 @@ class Result:
         lines = [
             f"{self.name}: {verdict}",
             f"  net benefit {self.verdict()}",
-            f"  PV net benefits {money_exact(self.pv_benefits)}; PV credits {money_exact(self.pv_credits)}; "
-            f"largest credit that passes, PV {money_exact(self.max_credit_pv)} ({self.currency}, PV at approval)",
         ]
+        if self.extension_decides:
+            lines.append(f"  {self.extension_words()}")
+        if self._phased():
+            test = self.deciding_test
+            row = self.table_rows("phase_tests")[self.net_benefit_decision.deciding]
+            whole, _ = ratio_verdict(self.whole_project_ratio, self.threshold, True, 1)
+            lines += [
+                f"  {test_name(test.what)} (the test that decides): PV net benefits {money_exact(row.pv_benefits)}; "
+                f"PV credits {money_exact(row.pv_credits)}",
+                f"  whole project: PV net benefits {money_exact(self.pv_benefits)}; PV credits "
+                f"{money_exact(self.pv_credits)}; whole-project ratio {whole}",
+            ]
+        else:
+            lines.append(
+                f"  PV net benefits {money_exact(self.pv_benefits)}; PV credits {money_exact(self.pv_credits)}"
+            )
+        lines.append(
+            f"  requested credits scaled alike until every test passes, PV {money_exact(self.max_credit_pv)} "
+            f"({self.currency}, PV at approval)" + (f": {self.max_credit_pv_note}" if self.max_credit_pv_note else "")
+        )
         if self.ratio_as_given is not None and self.ratio_as_given != self.ratio:
             lines.append(
                 f"  over the commitment period as the scenario states it (not set by the authority, so not counted, "
@@ -404,7 +403,7 @@ class Result:
         if self._phased():
             for test in self.net_benefit_decision.comparisons:  # written true to each test's verdict
                 written, _ = ratio_verdict(test.value, test.limit, test.holds, 1)
-                lines.append(f"  {test.what}: ratio {written} {'passes' if test.holds else 'fails'}")
+                lines.append(f"  {test_name(test.what)}: ratio {written} {'passes' if test.holds else 'fails'}")
         if self.infrastructure_fund_donation > 0:
             lines.append(f"  infrastructure fund donation, 71(b)(2): {money_exact(self.infrastructure_fund_donation)}")
         if self.excluded_streams:
@@ -539,5 +538,5 @@ ON_DEMAND_FIELDS = (
 )
 for _name in ON_DEMAND_FIELDS:
     _default = Result.__dataclass_fields__[_name].default
-    setattr(Result, _name, _Field(_name, _NO_DEFAULT if _default is MISSING else _default))
+    setattr(Result, _name, TableField(_name, NO_DEFAULT if _default is MISSING else _default))
 del _name, _default

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
 from .. import views
+from ..law import labels
 
 
 class ResultTable(pd.DataFrame):
@@ -47,6 +49,44 @@ class ResultTable(pd.DataFrame):
 
     def _repr_html_(self) -> str:
         return views.result_table_html(self, unknown=self._unknown_unit, units=self._units)
+
+    def to_text(self, columns=None) -> str:
+        """The table as the command line prints it: column names as they are, cells by the unit of
+        each column's label (dollars to the dollar, shares and ratios as percents, jobs as counts),
+        never in scientific notation; the values themselves unchanged.
+
+        >>> print(shown(pd.DataFrame({"pv_benefits": [14397130.0], "ratio": [1.175576]})).to_text())
+          pv_benefits   ratio
+        0 $14,397,130 117.56%
+        """
+        frame = pd.DataFrame(self if columns is None else self[list(columns)])
+        formatters = {column: _text_formatter(str(column), self._units, self._unknown_unit) for column in frame}
+        return frame.to_string(formatters=formatters, na_rep="")
+
+
+def _text_formatter(column: str, units: Mapping[str, str], unknown: str):
+    """How the command line writes a cell of ``column``, by its unit (:func:`ResultTable.to_text`)."""
+    try:
+        unit = units[column] if column in units else labels.unit(column)
+    except KeyError:
+        unit = unknown
+
+    def cell(value) -> str:
+        if isinstance(value, list | tuple):
+            return " + ".join(str(item) for item in value)
+        if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
+            return str(value)
+        if labels.missing(float(value)):
+            return ""
+        if unit.startswith("USD"):
+            return labels.money_exact(float(value))
+        if unit.startswith("share") or unit in ("%", "ratio"):
+            return f"{float(value):.2%}"
+        if unit == "jobs":
+            return labels.jobs(float(value))
+        return labels.number(float(value))
+
+    return cell
 
 
 def shown(frame: pd.DataFrame, *, units: Mapping[str, str] | None = None, unknown: str = "") -> ResultTable:

@@ -34,16 +34,15 @@ from ..model.scenario import Scenario, load_scenario
 from ..model.scenario.loading import unnameable
 from ..model.scenario.shared import covered
 from .charts import cumulative_pv
-from .charts.results import in_benefit_window, threshold_met_label, threshold_multiple_label
-from .charts.style import (
-    FOOTNOTE_GID,
-    conventions_footnote,
-    figure_bytes,
-    money_axis,
-    new_figure,
-    scenario_label,
-    verdict,
+from .charts.cumulative import (
+    cumulative_pv_labels,
+    cumulative_pv_note,
+    cumulative_pv_title,
+    cumulative_pv_values,
+    in_benefit_window,
 )
+from .charts.style import FOOTNOTE_GID, conventions_footnote, figure_bytes, money_axis, new_figure
+from .decision_words import other_checks_words
 
 #: Keys the explorer considers, in this order; those the scenario gives a nonzero number are ranked.
 CANDIDATE_KEYS = (
@@ -290,12 +289,19 @@ class LiveChart:
 
     @staticmethod
     def _make_up(result) -> tuple:
-        """What the artists cannot follow by their values alone."""
+        """What the artists cannot follow by their values alone: the years, whether the benefits
+        reach the threshold multiple, the benefit window and the test that decides."""
         return (
             tuple(result.cashflows.index),
             result.first_year_test_met is None,
-            tuple(in_benefit_window(result)),
+            tuple(in_benefit_window(result, deciding=True)),
+            tuple(result.deciding_phases),
+            len(result.net_benefit_decision.comparisons),
         )
+
+    @staticmethod
+    def _footnote(result) -> str:
+        return conventions_footnote(result, extra=cumulative_pv_note(result))
 
     def _draw(self, result) -> None:
         self.ax.clear()
@@ -303,42 +309,40 @@ class LiveChart:
 
         cumulative_pv(result, ax=self.ax)
         self.shape = self._make_up(result)
-        self.footnote = conventions_footnote(result)
+        self.footnote = self._footnote(result)
         self._laid_out = False
 
     def update(self, result) -> None:
         """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
-        make-up changed."""
+        make-up changed. The values, words and title are those :func:`cumulative_pv` draws
+        (:func:`~netbenefit.views.charts.cumulative.cumulative_pv_values`, ``..._labels``, ``..._title``):
+        the deciding test's, as a chart drawn anew."""
         import numpy as np
 
         if self._make_up(result) != self.shape:
             self._draw(result)
             return
-        ax, table = self.ax, result.cashflows
-        benefits = table["cumulative_pv_net_benefits"].to_numpy()
-        credits = table["cumulative_pv_credits"].to_numpy()
-        multiple = result.threshold * credits
+        ax = self.ax
+        _, benefits, credits, multiple = cumulative_pv_values(result)
         lines = ax.get_lines()
         for line, values in zip(lines[:3], (benefits, credits, multiple), strict=True):
             line.set_ydata(values)
         met = result.first_year_test_met
         legend_texts = ax.get_legend().get_texts()
-        legend_texts[2].set_text(threshold_multiple_label(result))
+        for text, words in zip(legend_texts, cumulative_pv_labels(result), strict=False):
+            text.set_text(words)
         if met is not None and len(lines) > 3:
             lines[3].set_xdata([met, met])
-            legend_texts[3].set_text(threshold_met_label(result, met))
         top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
         money_axis(ax.yaxis, top)
         ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)
-        name = scenario_label(result.name, width=70, lines=1)  # a variant's name says its changes
-        test = f"Net benefit ratio {result.ratio:.0%} vs {result.threshold:.0%} threshold: {verdict(result.passes)}"
-        ax.set_title(f"{name}\n{test}")
-        if conventions_footnote(result) != self.footnote:  # a new discount rate: the footnote says it
+        ax.set_title(cumulative_pv_title(result))  # the title of a chart drawn anew
+        if self._footnote(result) != self.footnote:  # a new discount rate: the footnote says it
             for text in list(ax.texts):
                 if text.get_gid() == FOOTNOTE_GID:
                     text.remove()
-            conventions_footnote(result, ax)
-            self.footnote = conventions_footnote(result)
+            conventions_footnote(result, ax, extra=cumulative_pv_note(result))
+            self.footnote = self._footnote(result)
 
     def png(self) -> bytes:
         """The chart printed as a PNG. The layout is found on the first print and kept after it, so
@@ -357,9 +361,9 @@ def verdict_html(result) -> str:
     top = max(result.ratio, result.threshold) * 1.25 or 1.0
     width = max(0.0, min(100.0, 100.0 * result.ratio / top))
     mark = 100.0 * result.threshold / top
-    words = (
-        f"{result.name}: {result.verdict()}; {'eligible' if result.eligible else 'not eligible'}"
-    )
+    parts = [f"{result.name}: {result.verdict()}", result.extension_words()]  # passes only with the extension
+    parts.append("eligible" if result.eligible else other_checks_words(result) or "not eligible")
+    words = "; ".join(part for part in parts if part)
     return (
         f"<div><b style='color:{colour}'>{_escape(words)}</b>"
         "<div style='position:relative;width:600px;height:16px;background:#eee;margin-top:4px'>"

@@ -171,12 +171,18 @@ def formats(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] 
             out[column] = labels.money_exact
         elif unit.startswith("share") or (unit in ("%", "ratio") and name != "discount_factor"):
             out[column] = "{:.1%}"
+        elif unit == "percentage points":  # a multiple shown as signed points: 0.7217 as +72.17
+            out[column] = _points
         elif unit in ("jobs", "years", "sq ft", ""):
             whole = (frame[column].dropna() % 1 == 0).all()
             out[column] = "{:,.0f}" if whole else "{:,.1f}"
         else:
             out[column] = "{:,.4g}"
     return out
+
+
+def _points(value: Any) -> str:
+    return labels.cell("margin", value)
 
 
 def _listed(value: Any) -> str:

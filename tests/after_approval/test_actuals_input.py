@@ -150,3 +150,23 @@ def test_the_steps_keep_their_earlier_signatures():
     by_record = after_approval.clawback(scenario, projected, stop, certified)
     by_array = after_approval.clawback(scenario, projected, stop, certified.certified)
     assert by_record.repayment == by_array.repayment == followed.repayment
+
+
+@pytest.mark.parametrize(
+    "years, problem", [(1000, None), (1001, "years.1000.year: must be less than or equal to 1000")]
+)
+def test_actual_results_years_are_bounded_like_scenario_years(tmp_path, years, problem):
+    rows = [{"year": y, "new_jobs": 30, "statewide_workforce": 1030} for y in range(1, years + 1)]
+    path = write(tmp_path, {"workforce_before_approval": 1000, "years": rows})
+    if problem is None:
+        assert len(load_actuals(path).years) == 1000
+    else:
+        assert problem in str(error_of(path))
+    (tmp_path / "years.csv").write_text(
+        "year,new_jobs,statewide_workforce\n" + "".join(f"{y},30,1030\n" for y in range(1, years + 1)), encoding="utf-8"
+    )
+    from_csv = write(tmp_path, {"workforce_before_approval": 1000, "years_from_csv": "years.csv"}, "csv.yaml")
+    if problem is None:
+        assert len(load_actuals(from_csv).years) == 1000
+    else:
+        assert "line 1002: year: must be less than or equal to 1000" in str(error_of(from_csv))

@@ -138,6 +138,33 @@ def test_per_job_award_values_new_and_retained_jobs_at_their_amounts():
     assert after.years["certified_credit"].iloc[0] == 30 * 4000 + 500 * 2000
 
 
+@pytest.mark.parametrize(
+    "new, retained, certified, counted",
+    [
+        # 35 new + 250 retained approved in a qualified incentive tract (71(c)(1)(d): 250) at $2,000 / $1,000,
+        # $320,000 a year. The jobs in place meet the 250 approved retained jobs first; the rest count as new.
+        (20.0, 270.0, 320_000.0, (40.0, 250.0)),  # above: 40 x 2,000 + 250 x 1,000 = 330,000, capped at 320,000
+        (10.0, 260.0, 290_000.0, (20.0, 250.0)),  # above, under the cap: 20 x 2,000 + 250 x 1,000
+        (20.0, 250.0, 290_000.0, (20.0, 250.0)),  # at the approval
+        (30.0, 200.0, 230_000.0, (0.0, 230.0)),  # below: the 30 new jobs fill the requirement first
+    ],
+)
+def test_19_31U_1_4c_jobs_in_place_meet_the_approved_retained_jobs_first(new, retained, certified, counted):
+    base = scenario(
+        **{
+            "award": {"per_new_job": 2000, "per_retained_job": 1000},
+            "jobs.retained": 250,
+            "location.qualified_incentive_tract": True,
+        }
+    )
+    assert base.jobs.new == 35 and follow(base, actuals([(35, 1000)])).projected.retained_jobs_eligible
+    rows = [{"year": 1, "new_jobs": new, "retained_jobs": retained, "statewide_workforce": 2000.0}]
+    after = follow(base, Actuals.from_dict({"workforce_before_approval": 2000.0, "years": rows}))
+    assert after.years["certified_credit"].iloc[0] == pytest.approx(certified)
+    assert (after.years["actual_new_jobs"].iloc[0], after.years["counted_retained_jobs"].iloc[0]) == counted
+    assert after.years["actual_retained_jobs"].iloc[0] == retained  # as the file reports them
+
+
 def test_certified_credit_function():
     assert certified_credit(1000.0, 10.0, 5.0, [50, 120], [20, 0]).tolist() == [600.0, 1000.0]
 
@@ -207,7 +234,7 @@ def test_rerun_on_results_equal_to_the_projection_gives_the_projected_ratio():
     after = follow(base, actuals(rows))
     assert after.rerun_ratio == pytest.approx(after.projected.ratio, rel=1e-9)
     assert after.actual.pv_credits == pytest.approx(after.projected.pv_credits)
-    assert after.comparison.loc["ratio", "actual"] == pytest.approx(after.projected.ratio)
+    assert after.comparison.loc["rerun", "ratio"] == pytest.approx(after.projected.ratio)
 
 
 def test_rerun_ratio_falls_with_fewer_jobs_and_the_award_is_cut_to_what_passes():

@@ -219,28 +219,60 @@ def test_actual_retained_jobs_show_what_the_file_reports():
 @pytest.mark.parametrize("share, warned", [(0.7999, True), (0.8, False), (0.8001, False)])
 def test_19_31U_1_14c_jobs_floor(share, warned):
     after = follow(scenario(**DRIVERS), actuals([{"new_jobs": 100.0}, {"new_jobs": 100.0 * share}]))
-    row = after.floor[(after.floor["year"] == 2) & (after.floor["measure"] == "full_time_jobs")].iloc[0]
-    assert bool(row["below_floor"]) is warned
-    assert any(line.startswith("year 2: full-time jobs") for line in after.warnings) is warned
+    assert bool(after.floor.loc[2, "full_time_jobs_below_floor"]) is warned
+    lines = [line for line in after.warnings if line.startswith("full-time jobs")]
+    assert bool(lines) is warned and (not warned or "in year 2 (lowest in year 2" in lines[0])
 
 
 @pytest.mark.parametrize("share, warned", [(0.7999, True), (0.8, False), (0.8001, False)])
 def test_19_31U_1_14c_salary_floor(share, warned):
     after = follow(scenario(**DRIVERS), actuals([{"new_jobs": 100.0, "median_salary": 80000.0 * share}]))
-    row = after.floor[after.floor["measure"] == "median_salary"].iloc[0]
-    assert bool(row["below_floor"]) is warned
-    assert any("median salary" in line for line in after.warnings) is warned
+    assert bool(after.floor.loc[1, "median_salary_below_floor"]) is warned
+    assert any(line.startswith("median salary below") for line in after.warnings) is warned
 
 
 @pytest.mark.parametrize("share, warned", [(0.7999, True), (0.8, False), (0.8001, False)])
 def test_19_31U_1_14c_withholdings_floor(share, warned):
     # The jobs and the salary as projected; the share of the income tax withheld for New Jersey is not.
     after = follow(scenario(**DRIVERS), actuals([{"new_jobs": 100.0, "nj_withholding_share": share}]))
-    row = after.floor[after.floor["measure"] == "withholdings"].iloc[0]
-    assert row["share"] == pytest.approx(share)
-    assert bool(row["below_floor"]) is warned
+    assert after.floor.loc[1, "withholdings_share_of_agreement"] == pytest.approx(share)
+    assert bool(after.floor.loc[1, "withholdings_below_floor"]) is warned
     words = [line for line in after.warnings if "the words read" in line]
     assert bool(words) is warned and (not warned or "drops below 80 percent" in words[0])
+
+
+RAMP = {**DRIVERS, "jobs.new": 40, "jobs.ramp": [0.35, 0.65, 1.0]}
+
+
+@pytest.mark.parametrize("basis", ["agreement", "ramp"])
+def test_19_31U_1_14c_one_basis_for_every_measure_and_year(basis):
+    # 40 approved jobs on a [0.35, 0.65, 1] ramp, the business exactly on its ramp: 14, 26, 40 jobs.
+    # Against the agreement at full ramp (the default) years 1 and 2 are below 80% of 40 jobs (35%,
+    # 65%), their withholdings too (the same salary); against the ramp's projection nothing is.
+    base = scenario(**{**RAMP, "readings.floor_basis": basis})
+    after = follow(base, actuals([{"new_jobs": n, "median_salary": 80000.0} for n in (14.0, 26.0, 40.0)]))
+    floor = after.floor
+    if basis == "agreement":
+        assert floor["full_time_jobs_agreement"].tolist() == [40.0, 40.0, 40.0]
+        assert floor["full_time_jobs_share_of_agreement"].tolist() == pytest.approx([0.35, 0.65, 1.0])
+        assert floor["withholdings_share_of_agreement"].tolist() == pytest.approx([0.35, 0.65, 1.0])
+        assert floor["full_time_jobs_below_floor"].tolist() == [True, True, False]
+        assert floor["withholdings_below_floor"].tolist() == [True, True, False]
+        [jobs] = [line for line in after.warnings if line.startswith("full-time jobs")]
+        assert "of the project agreement's at full ramp in years 1, 2 (lowest in year 1: 14, 35" in jobs
+    else:  # the ramp's projection: on plan every year (year 1's jobs against the approved jobs, as before)
+        assert floor["full_time_jobs_agreement"].tolist() == [40.0, 26.0, 40.0]
+        assert floor["withholdings_share_of_agreement"].tolist() == pytest.approx([1.0, 1.0, 1.0])
+        assert floor["full_time_jobs_below_floor"].tolist() == [True, False, False]
+    assert floor["median_salary_share_of_agreement"].tolist() == pytest.approx([1.0, 1.0, 1.0])
+    assert floor.attrs["basis"] == basis
+
+
+def test_the_agreement_of_a_later_phase_counts_from_its_first_year():
+    # Phase 2 (50 jobs) from project year 4: the agreement specifies 100 jobs in years 1-3, 150 after.
+    after = follow(phased(), actuals([{"new_jobs": 100.0}] * 3 + [{"new_jobs": 150.0}] * 2))
+    assert after.floor["full_time_jobs_agreement"].tolist() == [100.0, 100.0, 100.0, 150.0, 150.0]
+    assert not after.floor["full_time_jobs_below_floor"].any()
 
 
 def test_the_floor_says_when_the_projection_was_not_eligible():
@@ -303,5 +335,39 @@ def test_a_later_phase_reporting_jobs_before_it_starts_is_warned_about():
     rows = [{"year": 1, "phase": 1, "new_jobs": 90.0}, {"year": 2, "phase": 1, "new_jobs": 90.0}]
     rows += [{"year": 2, "phase": 2, "new_jobs": 10.0}]
     after = follow(phased(), actuals(rows))
-    assert after.warnings[0].startswith("year 2: phase 2 reports 10.0 jobs before it starts")
+    assert after.warnings[0].startswith("Phase 2: 10 jobs reported in year 2, before it starts")
     assert after.phase_years.loc[(2, 2), "certified_credit"] == 0.0
+
+
+# --- 76(a)(2) on a phased project: the project's totals, or each phase against its own reports ----------
+LATER = {**DRIVERS, "phases": [{**PHASE_2, "jobs": {**PHASE_2["jobs"], "new": 40}}]}
+
+
+@pytest.mark.parametrize("reading, flagged", [("project", ()), ("each_phase", (4,))])
+def test_76a2_a_later_phase_that_hires_few_in_its_first_year(reading, flagged):
+    # Phase 2 (40 new jobs, from project year 4) hires 5 of them in its first year: 87.5% below its
+    # agreement. The project's new jobs rose (100 -> 105): the project's totals flag nothing.
+    rows = [{"year": y, "phase": 1, "new_jobs": 100.0} for y in (1, 2, 3)]
+    rows += [{"year": 4, "phase": 1, "new_jobs": 100.0}, {"year": 4, "phase": 2, "new_jobs": 5.0}]
+    after = follow(phased(**{**LATER, "readings.rerun_comparison": reading}), actuals(rows))
+    assert after.rerun_flag_years == flagged
+    assert after.phase_years.loc[(2, 4), "new_jobs_fall_share"] == pytest.approx(0.875)
+    assert after.years.loc[4, "new_jobs_fall_share"] < 0  # the project's total rose
+
+
+@pytest.mark.parametrize("fall, flagged", [(0.1, False), (0.1001, True)])
+def test_76a2_each_phase_against_its_own_prior_report_at_the_bound(fall, flagged):
+    rows = [{"year": y, "phase": 1, "new_jobs": 100.0} for y in (1, 2, 3)]
+    rows += [{"year": 4, "phase": 1, "new_jobs": 100.0}, {"year": 4, "phase": 2, "new_jobs": 40.0}]
+    rows += [{"year": 5, "phase": 1, "new_jobs": 100.0}, {"year": 5, "phase": 2, "new_jobs": 40.0 * (1 - fall)}]
+    after = follow(phased(**{**LATER, "readings.rerun_comparison": "each_phase"}), actuals(rows))
+    assert (5 in after.rerun_flag_years) is flagged
+
+
+def test_a_slow_decline_is_caught_by_the_floor_not_by_76a2():
+    # 9.9% fewer new jobs every year: never more than 10% below the prior report, so 76(a)(2) never
+    # flags; by year 4 the jobs are 73% of the agreement's (0.901^3), below the 80% floor.
+    rows = [{"new_jobs": 100.0 * 0.901**t} for t in range(6)]
+    after = follow(scenario(**DRIVERS), actuals(rows))
+    assert after.rerun_flag_years == ()
+    assert after.floor["full_time_jobs_below_floor"].tolist() == [False, False, False, True, True, True]

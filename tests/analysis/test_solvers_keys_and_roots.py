@@ -11,7 +11,7 @@ import pytest
 
 import netbenefit
 from netbenefit.analysis import break_even_discount_rate, implied_discount_rate, max_award
-from netbenefit.analysis.solvers import _root
+from netbenefit.analysis.rates import _root
 from netbenefit.errors import ScenarioError
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"

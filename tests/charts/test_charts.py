@@ -69,11 +69,31 @@ def test_cumulative_pv_draws_benefits_credits_and_the_threshold_multiple(results
     lines = {line.get_label(): line for line in ax.get_lines()}
     table = result.cashflows
     np.testing.assert_allclose(lines["Cumulative PV of net benefits"].get_ydata(), table["cumulative_pv_net_benefits"])
-    np.testing.assert_allclose(lines["Cumulative PV of requested credits"].get_ydata(), table["cumulative_pv_credits"])
-    multiple = lines["400% of cumulative PV of credits (71(a)(5))"]
-    np.testing.assert_allclose(multiple.get_ydata(), 4.0 * table["cumulative_pv_credits"])
-    assert "Benefits reach 400% of all credits: year 14" in lines
+    # One phase: the test's credits are all the credits, PV $5,682,967, a level line; 400% of it.
+    credits = table["cumulative_pv_credits"].iloc[-1]
+    np.testing.assert_allclose(lines["PV of requested credits"].get_ydata(), credits)
+    np.testing.assert_allclose(lines["400% of the PV of requested credits (71(a)(5))"].get_ydata(), 4.0 * credits)
+    assert "The benefits reach 400% of the credits: year 14" in lines
     assert len(ax.get_legend().get_texts()) == 4
+
+
+def test_cumulative_pv_of_a_phased_project_follows_the_test_that_decides(ax):
+    # Life sciences: phase 1 alone decides, 259.1% < 300%; the whole project is 316.9%.
+    result = netbenefit.evaluate(SCENARIOS / "life_sciences_phased.yaml")
+    charts.cumulative_pv(result, ax=ax)
+    benefits, credits = result.deciding_test_cumulative_pv()
+    lines = ax.get_lines()
+    assert lines[0].get_label() == "Cumulative PV of net benefits, phase 1 alone (the test that decides)"
+    np.testing.assert_allclose(lines[0].get_ydata(), benefits)
+    np.testing.assert_allclose(lines[1].get_ydata(), credits)
+    np.testing.assert_allclose(lines[2].get_ydata(), 3.0 * credits)
+    row = result.phase_tests.iloc[0]  # the deciding test's own present values
+    assert benefits[-1] == pytest.approx(row.pv_benefits, rel=1e-12) and credits == pytest.approx(row.pv_credits)
+    assert benefits[-1] / credits == pytest.approx(result.ratio, rel=1e-12)  # the ratio the lines end at
+    title = ax.get_title()
+    assert "Deciding test, phase 1 alone: 259% vs 300% threshold: fails" in title and "317%" not in title
+    assert "The benefits never reach 300% of the credits" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "whole project's ratio (every phase) is 316.9%" in charts.footnote_of(ax)
 
 
 def test_first_year_met(results):
@@ -88,7 +108,7 @@ def test_first_year_met(results):
 def test_cumulative_pv_says_when_the_benefits_never_reach_the_threshold(results, ax):
     charts.cumulative_pv(results["phased_campus"], ax=ax)
     labels = [text.get_text() for text in ax.get_legend().get_texts()]
-    assert "Benefits never reach 400% of all credits" in labels
+    assert "The benefits never reach 400% of the credits" in labels
     assert "fails" in ax.get_title()
 
 
@@ -235,3 +255,36 @@ def test_a_negative_ratio_is_drawn_below_zero(results, ax):
     other = charts.new_figure()[1]
     charts.phase_ratios(costly, ax=other)
     assert other.get_ylim()[0] < costly.ratio < 0
+
+
+LONG_NAMES = [
+    "Northeast Corridor Advanced Biopharmaceutical Manufacturing and Research Campus, Phase One Expansion",
+    "Supercalifragilisticexpialidocious Holdings Incorporated, Newark",
+    "Three-phase campus, North site, with the front-loaded award and the five-year extension elected",
+    "A",
+    "Distressed-municipality variant of the Three-phase campus (discount rate 3%, salary $82,000)",
+]
+
+
+def test_compare_ratios_names_fit_whole_words_never_overlapping(results):
+    """Long names keep whole words (the beginning and the end, an ellipsis between), no two texts
+    overlap, none leaves the figure, and each bar's label is the deciding test's, true to its verdict."""
+    from netbenefit.views.decision_words import deciding_label
+
+    from .text_fit import text_problems
+
+    base = [results["phased_campus"], results["party_city"], results["mega_project"]]
+    pairs = zip(base * 2, LONG_NAMES, strict=False)
+    named = [netbenefit.evaluate(r.scenario.replace({"name": name})) for r, name in pairs]
+    figure = charts.draw("compare_ratios", named + [results["extended_commitment"]])
+    ax = figure.axes[0]
+    assert text_problems(figure, "compare_ratios") == []
+    by_text = {label.get_text(): label for label in ax.get_yticklabels()}
+    for name in [*LONG_NAMES, results["extended_commitment"].name]:
+        shown = next(text for text in by_text if text.replace("...", " ").split()[0] == name.split()[0])
+        words = set(name.split())
+        for piece in shown.replace("\n", " ").replace("...", " ").split():
+            assert piece in words, f"{piece!r} of {shown!r} is not a whole word of {name!r}"
+    labels = [text.get_text() for text in ax.texts if text.get_gid() != charts.FOOTNOTE_GID]
+    assert sorted(labels) == sorted(deciding_label(r) for r in named + [results["extended_commitment"]])
+    assert any(text.startswith("phases 1+2: ") for text in labels)

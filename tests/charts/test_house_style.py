@@ -228,13 +228,59 @@ def test_bands_median_is_near_the_base_and_ordered(extended):
     assert wide[50].iloc[-1] == pytest.approx(extended.cashflows["cumulative_pv_net_benefits"].iloc[-1], rel=0.05)
 
 
-def test_fan_chart_draws_the_table(extended, ax):
+def test_fan_chart_draws_the_table_of_all_phases_without_a_threshold(extended, ax):
     bands = cumulative_pv_bands(extended.scenario, {"discount_rate": ("uniform", 0.04, 0.07)}, draws=100, seed=4)
     assert charts.fan(bands, ax=ax) is ax
     assert_house_style(ax)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert "5th to 95th percentile" in legend and "400% of the median cumulative PV of credits" in legend
+    assert "5th to 95th percentile" in legend and not any("of the median cumulative PV" in t for t in legend)
     assert len(ax.collections) == 2
+    assert "all phases" in ax.get_title() and "all phases" in ax.get_ylabel()
+    assert not [line for line in ax.get_lines() if line.get_linestyle() == "--"]  # no threshold line
+    assert "not of the test that decides 71(a)(5)" in charts.footnote_of(ax)
+
+
+def _bars_by_verdict(ax):
+    """The histogram's bars, (left edge, right edge, height) by verdict (by its fill colour)."""
+    bars = {True: [], False: []}
+    for patch in ax.patches:
+        passes = patch.get_hatch() is None
+        bars[passes].append((patch.get_x(), patch.get_x() + patch.get_width(), patch.get_height()))
+    return bars
+
+
+def test_every_draw_is_drawn_on_the_side_of_the_line_its_own_verdict_is_on(ax):
+    """Life sciences: phase 1 alone decides; drawn by its ratio, each draw coloured by its own verdict.
+    No failing draw right of the threshold, no passing draw left of it; the shares add up to the
+    draws' verdicts; the whole project's ratio (every passing draw's and more) is never drawn."""
+    scenario = netbenefit.load_scenario(SCENARIOS / "life_sciences_phased.yaml")
+    run = montecarlo(scenario, 2000, {"jobs.new": ("uniform", 150, 320)}, seed=5, progress=False)
+    draws = run.draws
+    assert draws["passes"].any() and (~draws["passes"]).any()
+    charts.montecarlo_distribution(run, ax=ax)
+    bars = _bars_by_verdict(ax)
+    threshold = 3.0
+    assert all(right <= threshold + 1e-12 for _, right, _ in bars[False])
+    assert all(left >= threshold - 1e-12 for left, _, _ in bars[True])
+    assert sum(h for *_, h in bars[True]) == pytest.approx(draws["passes"].mean())
+    assert sum(h for *_, h in bars[False]) == pytest.approx(1 - draws["passes"].mean())
+    assert ax.get_xlabel() == "Net benefit ratio of the test that decides, 71(a)(5) [%]"
+    # the ratio drawn is the deciding test's: where phase 1 fails alone, the draw fails
+    assert ((draws["ratio"] >= threshold) == draws["passes"]).all()
+
+
+def test_draws_with_different_thresholds_are_drawn_as_margins(ax):
+    """A varied location moves the threshold (300% distressed, 400% not): each draw's margin over
+    its own threshold is drawn against 0, its side agreeing with its verdict."""
+    scenario = netbenefit.load_scenario(SCENARIOS / "life_sciences_phased.yaml")
+    vary = {"location.distressed_municipality": [True, False], "jobs.new": ("uniform", 150, 320)}
+    run = montecarlo(scenario, 1000, vary, seed=2, progress=False)
+    assert run.draws["threshold"].nunique() == 2
+    charts.montecarlo_distribution(run, ax=ax)
+    bars = _bars_by_verdict(ax)
+    assert all(right <= 1e-12 for _, right, _ in bars[False]) and all(left >= -1e-12 for left, _, _ in bars[True])
+    assert "Each draw's own threshold" in texts(ax) and "[percentage points]" in ax.get_xlabel()
+    assert ax.xaxis.get_major_formatter()(0.25, 0) == "+25"
 
 
 # -- sweep --------------------------------------------------------------------------------------------
@@ -320,12 +366,41 @@ def test_clawback_schedule(extended, ax):
     assert "clawback_schedule" in charts.meaningful_charts(result)
 
 
+@pytest.mark.parametrize("name", ["extended_commitment", "party_city", "mega_project"])
+def test_no_line_crosses_a_label_of_the_clawback_chart(name):
+    """Read back from the drawn figure: no line (credits received, the recapture's range) passes
+    through or behind any amount the chart writes; each amount stands over its own column, above
+    the Axes."""
+    from .text_fit import line_problems, text_problems
+
+    result = netbenefit.evaluate(SCENARIOS / f"{name}.yaml")
+    figure = charts.draw("clawback_schedule", result)
+    ax = figure.axes[0]
+    assert line_problems(figure, name, backing=False) == [] and text_problems(figure, name) == []
+    renderer = figure.canvas.get_renderer()
+    top = ax.get_window_extent(renderer).y1
+    schedule = result.clawback_schedule
+    amounts = [t for t in ax.texts if "(PV $" in t.get_text()]
+    assert amounts and all(t.get_window_extent(renderer).y0 >= top for t in amounts)
+    for text in amounts:
+        year = text.xy[0]
+        total = float(schedule.loc[schedule["years_maintained"] == year, "total"].iloc[0])
+        assert text.get_text().startswith(labels.money(total))
+    assert [line.get_drawstyle() for line in ax.get_lines()] == ["steps-mid", "steps-mid"]
+
+
 def test_ratio_waterfall_of_a_diff(extended, ax):
     diff = SimpleNamespace(
         name_a="A",
         name_b="B",
         ratio_a=4.8,
         ratio_b=3.6,
+        threshold_a=4.0,
+        threshold_b=4.0,
+        margin_a=0.8,
+        margin_b=-0.4,
+        passes_a=True,
+        passes_b=False,
         inputs=pd.DataFrame({"key": ["jobs.new", "discount_rate"], "old": [250.0, 0.05], "new": [200.0, 0.06]}),
         attribution=pd.DataFrame({"key": ["jobs.new", "discount_rate"], "contribution": [-0.9, -0.3]}),
         by_tax=None,
@@ -336,8 +411,31 @@ def test_ratio_waterfall_of_a_diff(extended, ax):
     assert_house_style(ax)
     everything = texts(ax)
     assert "New full-time jobs\n250 to 200" in everything and "Discount rate\n5% to 6%" in everything
-    assert "-90 pts" in everything and "480%" in everything and "360%" in everything
+    assert "-90.00 pts" in everything and "+80.00 pts" in everything and "-40.00 pts" in everything
+    assert "480.0% vs 400%" in everything and "360.0% < 400%" not in everything and "360.0% vs 400%" in everything
     assert len(hatched(ax)) == 2
+
+
+def test_the_waterfall_walks_the_margin_in_points_from_zero(ax):
+    """The North site passes only with its extension (400% test) where the distressed site does not
+    count it (300%): the chart walks the margin, the threshold and the benefit window as bars of their
+    own, on an axis in percentage points (never "%"), A's and B's bars from zero (the threshold)."""
+    a = SCENARIOS / "life_sciences_phased.yaml"
+    scenario = netbenefit.load_scenario(a)
+    b = scenario.replace({"location.distressed_municipality": False, "name": "Not distressed"})
+    diff = netbenefit.diff(scenario, b)
+    charts.ratio_waterfall(diff, ax=ax)
+    ticks = [ax.yaxis.get_major_formatter()(value, 0) for value in ax.get_yticks()]
+    assert ticks and not any("%" in tick for tick in ticks)
+    assert ax.yaxis.get_major_formatter()(0.25, 0) == "+25" and "[percentage points]" in ax.get_ylabel()
+    bars = sorted(ax.patches, key=lambda bar: bar.get_x())
+    first, last = bars[0], bars[-1]
+    assert first.get_y() == 0 and first.get_height() == pytest.approx(diff.margin_a)
+    assert last.get_y() == 0 and last.get_height() == pytest.approx(diff.margin_b)
+    floating = bars[1:-1]
+    assert len(floating) == len(diff.attribution_shown) > len(diff.attribution)  # the threshold is a bar
+    assert sum(bar.get_height() for bar in floating) == pytest.approx(diff.margin_b - diff.margin_a)
+    assert ax.get_ylim()[0] <= min(0.0, diff.margin_a, diff.margin_b)
 
 
 @pytest.mark.parametrize(

@@ -148,10 +148,11 @@ def _backed_above(text, line) -> bool:
     return text.get_zorder() > line.get_zorder()
 
 
-def line_problems(figure, name: str = "") -> list[str]:
+def line_problems(figure, name: str = "", *, backing: bool = True) -> list[str]:
     """Labels struck by a line: every text an Axes writes (annotations, value labels; not the
     footnote, titles or ticks) against every drawn line of the figure (data lines, thresholds),
-    unless the label has an opaque backing drawn above the line."""
+    unless the label has an opaque backing drawn above the line (with ``backing=False``, a line that
+    passes behind a label strikes it too)."""
     from netbenefit.views.charts.style import FOOTNOTE_GID
 
     texts = drawn_texts(figure)
@@ -165,7 +166,7 @@ def line_problems(figure, name: str = "") -> list[str]:
         if box.width <= 0 or box.height <= 0:
             continue
         for line, points in lines:
-            if not len(points) or _backed_above(text, line):
+            if not len(points) or (backing and _backed_above(text, line)):
                 continue
             hit = (points[:, 0] > box.x0) & (points[:, 0] < box.x1) & (points[:, 1] > box.y0) & (points[:, 1] < box.y1)
             if hit.any():

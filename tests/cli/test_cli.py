@@ -26,6 +26,7 @@ CONTRACT_KEYS = {
     "phases",
     "extended_commitment",
     "max_credit_pv",
+    "max_credit_pv_note",
     "max_credit_pv_whole_project",
     "excluded_streams",
     "clawback_schedule",
@@ -65,9 +66,14 @@ def test_evaluate_json_prints_the_contract_alone(capsys):
         "passes",
         "discount_rate",
         "ratio_as_given",
+        "whole_project_ratio",
+        "ratio_without_extension",
+        "passes_without_extension",
+        "extension_decides",
         "deciding_test",
         "margin",
     }
+    assert set(data["net_benefit"]["deciding_test"]) == {"phases", "ratio", "passes", "pv_benefits", "pv_credits"}
     assert set(data["extended_commitment"]) == {
         "years",
         "incremental_credit",

@@ -128,3 +128,42 @@ def test_an_updated_chart_says_what_a_new_one_says():
     assert live.ax.get_ylim() == pytest.approx(fresh.ax.get_ylim())
     notes = [[t.get_text() for t in ax.texts if t.get_gid() == FOOTNOTE_GID] for ax in (live.ax, fresh.ax)]
     assert notes[0] == notes[1] and "5%" in notes[0][0]
+
+
+def test_after_every_move_the_title_and_the_line_are_those_of_a_cold_draw():
+    """The title and the line above the sliders read the deciding test's ratio and verdict after
+    every move, exactly as the chart drawn anew for evaluate(scenario.replace(...)) does: the bundled
+    life-sciences campus with its discount rate dragged to 3% says its deciding test, phase 1 alone,
+    273% (fails), never the whole project's 338%."""
+    from netbenefit.views import charts
+    from netbenefit.views.explore import LiveChart, verdict_html
+
+    scenario = netbenefit.load_scenario(ROOT / "scenarios" / "life_sciences_phased.yaml")
+    shown = explore(scenario, keys=["discount_rate", "jobs.new", "award.annual_credit"])
+    moves = [
+        ("discount_rate", 0.03),
+        ("jobs.new", 240),  # phase 1 passes alone from here: phases 1+2 may decide
+        ("award.annual_credit", 1_200_000),
+        ("discount_rate", 0.08),
+        ("jobs.new", 150),
+    ]
+    for step, (key, value) in enumerate(moves):
+        shown.sliders[key].value = value
+        cold = netbenefit.evaluate(scenario.replace(shown.changes()))
+        assert shown.result.ratio == cold.ratio and shown.result.passes == cold.passes
+        fresh = LiveChart(cold)
+        drawn = charts.cumulative_pv(cold, ax=charts.new_figure()[1])
+        assert shown.live.ax.get_title() == fresh.ax.get_title() == drawn.get_title()
+        assert [t.get_text() for t in shown.live.ax.get_legend().get_texts()] == [
+            t.get_text() for t in drawn.get_legend().get_texts()
+        ]
+        for ours, theirs in zip(shown.live.ax.get_lines()[:3], drawn.get_lines()[:3], strict=True):
+            assert list(ours.get_ydata()) == pytest.approx(list(theirs.get_ydata()), rel=1e-12)
+        assert charts.footnote_of(shown.live.ax) == charts.footnote_of(drawn)
+        assert shown.verdict.value == verdict_html(cold)
+        if step == 0:  # the discount rate at 3%: the deciding test, not the whole project
+            title = shown.live.ax.get_title()
+            assert "phase 1 alone: 273% vs 300% threshold: fails" in title and "338%" not in title
+            assert cold.whole_project_ratio == pytest.approx(3.376, abs=1e-3)
+            assert "272.7% vs 300% threshold (71(a)(5)(a)): fails" in shown.verdict.value
+    shown.reset()

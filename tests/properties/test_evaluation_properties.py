@@ -19,6 +19,7 @@ from properties.scenario_strategies import scale_money, scenario_dicts
 
 import netbenefit
 from netbenefit import Scenario
+from netbenefit.law.rules import meets_threshold
 
 #: docs/model.md#checks, in order.
 CHECK_IDS = ["71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(6)", "71(a)(7)", "71(a)(8)",
@@ -28,14 +29,15 @@ CHECK_IDS = ["71(a)(1)", "71(a)(2)", "71(a)(3)", "71(a)(4)", "71(a)(5)", "71(a)(
 RESULT_KEYS = {
     "name", "eligible", "net_benefit", "checks", "capital_investment_minimum", "infrastructure_fund_donation",
     "jobs_clause", "retained_jobs_eligible", "phases", "extended_commitment", "max_credit_pv", "excluded_streams",
-    "max_credit_pv_whole_project",
+    "max_credit_pv_whole_project", "max_credit_pv_note",
     "clawback_schedule", "clawback_note",
     "benefits_by_tax", "conventions", "method",
     "warnings",
 }  # fmt: skip
 NET_BENEFIT_KEYS = {
     "pv_benefits", "pv_credits", "ratio", "threshold", "threshold_clause", "passes", "discount_rate", "ratio_as_given",
-    "deciding_test", "margin",
+    "deciding_test", "margin", "whole_project_ratio", "ratio_without_extension", "passes_without_extension",
+    "extension_decides",
 }  # fmt: skip
 CHECK_KEYS = {"id", "passed", "message"}
 #: A check's record (netbenefit.law.rules.decision): the deciding comparison, and every one made.
@@ -107,10 +109,14 @@ def test_the_result_has_exactly_the_contract_keys_and_the_ten_checks_in_order(da
     assert set(extended) == EXTENDED_KEYS
     assert [row["years_maintained"] for row in extended["repayment_schedule"]] == list(range(extended["years"]))
     assert all(set(row) == REPAYMENT_KEYS for row in extended["repayment_schedule"])
-    # max_credit_pv = pv_credits x the least cumulative ratio / threshold; whole project: pv_benefits / threshold
+    # ratio is the least cumulative ratio (the test that decides), and its comparison is the verdict
     net = out["net_benefit"]
     lowest = min(phase["ratio"] for phase in out["phases"])
-    assert math.isclose(out["max_credit_pv"], net["pv_credits"] * lowest / net["threshold"])
+    assert net["ratio"] == lowest == net["deciding_test"]["ratio"]
+    assert bool(meets_threshold(net["ratio"], net["threshold"])) == net["passes"]
+    # max_credit_pv = pv_credits x max(0, the least cumulative ratio) / threshold, never below 0
+    assert math.isclose(out["max_credit_pv"], net["pv_credits"] * max(0.0, lowest) / net["threshold"])
+    assert out["max_credit_pv"] >= 0 and (out["max_credit_pv_note"] != "") == (lowest <= 0)
     assert math.isclose(out["max_credit_pv_whole_project"], net["pv_benefits"] / net["threshold"])
     # passes agrees with the largest credit that passes (up to the test's relative tolerance)
     if net["passes"]:

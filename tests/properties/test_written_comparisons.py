@@ -130,7 +130,7 @@ def test_phased_projects_write_true_comparisons(case):
 
 def test_an_initial_phase_failing_alone_decides_the_headline_and_the_sentence():
     result = phased(170_000, 250_000, distressed_municipality=True)  # 255% alone, 315% together
-    assert not result.passes and result.ratio > result.threshold
+    assert not result.passes and result.ratio < result.threshold < result.whole_project_ratio
     assert result.headline().startswith(
         "phases 1: 255.0% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 315.0% passes)"
     )
@@ -140,9 +140,12 @@ def test_an_initial_phase_failing_alone_decides_the_headline_and_the_sentence():
     assert result.max_credit_pv == pytest.approx(1_400_000 * 2.55 / 3.0)
     assert result.max_credit_pv_whole_project == pytest.approx(result.pv_benefits / 3.0)
     data = result.to_dict()
-    assert data["net_benefit"]["deciding_test"] == {"phases": [1], "ratio": pytest.approx(2.55), "passes": False}
+    deciding = data["net_benefit"]["deciding_test"]
+    assert (deciding["phases"], deciding["ratio"], deciding["passes"]) == ([1], pytest.approx(2.55), False)
+    assert deciding["pv_benefits"] / deciding["pv_credits"] == pytest.approx(2.55)
     assert data["net_benefit"]["margin"] == pytest.approx(-0.45)
-    assert data["net_benefit"]["ratio"] == pytest.approx(result.ratio)  # the whole project's
+    assert data["net_benefit"]["ratio"] == pytest.approx(2.55)  # the test that decides
+    assert data["net_benefit"]["whole_project_ratio"] == pytest.approx(3.15)  # the whole project's
 
 
 def test_a_ratio_just_below_the_threshold_is_written_below_it():

@@ -43,3 +43,49 @@ def test_life_sciences_phased_actuals():
     assert after.rerun_tests["passes"].tolist() == [False, False]
     assert not after.projected.eligible
     assert any("the projection itself was not eligible" in line for line in after.warnings)
+
+
+def test_the_bundled_actuals_floor_against_the_agreement_at_full_ramp():
+    office = follow(SCENARIOS / "office_hq_default_area.yaml", SCENARIOS / "actuals" / "office_hq_actuals.yaml")
+    floor = office.floor
+    # 260 approved new jobs every year (the ramp's 130 and 208 are the applicant's projection)
+    assert floor["full_time_jobs_agreement"].eq(260).all()
+    assert floor.index[floor["full_time_jobs_below_floor"]].tolist() == [1, 2, 4]
+    assert floor.loc[2, "full_time_jobs_share_of_agreement"] == pytest.approx(190 / 260)
+    assert floor.index[floor["withholdings_below_floor"]].tolist() == [1, 2, 4]
+    campus = follow(
+        SCENARIOS / "life_sciences_phased.yaml", SCENARIOS / "actuals" / "life_sciences_phased_actuals.yaml"
+    )
+    # 180 + 40 in years 1-4; with phase 2's 120 from its first year, 5
+    assert campus.floor["full_time_jobs_agreement"].tolist() == [220.0] * 4 + [340.0] * 2
+    assert len([w for w in campus.warnings if "below 80% of the project agreement's at full ramp" in w]) == 2
+
+
+def test_the_floor_of_the_ramp_reading_gives_the_figures_before():
+    # readings.floor_basis: ramp restores the comparison before: year 1's jobs against the approved
+    # jobs, every other figure against the ramp's projection (office_hq: jobs 42.31% in year 1,
+    # 76.92% in year 4; withholdings 74.59% in year 4; nothing else below).
+    from netbenefit import load_scenario
+
+    office = load_scenario(SCENARIOS / "office_hq_default_area.yaml")
+    ramp = office.replace({"readings.floor_basis": "ramp"})
+    floor = follow(ramp, SCENARIOS / "actuals" / "office_hq_actuals.yaml").floor
+    assert floor.index[floor["full_time_jobs_below_floor"]].tolist() == [1, 4]
+    assert floor.index[floor["withholdings_below_floor"]].tolist() == [4]
+    assert floor.loc[[1, 4], "full_time_jobs_share_of_agreement"].tolist() == pytest.approx(
+        [0.423077, 0.769231], abs=1e-6
+    )
+    assert floor.loc[4, "withholdings_share_of_agreement"] == pytest.approx(0.745877, abs=1e-6)
+
+
+def test_the_bundled_actuals_credits_received():
+    campus = follow(
+        SCENARIOS / "life_sciences_phased.yaml", SCENARIOS / "actuals" / "life_sciences_phased_actuals.yaml"
+    )
+    assert campus.credits.received == pytest.approx(campus.certified_credits)  # left after its last report
+    assert campus.net_credits_received == pytest.approx(campus.certified_credits - campus.recapture)
+    assert campus.ratio_on_credits_received == pytest.approx(campus.actual.pv_benefits / campus.credits.pv)
+    assert campus.ratio_on_credits_received == pytest.approx(6.2108, abs=1e-4)
+    office = follow(SCENARIOS / "office_hq_default_area.yaml", SCENARIOS / "actuals" / "office_hq_actuals.yaml")
+    assert office.net_credits_received == pytest.approx(office.certified_credits)
+    assert office.credits.note == "the credits of year 7 are not yet certified"

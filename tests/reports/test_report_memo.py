@@ -208,7 +208,11 @@ def test_diff_and_comparison_write_their_memos(tmp_path):
     diff = netbenefit.diff(TWO[0], SCENARIOS / "party_city_estimate.yaml")
     pages = pdf_pages(diff.to_pdf(tmp_path / "diff.pdf", date="2026-01-02"))
     text = " ".join(" ".join(pages).split())
-    assert f"{ratio(diff.ratio_a, 1)} to {ratio(diff.ratio_b, 1)}" in text and "2026-01-02" in text
+    for side in ("a", "b"):  # each side with its own threshold and margin
+        name, value = getattr(diff, f"name_{side}"), ratio(getattr(diff, f"ratio_{side}"), 1)
+        assert f"{side.upper()}, {name}: the test that decides gives {value} against a threshold of 400%" in text
+        assert margin_points(getattr(diff, f"margin_{side}"), getattr(diff, f"passes_{side}")) in text
+    assert "2026-01-02" in text
     comparison = netbenefit.Comparison.of(TWO)
     assert len(pdf_pages(comparison.to_pdf(tmp_path / "c.pdf"))) <= 10
 

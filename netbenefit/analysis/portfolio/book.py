@@ -67,6 +67,7 @@ APPLICATION_COLUMNS = (
     "threshold",
     "threshold_clause",
     "passes",
+    "whole_project_ratio",
     "eligible",
     "first_fiscal_year",
     "last_fiscal_year",
@@ -299,10 +300,11 @@ class Portfolio:
                     "approval_fiscal_year": state_fiscal_year(approval),
                     "requested_credits": float(result.requested_credits),
                     "counted_benefits": math.fsum(table["benefits"]),
-                    "ratio": float(result.ratio),
+                    "ratio": float(result.ratio),  # the test that decides, 71(a)(5)
                     "threshold": float(result.threshold),
                     "threshold_clause": result.threshold_clause,
                     "passes": bool(result.passes),
+                    "whole_project_ratio": float(result.whole_project_ratio),
                     "eligible": bool(result.eligible),
                     "first_fiscal_year": int(table.index.min()),
                     "last_fiscal_year": int(table.index.max()),
@@ -401,7 +403,8 @@ class Portfolio:
     def __repr__(self) -> str:
         return (
             f"<Portfolio of {len(self.results)} applications: {self.passing} pass, {self.failing} fail; "
-            f"credits {money_exact(self.requested_credits)}, benefits {money_exact(self.counted_benefits)}>"
+            f"requested credits {money_exact(self.requested_credits)}, counted benefits "
+            f"{money_exact(self.counted_benefits)}>"
         )
 
     # --- views ---------------------------------------------------------------------------------

@@ -20,8 +20,20 @@ COLUMNS = (
     "rerun_flag",
     "rerun_ratio",
     "recapture",
+    "reduction_recapture",
     "interest",
     "repayment",
+)
+PHASE_COLUMNS = (
+    "approved_credits",
+    "certified_credits",
+    "forfeited_credits",
+    "phase_years_maintained",
+    "commitment_start",
+    "recapture",
+    "reduction_recapture",
+    "extension_repayment",
+    "net_credits_received",
 )
 
 
@@ -41,8 +53,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from ...model.after_approval import follow  # pandas: deferred past start-up
 
     (scenario,) = scenario_inputs(args, [args.scenario])
@@ -56,21 +66,11 @@ def run(args: argparse.Namespace) -> int:
         print(terminal_lines(after.years.to_csv()), end="")
         return 0
     print(terminal_lines(after.summary()))
-    print()
-    with pd.option_context("display.width", 160, "display.max_columns", 20):
-        number = lambda value: (  # noqa: E731
-            f"{value:,.3f}"
-            if abs(value) < 10
-            else f"{value:,.0f}"
-            if abs(value) >= 1000 or float(value).is_integer()
-            else f"{value:,.2f}"
-        )
-        print(after.years[list(COLUMNS)].to_string(float_format=number))
+    # Every table by the units of its columns (money, percents, jobs), never in scientific notation.
+    tables = [after.years.to_text(COLUMNS), after.comparison.to_text()]
+    if after.phases is not None and len(after.phases) > 1:
+        tables += [after.phases.to_text(PHASE_COLUMNS), after.rerun_tests.to_text()]
+    for table in tables:
         print()
-        print(after.comparison.to_string())
-        if after.phases is not None and len(after.phases) > 1:
-            print()
-            print(after.phases.to_string(float_format=number))
-            print()
-            print(after.rerun_tests.to_string())
+        print(terminal_lines(table))
     return 0

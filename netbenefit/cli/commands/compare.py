@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         print(
             terminal(
                 f"{result.name}: {result.verdict()}; margin {margin_points(result.margin, result.passes)}; "
-                f"{'eligible' if result.eligible else 'not eligible'}"
+                + (f"{result.extension_words()}; " if result.extension_decides else "")
+                + f"{'eligible' if result.eligible else 'not eligible'}"
             ),
             flush=True,
         )

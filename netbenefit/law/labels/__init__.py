@@ -20,15 +20,28 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from .after_approval import AFTER_APPROVAL_LABELS
+from .columns import CASHFLOW_LABELS, RESULT_LABELS, TAX_LABELS
 from .table import SCENARIO_KEYS, SCENARIO_LABELS, SPOKEN_UNITS, WORKBOOK_LABELS, Label, WorkbookLabel
-from .written import compared, margin_points, missing, net_benefit_headline, ratio_verdict, written_pair
+from .written import (
+    compared,
+    margin_points,
+    missing,
+    net_benefit_headline,
+    ratio_verdict,
+    test_name,
+    written_pair,
+    year_list,
+)
 
 __all__ = [
     "compared",
     "margin_points",
+    "test_name",
     "net_benefit_headline",
     "ratio_verdict",
     "written_pair",
+    "year_list",
     "SCENARIO_KEYS",
     "SCENARIO_LABELS",
     "WORKBOOK_LABELS",
@@ -64,134 +77,8 @@ __all__ = [
     "value",
 ]
 
-#: Label with unit of every column of ``Result.cashflows`` (the built-in streams included).
-CASHFLOW_LABELS: dict[str, str] = {
-    "new_full_time_jobs": "New full-time jobs [jobs]",
-    "retained_full_time_jobs": "Retained full-time jobs [jobs]",
-    "full_time_jobs": "Full-time jobs [jobs]",
-    "wages": "Wages [USD]",
-    "capital_investment": "Capital investment [USD]",
-    "construction_wages": "Construction wages [USD]",
-    "indirect_and_induced_jobs": "Indirect and induced jobs [jobs]",
-    "income_tax": "Income tax on wages [USD]",
-    "spending_sales_tax": "Sales tax on spending of wages [USD]",
-    "construction_income_tax": "Income tax on construction wages [USD]",
-    "construction_spending_sales_tax": "Sales tax on spending of construction wages [USD]",
-    "construction_sales_tax": "Sales tax on construction materials [USD]",
-    "corporation_business_tax": "Corporation business tax [USD]",
-    "revenues": "Revenues to the State [USD]",
-    "costs": "Costs to the State [USD]",
-    "net_benefits": "Net benefits [USD]",
-    "weight": "Share of the year in the benefit window [share]",
-    "counted_net_benefits": "Counted net benefits [USD]",
-    "discount_factor": "Discount factor [ratio]",
-    "pv_net_benefits": "PV of net benefits [USD]",
-    "credits": "Tax credits [USD]",
-    "pv_credits": "PV of tax credits [USD]",
-    "cumulative_pv_net_benefits": "Cumulative PV of net benefits [USD]",
-    "cumulative_pv_credits": "Cumulative PV of tax credits [USD]",
-}
-
-#: Label with unit of the columns of the other result and analysis tables.
-RESULT_LABELS: dict[str, str] = {
-    # Result, compare(), variants, sweeps, Monte Carlo draws
-    "scenario": "Scenario",
-    "eligible": "Eligible [yes/no]",
-    "passes": "Net benefit test passes [yes/no]",
-    "ratio": "Net benefit ratio [%]",
-    "net_benefit_ratio": "Net benefit ratio [%]",
-    "threshold": "Threshold [%]",
-    "threshold_clause": "Threshold clause",
-    "margin": "Margin, deciding test's ratio minus threshold [percentage points]",
-    "deciding_test": "Deciding test, 71(a)(5)",
-    "pv_benefits": "PV of net benefits [USD]",
-    "pv_credits": "PV of tax credits [USD]",
-    "max_credit_pv": "Largest credit that passes, PV [USD]",
-    "max_credit_pv_whole_project": "PV benefits of the whole project / threshold [USD]",
-    "requested_credits": "Requested credits, nominal [USD]",
-    "jobs_clause": "Job minimum clause",
-    "retained_jobs_eligible": "Retained jobs eligible [yes/no]",
-    "capital_investment_minimum": "Capital investment minimum, 71(b) [USD]",
-    "infrastructure_fund_donation": "Infrastructure fund donation, 71(b)(2) [USD]",
-    "extended_years": "Extended commitment [years]",
-    "incremental_credit": "Incremental credit of the extension [USD]",
-    "failed_checks": "Failed checks",
-    "note": "Note",
-    # checks, phase tests, streams
-    "id": "Check (clause)",
-    "passed": "Passed [yes/no]",
-    "message": "Message",
-    "phases": "Phases",
-    "phase": "Phase",
-    "year": "Project year",
-    "stream": "Stream",
-    "source": "Source",
-    "effect": "Effect",
-    "kind": "Kind",
-    "abated": "Abated, 71(a)(5)(e) [yes/no]",
-    "amount": "Amount [USD]",
-    "counted": "Counted amount [USD]",
-    "present_value": "Present value [USD]",
-    # repayment and clawback schedules
-    "years_maintained": "Years maintained [years]",
-    "repayment": "Repayment owed [USD]",
-    "credits_received": "Credits received [USD]",
-    "recapture": "Recapture [USD]",
-    "recapture_none": "Recapture, statutory least: none, C.34:1B-341(a)(4) [USD]",
-    "recapture_all": "Recapture, statutory most: all, C.34:1B-341(a)(4) [USD]",
-    "interest": "Interest on the recapture [USD]",
-    "extension_repayment": "Extension repayment, 71(a)(5)(d) [USD]",
-    "total": "Total at risk [USD]",
-    "pv_total": "PV of total at risk [USD]",
-    # benefits by tax
-    "tax": "Tax",
-    "nominal": "Nominal amount [USD]",
-    "pv": "Present value [USD]",
-    # sensitivity
-    "key": "Input",
-    "base": "Base value",
-    "low": "Low value",
-    "high": "High value",
-    "ratio_base": "Ratio at the base [%]",
-    "ratio_low": "Ratio at the low value [%]",
-    "ratio_high": "Ratio at the high value [%]",
-    "swing": "Swing of the ratio [%]",
-    "eligible_low": "Eligible at the low value [yes/no]",
-    "eligible_high": "Eligible at the high value [yes/no]",
-    # Monte Carlo summary
-    "draws": "Draws",
-    "probability_passes": "Probability of passing the net benefit test [%]",
-    "probability_eligible": "Probability of eligibility [%]",
-    "ratio_mean": "Mean net benefit ratio [%]",
-    "undefined": "Draws with an undefined ratio",
-    "failures": "Draws failing the check",
-    "share": "Share of draws [%]",
-    # economist's view
-    "view": "View",
-    "passes_threshold": "Meets the statutory threshold [yes/no]",
-    "net_of_award": "Net of the award, PV [USD]",
-    "net_positive": "Net positive [yes/no]",
-    # Diff
-    "old": "Before",
-    "new": "After",
-    "contribution": "Contribution to the ratio [%]",
-    "pv_a": "PV, first scenario [USD]",
-    "pv_b": "PV, second scenario [USD]",
-    "change": "Change [USD]",
-    # percentile bands
-    "percentile": "Percentile",
-}
-
-#: Names of the taxes of ``Result.benefits_by_tax``.
-TAX_LABELS: dict[str, str] = {
-    "gross_income_tax": "Gross income tax",
-    "sales_and_use_tax": "Sales and use tax",
-    "corporation_business_tax": "Corporation business tax",
-    "other": "Other",
-}
-
-#: The one table: scenario keys, cash-flow columns, other result columns.
-LABELS: dict[str, str] = {**RESULT_LABELS, **CASHFLOW_LABELS, **SCENARIO_LABELS}
+#: The one table: scenario keys, cash-flow columns, other result columns, the after-approval tables' columns.
+LABELS: dict[str, str] = {**AFTER_APPROVAL_LABELS, **RESULT_LABELS, **CASHFLOW_LABELS, **SCENARIO_LABELS}
 
 _WEIGHT_PHASE = re.compile(r"^weight_phase_(\d+)$")
 _UNIT = re.compile(r"\s*\[([^\]]*)\]$")

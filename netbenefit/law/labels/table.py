@@ -270,6 +270,9 @@ SCENARIO_KEYS: dict[str, Label] = {
     "readings.first_report_basis": Label("First annual report compared with, N.J.A.C. 19:31U-1.14(b)"),
     "readings.stated_commitment_period": Label("A stated commitment period not set by the authority, 71(a)(5)"),
     "readings.recapture_table_years": Label("Recapture table read in years of"),
+    "readings.floor_basis": Label("80 percent floor compared with, N.J.A.C. 19:31U-1.14(c)"),
+    "readings.rerun_comparison": Label("76(a)(2) fall of a phased project read on"),
+    "readings.reduction_recapture": Label("A reduction of certified jobs or salaries, C.34:1B-341(a)(4)"),
     # keys of a later phase that the initial phase has not (the others share the top level's labels)
     "phases.name": Label("Phase name"),
     "phases.start_year": Label("Phase start", "project year", WorkbookLabel(NUMBER_FORMAT)),

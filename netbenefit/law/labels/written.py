@@ -99,12 +99,25 @@ def ratio_verdict(value: float, threshold: float, passes: bool, digits: int = 1)
     return written_pair(value, threshold, ">=" if passes else "<", "ratio", digits)
 
 
+def test_name(what: str) -> str:
+    """A cumulative test of 71(a)(5) in words, from the name its record gives it
+    (``Comparison.what``): the initial phase's own test is ``phase 1 alone`` (the record's
+    ``phases 1``); the others as the record names them (``phases 1+2``, ``phases 1-12``). Every
+    sentence, headline and chart of a phased project names its tests so.
+
+    >>> test_name("phases 1"), test_name("phases 1+2+3")
+    ('phase 1 alone', 'phases 1+2+3')
+    """
+    return "phase 1 alone" if what == "phases 1" else str(what)
+
+
 def net_benefit_headline(decision, digits: int = 1) -> tuple[str, str, str]:
     """(ratio, threshold, others) of the 71(a)(5) headline, from its record: the deciding test's
     ratio and threshold written so that the verdict is true of them, and, for a phased project,
-    ``"phases 1: "`` before the ratio and the other tests after it (``"phases 1+2: 320.5% passes"``).
+    ``"phase 1 alone: "`` before the ratio and the other tests after it (``"phases 1+2: 320.5%
+    passes"``), each named by :func:`test_name`.
 
-    The first item carries the deciding test's name for a phased project: ``"phases 1: 254.8%"``.
+    The first item carries the deciding test's name for a phased project: ``"phase 1 alone: 254.8%"``.
     """
     decided = decision.decided_by
     ratio_text, threshold_text = ratio_verdict(decided.value, decided.limit, decided.holds, digits)
@@ -114,5 +127,27 @@ def net_benefit_headline(decision, digits: int = 1) -> tuple[str, str, str]:
     for i, test in enumerate(decision.comparisons):
         if i != decision.deciding:
             value, _ = ratio_verdict(test.value, test.limit, test.holds, digits)
-            others.append(f"{test.what}: {value} {'passes' if test.holds else 'fails'}")
-    return f"{decided.what}: {ratio_text}", threshold_text, "; ".join(others)
+            others.append(f"{test_name(test.what)}: {value} {'passes' if test.holds else 'fails'}")
+    return f"{test_name(decided.what)}: {ratio_text}", threshold_text, "; ".join(others)
+
+
+def year_list(years) -> str:
+    """Project years in words, runs of consecutive years joined: ``year 4``, ``years 1-6``,
+    ``years 1, 3-5``; "" for none.
+
+    >>> year_list([4]), year_list([1, 2, 3, 4, 5, 6]), year_list([1, 3, 4, 5]), year_list([2, 3])
+    ('year 4', 'years 1-6', 'years 1, 3-5', 'years 2, 3')
+    """
+    values = sorted({int(year) for year in years})
+    if not values:
+        return ""
+    runs: list[list[int]] = []
+    for year in values:
+        if runs and year == runs[-1][-1] + 1:
+            runs[-1].append(year)
+        else:
+            runs.append([year])
+    parts = []
+    for run in runs:
+        parts += [f"{run[0]}-{run[-1]}"] if len(run) > 2 else [str(year) for year in run]
+    return f"{'year' if len(values) == 1 else 'years'} {', '.join(parts)}"

@@ -96,16 +96,20 @@ def certified_credit(approved_credit, per_new_job, per_retained_job, new_jobs, r
 
 
 def retained_first(new_jobs, retained_jobs, retained_required):
-    """Jobs in place counted toward the retained requirement first, N.J.A.C. 19:31U-1.4(c) [secondary]:
-    ``(new counted, retained counted)`` where retained counted = min(all jobs, the requirement).
+    """Jobs in place counted toward the approved retained jobs first, N.J.A.C. 19:31U-1.4(c)
+    [secondary]: ``(new counted, retained counted)`` where retained counted = min(all jobs, the
+    approved retained jobs) and every job beyond them counts as new, whatever the file calls it (a
+    retained job reported above the approved number is not "retained" for the award).
 
-    >>> [a.tolist() for a in retained_first([120.0], [80.0], 100.0)]
+    >>> [a.tolist() for a in retained_first([120.0], [80.0], 100.0)]  # new jobs fill the requirement
     [[100.0], [100.0]]
+    >>> [a.tolist() for a in retained_first([20.0], [270.0], 250.0)]  # 20 retained beyond it count as new
+    [[40.0], [250.0]]
     """
     new = np.asarray(new_jobs, dtype=float)
     retained = np.asarray(retained_jobs, dtype=float)
     total = new + retained
-    counted_retained = np.minimum(total, np.maximum(retained, np.asarray(retained_required, dtype=float)))
+    counted_retained = np.minimum(total, np.asarray(retained_required, dtype=float))
     return total - counted_retained, counted_retained
 
 

@@ -2,7 +2,13 @@
 
 Each function takes numbers or numpy arrays (booleans for flags) and broadcasts, so the same
 code decides one scenario or a million variants. Every bound comes from the cited parameters
-file; the comparison written on each line is the one its parameter declares.
+file; the comparison written on each line is the one its parameter declares. Each check has one
+function that makes its record (:class:`~netbenefit.law.rules.decision.Decision`) where it compares:
+:func:`capital_investment_decision` 71(a)(1), :func:`job_minimum_decision` 71(a)(2),
+:func:`flag_decision` 71(a)(3), (4), (6) and (7), :func:`prevailing_wage_decision` 71(a)(8),
+:func:`accommodation_and_withholding_decision` 71(d), :func:`application_date_decision` 71(f); the
+functions that return a verdict alone (``job_minimum_clause``, ``prevailing_wage_satisfied``, ...)
+read it from the record.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import datetime as dt
 import numpy as np
 
 from ..parameters import parameter
+from .decision import Comparison, Decision
 
 #: The checks of an evaluation, in the order results list them.
 CHECK_IDS = (
@@ -90,6 +97,46 @@ def capital_investment_minimum(portions, small_business=False, intent_to_remain_
     return np.where(waived, 0.0, total)  # 71(b)(1)(e)
 
 
+def capital_investment_decision(
+    portions, capital_investment, small_business=False, intent_to_remain_demonstrated=True, shortfall_is_donation=True
+) -> Decision:
+    """71(a)(1): the initial phase's capital investment against the minimum of 71(b)(1).
+
+    A shortfall is not a failure where it is read as the obligation of 71(b)(2) to donate the
+    uninvested balance to the infrastructure fund (``shortfall_is_donation``, the default reading);
+    read as a condition, it makes the business ineligible. The record's facts: ``minimum``,
+    ``shortfall``, ``donation`` [USD], ``portions`` (each portion's area, use, work, rate per sq ft
+    and clause), ``small_business``, ``waived`` (71(b)(1)(e)), ``shortfall_is_donation``.
+
+    >>> decision = capital_investment_decision([("other", "rehabilitation", 1000)], 30000.0)
+    >>> bool(decision.passed), float(decision.facts["donation"])
+    (True, 10000.0)
+    """
+    portions = list(portions)
+    minimum = capital_investment_minimum(portions, small_business, intent_to_remain_demonstrated)
+    investment = np.asarray(capital_investment, dtype=float)
+    shortfall = np.maximum(0.0, minimum - investment)
+    # 71(b)(2): a shortfall is donated (the default reading) or, read as a condition, makes the business ineligible.
+    donation = shortfall if shortfall_is_donation else np.zeros_like(shortfall)
+    passed = np.ones(np.shape(shortfall), dtype=bool) if shortfall_is_donation else ~(shortfall > 0)
+    terms = tuple(
+        (area, use, work, *capital_investment_rate(use, work)) for use, work, area in portions
+    )  # (area, use, work, rate, clause) of each portion, 71(b)(1)
+    comparison = Comparison(
+        investment, minimum, "at_least", investment >= minimum, "usd", "capital investment", "71(b)(1)"
+    )
+    facts = {
+        "minimum": minimum,
+        "shortfall": shortfall,
+        "donation": donation,
+        "portions": terms,
+        "small_business": np.asarray(small_business, dtype=bool),
+        "waived": np.logical_and(small_business, intent_to_remain_demonstrated),  # 71(b)(1)(e)
+        "shortfall_is_donation": shortfall_is_donation,
+    }
+    return Decision("71(a)(1)", passed, (comparison,), 0, facts)
+
+
 def retained_jobs_minimum(
     government_restricted_municipality, qualified_incentive_tract, enhanced_area, several_locations="lowest"
 ):
@@ -131,23 +178,63 @@ def job_minimum_clause(
     retained_jobs_at_application=None,
     several_locations="lowest",
 ):
-    """The clause of 71(c)(1) under which the business meets the job minimum, as a code.
+    """The clause of 71(c)(1) under which the business meets the job minimum, as a code
+    (:func:`job_minimum_decision`, whose record gives it as the fact ``code``).
+
+    Returns an integer array: an index into :data:`JOB_CLAUSES`, 0 when no clause is met.
+    The retained jobs count for the award when the code is that of (d), (e) or (f).
+
+    >>> int(job_minimum_clause(35, 0, 0, False, False, False, False, False))
+    3
+    >>> int(job_minimum_clause(34, 0, 0, False, False, False, False, False))
+    0
+    """
+    return job_minimum_decision(
+        new_full_time_jobs,
+        retained_full_time_jobs,
+        full_time_employees_at_application,
+        small_business,
+        targeted_industry,
+        government_restricted_municipality,
+        qualified_incentive_tract,
+        enhanced_area,
+        retained_jobs_at_application,
+        several_locations,
+    ).facts["code"]
+
+
+def job_minimum_decision(
+    new_full_time_jobs,
+    retained_full_time_jobs,
+    full_time_employees_at_application,
+    small_business,
+    targeted_industry,
+    government_restricted_municipality,
+    qualified_incentive_tract,
+    enhanced_area,
+    retained_jobs_at_application=None,
+    several_locations="lowest",
+) -> Decision:
+    """71(a)(2): the job minimum of 71(c)(1), decided on the initial phase.
 
     ``new_full_time_jobs`` are the new jobs the business will create within the eligibility
     period (the ramp's, not the number written). Under (e) and (f) the retained jobs must also be
     at least ``retained_jobs_at_application``, "a minimum of the business's retained full-time
     jobs at the time of application" (None: not given, no further condition).
 
-    Returns an integer array: an index into :data:`JOB_CLAUSES`, 0 when no clause is met.
-    The retained jobs count for the award when the code is that of (d), (e) or (f).
-
     Order (docs/results.md, `jobs_clause`): (d), (e) or (f) when the retained jobs are eligible under
     it; otherwise (a), (b) or (c), whichever made the business eligible.
 
-    >>> int(job_minimum_clause(35, 0, 0, False, False, False, False, False))
-    3
-    >>> int(job_minimum_clause(34, 0, 0, False, False, False, False, False))
-    0
+    The record compares the new jobs with the minimum of (a), (b) or (c) that applies to the
+    business, and the retained jobs with the minimum of (d), (e) or (f) where one of them decides.
+    Its facts: ``code`` (an index into :data:`JOB_CLAUSES`, 0 when no clause is met),
+    ``retained_eligible`` (the retained jobs count for the award: (d), (e) or (f)), the retained-job
+    minimums ``retained_minimum_d``, ``retained_minimum_e``, ``retained_minimum_f``, the small
+    business's ``growth_share`` and ``workforce``, and ``retained``.
+
+    >>> decision = job_minimum_decision(35, 0, 0, False, False, False, False, False)
+    >>> int(decision.facts["code"]), bool(decision.passed)
+    (3, True)
     """
     new = np.asarray(new_full_time_jobs, dtype=float)
     retained = np.asarray(retained_full_time_jobs, dtype=float)
@@ -159,11 +246,14 @@ def job_minimum_clause(
 
     # 71(c)(1)(a): a small business grows its workforce by at least 25% with new jobs.
     growth = parameter("small_business_new_job_growth_share")
-    meets_a = small & (workforce >= 1) & (new >= growth * workforce)
+    minimum_a = growth * workforce
+    meets_a = small & (workforce >= 1) & (new >= minimum_a)
     # 71(c)(1)(b): not a small business, primarily in a targeted industry: at least 25 new jobs.
-    meets_b = ~small & targeted & (new >= parameter("targeted_industry_minimum_new_jobs"))
+    minimum_b = parameter("targeted_industry_minimum_new_jobs")
+    meets_b = ~small & targeted & (new >= minimum_b)
     # 71(c)(1)(c): any other business (neither small nor targeted): at least 35 new jobs.
-    meets_c = ~small & ~targeted & (new >= parameter("other_business_minimum_new_jobs"))
+    minimum_c = parameter("other_business_minimum_new_jobs")
+    meets_c = ~small & ~targeted & (new >= minimum_c)
     # 71(c)(1)(d): a (b)/(c) business also gets its retained jobs at 150 / 250 / 500 retained.
     minimum_d = retained_jobs_minimum(restricted, qualified_incentive_tract, enhanced_area, several_locations)
     meets_d = (meets_b | meets_c) & (retained >= minimum_d)
@@ -175,38 +265,67 @@ def job_minimum_clause(
     )
     keeps_application_jobs = np.isnan(at_application) | (retained >= np.nan_to_num(at_application))
     incentive_location = tract_or_enhanced | restricted
-    meets_e = (
-        ~(meets_b | meets_c | meets_d)
-        & incentive_location
-        & (retained >= parameter("retained_only_minimum_incentive_location"))
-        & keeps_application_jobs
-    )
+    minimum_e = parameter("retained_only_minimum_incentive_location")
+    meets_e = ~(meets_b | meets_c | meets_d) & incentive_location & (retained >= minimum_e) & keeps_application_jobs
     # 71(c)(1)(f): not eligible under (b)-(e), anywhere in the State, retaining at least 1,000.
-    meets_f = (
-        ~(meets_b | meets_c | meets_d | meets_e)
-        & (retained >= parameter("retained_only_minimum_statewide"))
-        & keeps_application_jobs
+    minimum_f = parameter("retained_only_minimum_statewide")
+    meets_f = ~(meets_b | meets_c | meets_d | meets_e) & (retained >= minimum_f) & keeps_application_jobs
+    code = np.select([meets_d, meets_e, meets_f, meets_a, meets_b, meets_c], [_D, _E, _F, _A, _B, _C], default=0)
+
+    # The new jobs against the minimum of the one clause of (a), (b), (c) that applies to the business.
+    new_minimum = np.where(small, minimum_a, np.where(targeted, minimum_b, minimum_c))
+    new_clause = np.where(small, JOB_CLAUSES[_A], np.where(targeted, JOB_CLAUSES[_B], JOB_CLAUSES[_C]))
+    new_jobs = Comparison(
+        new,
+        new_minimum,
+        "at_least",
+        np.where(small, meets_a, np.where(targeted, meets_b, meets_c)),
+        "jobs",
+        "new full-time jobs",
+        new_clause,
     )
-    return np.select([meets_d, meets_e, meets_f, meets_a, meets_b, meets_c], [_D, _E, _F, _A, _B, _C], default=0)
+    # The retained jobs against the minimum of (d), (e) or (f), where that clause decided.
+    retained_decides = code >= _D  # (d), (e) or (f)
+    retained_jobs = Comparison(
+        retained,
+        np.select([code == _D, code == _E], [minimum_d, minimum_e], minimum_f),
+        "at_least",
+        retained_decides,
+        "jobs",
+        "retained full-time jobs",
+        np.asarray(JOB_CLAUSES, dtype=object)[np.where(retained_decides, code, _F)],
+        applies=retained_decides,
+    )
+    facts = {
+        "code": code,
+        "retained_eligible": retained_jobs_count(code),
+        "retained": retained,
+        "retained_minimum_d": minimum_d,
+        "retained_minimum_e": minimum_e,
+        "retained_minimum_f": minimum_f,
+        "growth_share": growth,
+        "workforce": workforce,
+    }
+    return Decision("71(a)(2)", code > 0, (new_jobs, retained_jobs), np.where(retained_decides, 1, 0), facts)
 
 
 def new_jobs_minimum(small_business: bool, targeted_industry: bool, full_time_employees_at_application: float):
     """(minimum, clause) of the new-job test of 71(c)(1) that applies to the business: 25% of its
-    workforce for a small business, (a); 25 in a targeted industry, (b); 35 for any other, (c).
+    workforce for a small business, (a); 25 in a targeted industry, (b); 35 for any other, (c)
+    (the limit of the first comparison of :func:`job_minimum_decision`).
 
     >>> new_jobs_minimum(False, False, 0), new_jobs_minimum(True, False, 40)
-    ((35, '71(c)(1)(c)'), (10.0, '71(c)(1)(a)'))
+    ((35.0, '71(c)(1)(c)'), (10.0, '71(c)(1)(a)'))
     """
-    if small_business:
-        return parameter("small_business_new_job_growth_share") * full_time_employees_at_application, JOB_CLAUSES[_A]
-    if targeted_industry:
-        return parameter("targeted_industry_minimum_new_jobs"), JOB_CLAUSES[_B]
-    return parameter("other_business_minimum_new_jobs"), JOB_CLAUSES[_C]
+    record = job_minimum_decision(
+        0, 0, full_time_employees_at_application, small_business, targeted_industry, False, False, False
+    ).variant(0)
+    return record.comparisons[0].limit, record.comparisons[0].clause
 
 
 def retained_jobs_count(job_clause_code):
     """True where the retained jobs count for the award: eligible under 71(c)(1)(d), (e) or (f)."""
-    return np.isin(job_clause_code, (_D, _E, _F))
+    return np.asarray(job_clause_code) >= _D  # the codes of (d), (e) and (f) are the last three
 
 
 def prevailing_wage_exemptions(
@@ -250,7 +369,7 @@ def prevailing_wage_satisfied(
     lease_share_of_facility,
     construction_starts_years_after_first_certificate,
 ):
-    """71(a)(8): prevailing wage paid, or an exemption applies (:func:`prevailing_wage_exemptions`).
+    """71(a)(8): prevailing wage paid, or an exemption applies (:func:`prevailing_wage_decision`).
 
     Parameters
     ----------
@@ -264,6 +383,29 @@ def prevailing_wage_satisfied(
     construction_starts_years_after_first_certificate : float or array
         NaN or ``None`` when not given. [years]
     """
+    return prevailing_wage_decision(
+        construction,
+        building_services,
+        landlord_not_assisted,
+        landlord_party_to_contract,
+        lease_share_of_facility,
+        construction_starts_years_after_first_certificate,
+    ).passed
+
+
+def prevailing_wage_decision(
+    construction,
+    building_services,
+    landlord_not_assisted,
+    landlord_party_to_contract,
+    lease_share_of_facility,
+    construction_starts_years_after_first_certificate,
+) -> Decision:
+    """71(a)(8) as one record (arguments as :func:`prevailing_wage_satisfied`): passed where the
+    exemption of (a)(i)-(iii) holds, or building-services workers are paid prevailing wage and
+    construction workers are too or construction is exempt under (b). Its facts: ``exempt``,
+    ``construction_exempt`` (:func:`prevailing_wage_exemptions`), the ``lease_share`` and
+    ``lease_share_maximum`` of (a)(iii), the ``years_after`` and ``years_after_minimum`` of (b)."""
     exempt, construction_exempt = prevailing_wage_exemptions(
         landlord_not_assisted,
         landlord_party_to_contract,
@@ -271,7 +413,16 @@ def prevailing_wage_satisfied(
         construction_starts_years_after_first_certificate,
     )
     construction_ok = np.asarray(construction, dtype=bool) | construction_exempt
-    return exempt | (np.asarray(building_services, dtype=bool) & construction_ok)
+    passed = exempt | (np.asarray(building_services, dtype=bool) & construction_ok)
+    facts = {
+        "exempt": exempt,
+        "construction_exempt": construction_exempt,
+        "lease_share": lease_share_of_facility,
+        "lease_share_maximum": parameter("prevailing_wage_exemption_lease_share_maximum"),  # 71(a)(8)(a)(iii)
+        "years_after": construction_starts_years_after_first_certificate,
+        "years_after_minimum": parameter("prevailing_wage_construction_exemption_years"),  # 71(a)(8)(b)
+    }
+    return Decision("71(a)(8)", passed, facts=facts)
 
 
 def weighted_withholding_share(shares, jobs):
@@ -293,22 +444,72 @@ def weighted_withholding_share(shares, jobs):
 
 def accommodation_and_withholding_satisfied(accommodates_share, nj_withholding_share):
     """71(d): the facility holds more than half of the new and retained full-time employees,
-    and not less than 80% of their withholdings are subject to the NJ Gross Income Tax Act.
+    and not less than 80% of their withholdings are subject to the NJ Gross Income Tax Act
+    (:func:`accommodation_and_withholding_decision`).
 
     ``accommodates_share`` may be a list (the initial facility and the premises each later phase
     adds): every one must accommodate more than half."""
-    if isinstance(accommodates_share, list | tuple):
-        accommodates = np.logical_and.reduce(
-            [accommodation_and_withholding_satisfied(share, 1.0) for share in accommodates_share]
+    shares = list(accommodates_share) if isinstance(accommodates_share, list | tuple) else [accommodates_share]
+    return accommodation_and_withholding_decision(shares, nj_withholding_share).passed
+
+
+def accommodation_and_withholding_decision(accommodates_shares, nj_withholding_share, premises=None) -> Decision:
+    """71(d) as one record: each premises' share of the new and retained full-time employees it
+    accommodates, more than half (the initial facility first, then the premises later phases add,
+    named by ``premises``), then the NJ withholding share of the jobs of all phases, not less than
+    80 percent. The first comparison that fails decides (none where the check passes)."""
+    accommodation_minimum = parameter("accommodation_share_minimum")
+    withholding_minimum = parameter("gross_income_tax_withholding_share_minimum")
+    premises = premises or ["facility"] + [f"premises {k}" for k in range(1, len(accommodates_shares))]
+    comparisons = [
+        Comparison(
+            share,
+            accommodation_minimum,
+            "more_than",
+            np.asarray(share, dtype=float) > accommodation_minimum,  # 71(d): "more than half"
+            "share",
+            name,
+            "71(d)",
         )
-        return accommodates & accommodation_and_withholding_satisfied(1.0, nj_withholding_share)
-    accommodates = np.asarray(accommodates_share, dtype=float) > parameter("accommodation_share_minimum")
-    withholding = np.asarray(nj_withholding_share, dtype=float) >= parameter(
-        "gross_income_tax_withholding_share_minimum"
+        for name, share in zip(premises, accommodates_shares, strict=True)
+    ]
+    withholding = np.asarray(nj_withholding_share, dtype=float)
+    comparisons.append(
+        Comparison(
+            withholding,
+            withholding_minimum,
+            "at_least",
+            withholding >= withholding_minimum,  # 71(d): "not less than 80 percent"
+            "share",
+            "withholdings",
+            "71(d)",
+        )
     )
-    return accommodates & withholding
+    holds = np.broadcast_arrays(*[np.asarray(comparison.holds, dtype=bool) for comparison in comparisons])
+    failing = ~np.stack(holds, axis=-1)
+    deciding = np.where(np.any(failing, axis=-1), np.argmax(failing, axis=-1), -1)
+    return Decision("71(d)", np.logical_and.reduce(holds), tuple(comparisons), deciding)
 
 
 def application_date_satisfied(application_date: dt.date) -> bool:
     """71(f): on or after the effective date of P.L.2020, c.156 and prior to 2029-03-01."""
-    return parameter("application_period_start") <= application_date < parameter("application_deadline")
+    return bool(application_date_decision(application_date).passed)
+
+
+def application_date_decision(application_date: dt.date) -> Decision:
+    """71(f) as one record: its facts are the ``application_date`` and the period's ``start`` (on
+    or after) and ``deadline`` (prior to)."""
+    start, deadline = parameter("application_period_start"), parameter("application_deadline")
+    passed = start <= application_date < deadline  # 71(f): on or after the start, prior to the deadline
+    facts = {"application_date": application_date, "start": start, "deadline": deadline}
+    return Decision("71(f)", np.array([[passed]]), facts=facts)
+
+
+#: The checks whose record is a flag: the location of 71(a)(3) and the attestations.
+FLAG_CHECKS = ("71(a)(3)", "71(a)(4)", "71(a)(6)", "71(a)(7)")
+
+
+def flag_decision(check_id: str, flag) -> Decision:
+    """The record of a check decided by one flag (:data:`FLAG_CHECKS`): 71(a)(3), located in a
+    qualified incentive area; 71(a)(4), (6), (7), attested. A flag not given is false."""
+    return Decision(check_id, np.asarray(flag, dtype=bool))

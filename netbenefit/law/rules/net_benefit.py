@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..parameters import parameter
+from .decision import Comparison, Decision, phases_name
 
 #: Codes returned by :func:`statutory_threshold` (and 3 for an override under 71(a)(5)(f)).
 THRESHOLD_CLAUSES = ("71(a)(5)", "71(a)(5)(a)", "71(a)(5)(b)", "71(a)(5)(f)")
@@ -88,17 +89,99 @@ def deciding_test(cumulative_ratio):
     return np.argmin(np.asarray(cumulative_ratio, dtype=float), axis=-1, keepdims=True)
 
 
+def net_benefit_decision(
+    cumulative_ratio,
+    cumulative_pv_credits,
+    threshold,
+    threshold_clause_code,
+    statutory_clause_code,
+    counted_extension,
+    window_facts=None,
+    cumulative_ratio_without_extension=None,
+) -> Decision:
+    """71(a)(5) as one record: each cumulative test (the initial phase alone, then phases 1..k)
+    compares its ratio of PV net benefits to PV requested credits with the threshold, at least
+    (:func:`meets_threshold`), and passes only with credits to compare; the project passes when
+    every test does, and the test with the lowest ratio decides (:func:`deciding_test`).
+
+    Parameters
+    ----------
+    cumulative_ratio, cumulative_pv_credits : arrays (n, tests)
+        Each test's ratio of PV counted net benefits to PV requested credits (NaN without
+        credits), and its PV of requested credits. [multiple], [USD, PV at approval]
+    threshold : array (n, 1)
+        The threshold multiple (statutory, or the override of 71(a)(5)(f)).
+    threshold_clause_code, statutory_clause_code : arrays (n, 1)
+        Indexes into :data:`THRESHOLD_CLAUSES`: the threshold's clause, and the statutory one
+        whatever the override (it sets the benefit window, 71(a)(5)(d) vs (a) and (b)).
+    counted_extension : array (n, 1)
+        The extended years the window counts (0 where the extension does not count). [years]
+    window_facts : mapping, optional
+        What the pipeline counted in each test's window (each phase's commitment period), kept
+        among the record's facts.
+    cumulative_ratio_without_extension : array (n, tests), optional
+        Each test's ratio over its window without the elected extension (the same as
+        ``cumulative_ratio`` where no extension counts): the same tests, without it.
+
+    The record's facts: ``threshold_clause``, ``statutory_clause``,
+    ``extension_counts`` (the window may count an extension: the 400 percent test, 71(a)(5)(d)),
+    ``counted_extension``, and the same tests without the extension: ``ratio_without_extension``
+    (the lowest of their ratios), ``passes_without_extension`` and ``extension_decides`` (the
+    project passes with the elected extension and fails without it).
+
+    >>> decision = net_benefit_decision([[3.0, 3.5]], [[100.0, 200.0]], 3.0, 1, 1, 0.0)
+    >>> bool(decision.passed), int(decision.deciding.item()), decision.variant().decided_by.what
+    (True, 0, 'phases 1')
+    """
+    ratios = np.asarray(cumulative_ratio, dtype=float)
+    credits = np.asarray(cumulative_pv_credits, dtype=float)
+    threshold = np.asarray(threshold, dtype=float)
+    passes = meets_threshold(ratios, threshold) & (credits > 0)  # 71(a)(5): at least the threshold
+    clauses = np.asarray(THRESHOLD_CLAUSES, dtype=object)
+    threshold_clause = clauses[np.asarray(threshold_clause_code)]
+    tests = tuple(
+        Comparison(
+            ratios[..., k : k + 1],
+            threshold,
+            "at_least",
+            passes[..., k : k + 1],
+            "ratio",
+            phases_name(k + 1),
+            threshold_clause,
+        )
+        for k in range(ratios.shape[-1])
+    )
+    passed = np.all(passes, axis=-1, keepdims=True)
+    without = ratios if cumulative_ratio_without_extension is None else np.asarray(cumulative_ratio_without_extension)
+    passes_without = np.all(meets_threshold(without, threshold) & (credits > 0), axis=-1, keepdims=True)
+    facts = {
+        "threshold_clause": threshold_clause,
+        "statutory_clause": clauses[np.asarray(statutory_clause_code)],
+        "extension_counts": extension_counts(statutory_clause_code),
+        "counted_extension": np.asarray(counted_extension, dtype=float),
+        "ratio_without_extension": np.min(without, axis=-1, keepdims=True),
+        "passes_without_extension": passes_without,
+        "extension_decides": passed & ~passes_without,  # 71(a)(5)(d): it passes only with the extension
+        **(window_facts or {}),
+    }
+    return Decision("71(a)(5)", passed, tests, deciding_test(ratios), facts)
+
+
 def largest_passing_credit_pv(pv_credits, cumulative_ratio, threshold):
-    """The present value of the requested credits scaled in proportion until every cumulative test
-    of 71(a)(5) passes: ``K x min_k(R_k) / T``. Scaling every credit by f scales each cumulative
-    test's credits by f, so test k passes while f <= R_k / T. For a project without later phases
-    this is ``pv_benefits / T``. [USD, PV at approval]
+    """The present value of the requested credits scaled alike until every cumulative test of
+    71(a)(5) passes: ``K x max(0, min_k(R_k)) / T``. Scaling every credit by f scales each
+    cumulative test's credits by f, so test k passes while f <= R_k / T. For a project without
+    later phases this is ``pv_benefits / T``. Never below 0: where a test's net benefits are
+    negative no scaling of the credits passes it, and the figure is 0. It is not the most any
+    other allocation of the credits across the phases could carry. [USD, PV at approval]
 
     >>> float(largest_passing_credit_pv(100.0, [[2.5, 3.5]], 3.0).item())  # 100 x 2.5 / 3
     83.33333333333333
+    >>> float(largest_passing_credit_pv(100.0, [[-0.5, 3.5]], 3.0).item())  # a test's benefits below 0
+    0.0
     """
     lowest = np.min(np.asarray(cumulative_ratio, dtype=float), axis=-1, keepdims=True)
-    return np.asarray(pv_credits, dtype=float) * lowest / threshold
+    return np.asarray(pv_credits, dtype=float) * np.maximum(lowest, 0.0) / threshold
 
 
 def incremental_credit_by_test(

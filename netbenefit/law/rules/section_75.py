@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..parameters import PARAMETERS, parameter
+from .decision import Comparison, Decision
 
 #: The check's id (results, messages, tests).
 CHECK_ID = "75"
@@ -92,17 +93,35 @@ def check(inputs, phases, retained_jobs_eligible) -> np.ndarray:
 
 def check_with_values(inputs, phases, retained_jobs_eligible):
     """(passed, values) of check ``75``: ``values`` holds, for each phase, its credit per job per
-    year, its maximum and the maximum's grade (the record the check's sentence is written from)."""
+    year, its maximum, the maximum's grade and whether the credit is within it (read from
+    :func:`decision`)."""
+    record = decision(inputs, phases, retained_jobs_eligible)
+    values = [
+        (comparison.value, comparison.limit, grade, comparison.holds)
+        for comparison, grade in zip(record.comparisons, record.facts["grades"], strict=True)
+    ]
+    return record.passed, values
+
+
+def decision(inputs, phases, retained_jobs_eligible) -> Decision:
+    """Check ``75`` as one record: each phase's credit per credit-eligible job per year against its
+    section 75 maximum with the bonuses that apply, at most. It fails only where a phase is above a
+    maximum graded ``statute``; the first phase above its maximum decides (none where every phase is
+    within). The record's facts: ``grades``, each phase's maximum's grade."""
     passed = np.ones((1, 1), dtype=bool)
-    values = []
+    comparisons, grades = [], []
     for index, phase in enumerate(phases):
         prefix = "" if index == 0 else f"phases.{index - 1}."
         within, grade, per_job, maximum = phase_values(
             inputs, prefix, np.max(phase.credits, axis=-1, keepdims=True), retained_jobs_eligible
         )
-        passed = passed & (within | (grade != "statute"))
-        values.append((per_job, maximum, grade, within))
-    return passed, values
+        passed = passed & (within | (grade != "statute"))  # a maximum not read in statute only warns
+        what = f"phase {index + 1}" if len(phases) > 1 else "credit per job"
+        comparisons.append(Comparison(per_job, maximum, "at_most", within, "usd", what, CHECK_ID))
+        grades.append(grade)
+    above = ~np.stack(np.broadcast_arrays(*[np.asarray(c.holds, dtype=bool) for c in comparisons]), axis=-1)
+    deciding = np.where(np.any(above, axis=-1), np.argmax(above, axis=-1), -1)
+    return Decision(CHECK_ID, passed, tuple(comparisons), deciding, {"grades": tuple(grades)})
 
 
 def labor_harmony_applies(inputs, prefix: str) -> np.ndarray:

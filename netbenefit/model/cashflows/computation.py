@@ -117,7 +117,7 @@ class Computation:
     cumulative_passes: np.ndarray
     pv_benefits: np.ndarray  # (n, 1), whole project
     pv_credits: np.ndarray
-    ratio: np.ndarray
+    ratio: np.ndarray  # (n, 1): the ratio of the test that decides 71(a)(5) (the lowest cumulative ratio)
     passes: np.ndarray
     pv_benefits_without_extension: np.ndarray
     requested_credits: np.ndarray
@@ -130,9 +130,12 @@ class Computation:
     checks: dict[str, np.ndarray]
     eligible: np.ndarray
     jobs_created: np.ndarray | None = None  # (n, 1): 71(c), the new jobs the ramp puts in place
-    #: What the checks compared that no other field keeps: ``accommodates_share`` (list of (n, 1)),
-    #: ``withholding_share`` (n, 1), ``section_75`` (per phase: per job, maximum, grade, within).
-    measures: dict = field(default_factory=dict)
+    whole_project_ratio: np.ndarray | None = None  # (n, 1): pv_benefits / pv_credits, the last cumulative test
+    deciding_pv_benefits: np.ndarray | None = None  # (n, 1): the deciding test's PV of net benefits
+    deciding_pv_credits: np.ndarray | None = None  # (n, 1): and of requested credits
+    #: Each check as its rule recorded it, by id (:class:`netbenefit.law.rules.decision.Decision`,
+    #: arrays over variants); ``checks`` holds their verdicts.
+    decisions: dict = field(default_factory=dict)
 
     def column(self, name: str) -> np.ndarray:
         """A per-variant result as a flat array of length ``size``."""

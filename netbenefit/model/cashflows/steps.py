@@ -17,10 +17,9 @@ import numpy as np
 
 from ...errors import ScenarioError
 from ...law import finance
-from ...law.parameters import parameter
-from ...law.rules import eligibility, net_benefit
-from ...law.rules.section_75 import check_with_values as section_75_check
-from ..commitment_window import window_period
+from ...law.rules import eligibility, net_benefit, section_75
+from ...law.rules.decision import Decision
+from ..commitment_window import decides_on_defined_window, defined_period, window_period
 from ..scenario import Scenario
 from ..withholdings import phase_weights as withholding_weights
 from ..year_zero import has_year_zero
@@ -31,6 +30,7 @@ from .present_values import column, cumulative, ratio
 
 MAXIMUM_HORIZON_YEARS = 1000  # not a statutory number: a guard against runaway horizons
 YEAR_ROUNDING = 1e-9  # not a statutory number: a window ending at 10.000000001 ends in year 10
+PERIOD_TOLERANCE = 1e-9  # not a statutory number: a stated period equal to the defined one up to rounding
 
 
 @dataclass(slots=True)
@@ -40,6 +40,7 @@ class JobMinimum:
     clause: np.ndarray  # (n, 1), index into eligibility.JOB_CLAUSES; 0: no clause met
     retained_eligible: np.ndarray  # (n, 1): the retained jobs are eligible for credits
     jobs_created: np.ndarray  # (n, 1): the new jobs the ramp puts in place within the eligibility period
+    decision: Decision  # 71(a)(2), as the rule recorded it
 
 
 @dataclass(slots=True)
@@ -68,6 +69,7 @@ class NetBenefitTest:
     incremental_credit: np.ndarray  # 71(a)(5)(d)
     deciding_test: np.ndarray  # (n, 1): index of the cumulative test that decides (lowest ratio, earliest)
     max_credit_pv: np.ndarray  # (n, 1): the credits' PV scaled until every cumulative test passes
+    decision: Decision  # 71(a)(5), as the rule recorded it
 
 
 @dataclass(slots=True)
@@ -79,6 +81,7 @@ class CapitalInvestment:
     shortfall: np.ndarray
     shortfall_is_donation: bool  # readings.capital_shortfall
     donation: np.ndarray  # to the infrastructure fund
+    decision: Decision  # 71(a)(1), as the rule recorded it
 
 
 def prefix_of(phase_index: int) -> str:
@@ -108,7 +111,7 @@ def job_minimum(inputs: Inputs) -> JobMinimum:
     whether its retained jobs are eligible for credits."""
     number, flag = inputs.number, inputs.flag
     created = jobs_created(inputs)
-    clause = eligibility.job_minimum_clause(
+    decision = eligibility.job_minimum_decision(
         created,  # the new jobs the ramp puts in place within the eligibility period
         number("jobs.retained"),
         number("business.full_time_employees_at_application"),
@@ -120,7 +123,7 @@ def job_minimum(inputs: Inputs) -> JobMinimum:
         inputs.optional_number("business.retained_jobs_at_application"),
         inputs.scenario.readings.several_locations,
     )
-    return JobMinimum(clause, eligibility.retained_jobs_count(clause), created)
+    return JobMinimum(decision.facts["code"], decision.facts["retained_eligible"], created, decision)
 
 
 def threshold_of(inputs: Inputs) -> Threshold:
@@ -147,27 +150,47 @@ def threshold_of(inputs: Inputs) -> Threshold:
     return Threshold(threshold, threshold_code, statutory_code, counts_extension, extended_years, counted_extension)
 
 
-def commitment_periods(inputs: Inputs, statutory_code: np.ndarray) -> list[np.ndarray]:
+def commitment_periods(inputs: Inputs, statutory_code: np.ndarray) -> tuple[list[np.ndarray], tuple[dict, ...]]:
     """The commitment period of each phase [years]: the period given, where it counts in the
-    test's window, 71(a)(5)(a)/(b); 1.5 x the eligibility period when none is given [secondary]."""
+    test's window, 71(a)(5)(a)/(b); 1.5 x the eligibility period when none is given [secondary].
+
+    Also the record of each phase's window, for the 71(a)(5) record's facts (``windows``): its
+    ``key``, the period ``stated`` (None when none is), the ``defined`` period (1.5 x the
+    eligibility period), whether it was ``set_by_authority``, whether the stated period
+    ``differs`` from the defined one, and the period the test ``counted``."""
     number, flag = inputs.number, inputs.flag
-    commitment = []
+    commitment, windows = [], []
     for prefix, _ in phase_records(inputs.scenario):
-        period = inputs.optional_number(prefix + "commitment.period_years")
-        if period is None:  # 1.5 x the eligibility period [secondary]
-            period = parameter("commitment_period_multiple_of_eligibility_period") * number(
-                prefix + "award.eligibility_period_years"
-            )
+        stated = inputs.optional_number(prefix + "commitment.period_years")
+        defined = defined_period(number(prefix + "award.eligibility_period_years"))  # 1.5 x E [secondary]
+        set_by_authority = flag(prefix + "commitment.period_set_by_authority")
+        if stated is None:
+            period = defined
         else:  # the period given, where the authority set it; else the defined one, 71(a)(5)
             period = window_period(
-                period,
+                stated,
                 number(prefix + "award.eligibility_period_years"),
                 statutory_code,
-                flag(prefix + "commitment.period_set_by_authority"),
+                set_by_authority,
                 inputs.scenario.readings.stated_commitment_period,
             )
         commitment.append(period)
-    return commitment
+        windows.append(
+            {
+                "key": prefix + "commitment",
+                "stated": stated,
+                "defined": defined,
+                "set_by_authority": set_by_authority,
+                "differs": None if stated is None else ~_close(stated, defined),
+                "counted": period,
+            }
+        )
+    return commitment, tuple(windows)
+
+
+def _close(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``math.isclose`` over arrays: equal to a relative :data:`PERIOD_TOLERANCE` of the larger."""
+    return np.abs(a - b) <= PERIOD_TOLERANCE * np.maximum(np.abs(a), np.abs(b))
 
 
 def horizon(inputs: Inputs, commitment: list[np.ndarray], extended_years: np.ndarray) -> int:
@@ -213,18 +236,38 @@ def timeline(inputs: Inputs, jobs: JobMinimum, threshold: Threshold, commitment:
     )
 
 
-def net_benefit_test(size: int, phases: list[PhaseFlows], threshold: Threshold) -> NetBenefitTest:
+def net_benefit_test(
+    inputs: Inputs, phases: list[PhaseFlows], threshold: Threshold, windows: tuple[dict, ...]
+) -> NetBenefitTest:
     """71(a)(5): the test on the initial phase, then cumulatively on each later phase; and
-    71(a)(5)(d), the incremental credit of each cumulative test, the largest (0 without an award)."""
+    71(a)(5)(d), the incremental credit of each cumulative test, the largest (0 without an award).
+    The record of the test carries each phase's window (:func:`commitment_periods`) among its facts."""
+    size = inputs.size
     cumulative_benefits = cumulative([column(p.pv_benefits, size) for p in phases])
     cumulative_credits = cumulative([column(p.pv_credits, size) for p in phases])
     threshold_column = column(threshold.threshold, size)
     cumulative_ratio = ratio(cumulative_benefits, cumulative_credits)
-    cumulative_passes = net_benefit.meets_threshold(cumulative_ratio, threshold_column) & (cumulative_credits > 0)
-    passes = np.all(cumulative_passes, axis=1, keepdims=True)
+    cumulative_without = cumulative([column(p.pv_benefits_without_extension, size) for p in phases])
+    decision = net_benefit.net_benefit_decision(
+        cumulative_ratio,
+        cumulative_credits,
+        threshold_column,
+        threshold.code,
+        threshold.statutory_code,
+        threshold.counted_extension,
+        {
+            "windows": windows,
+            # a stated period not set by the authority gives way to the defined one (netbenefit.model.commitment_window)
+            "defined_window_decides": decides_on_defined_window(
+                threshold.statutory_code, inputs.scenario.readings.stated_commitment_period
+            ),
+        },
+        ratio(cumulative_without, cumulative_credits),
+    )
+    cumulative_passes = np.concatenate([test.holds for test in decision.comparisons], axis=1)
+    passes = decision.passed
     pv_without = sum(column(p.pv_benefits_without_extension, size) for p in phases)
     requested = sum(column(p.requested_credits, size) for p in phases)
-    cumulative_without = cumulative([column(p.pv_benefits_without_extension, size) for p in phases])
     cumulative_requested = cumulative([column(p.requested_credits, size) for p in phases])
     incremental = np.where(
         threshold.counted_extension > 0,
@@ -242,8 +285,9 @@ def net_benefit_test(size: int, phases: list[PhaseFlows], threshold: Threshold) 
         pv_without,
         requested,
         incremental,
-        net_benefit.deciding_test(cumulative_ratio),  # 71(a)(5): the lowest ratio decides
+        decision.deciding,  # 71(a)(5): the lowest ratio decides
         net_benefit.largest_passing_credit_pv(cumulative_credits[:, -1:], cumulative_ratio, threshold_column),
+        decision,
     )
 
 
@@ -251,22 +295,25 @@ def capital_investment(inputs: Inputs) -> CapitalInvestment:
     """71(b): the minimum capital investment, the initial phase's capital investment, and the
     infrastructure fund donation of a shortfall."""
     scenario, number, flag = inputs.scenario, inputs.number, inputs.flag
-    minimum = eligibility.capital_investment_minimum(
+    initial_investment = sum(
+        (number(f"capital_investment.{year}") for year in scenario.capital_investment), np.zeros((1, 1))
+    )
+    # 71(b)(2): a shortfall is donated (the default reading) or, read as a condition, makes the business ineligible.
+    shortfall_is_donation = scenario.readings.capital_shortfall == "donation"
+    decision = eligibility.capital_investment_decision(
         [
             (portion.use, portion.work, number(f"facility.portions.{i}.gross_leasable_area_sqft"))
             for i, portion in enumerate(scenario.facility.portions)
         ],
+        initial_investment,
         flag("business.small_business"),
         flag("business.intent_to_remain_demonstrated"),  # 71(b)(1)(e): not given, not demonstrated
+        shortfall_is_donation,
     )
-    initial_investment = sum(
-        (number(f"capital_investment.{year}") for year in scenario.capital_investment), np.zeros((1, 1))
+    facts = decision.facts
+    return CapitalInvestment(
+        facts["minimum"], initial_investment, facts["shortfall"], shortfall_is_donation, facts["donation"], decision
     )
-    shortfall = np.maximum(0.0, minimum - initial_investment)
-    # 71(b)(2): a shortfall is donated (the default reading) or, read as a condition, makes the business ineligible.
-    shortfall_is_donation = scenario.readings.capital_shortfall == "donation"
-    donation = shortfall if shortfall_is_donation else np.zeros_like(shortfall)
-    return CapitalInvestment(minimum, initial_investment, shortfall, shortfall_is_donation, donation)
 
 
 def eligibility_checks(
@@ -275,36 +322,28 @@ def eligibility_checks(
     jobs: JobMinimum,
     test: NetBenefitTest,
     capital: CapitalInvestment,
-) -> tuple[dict[str, np.ndarray], dict[str, object]]:
-    """Every check of section 71 (and check ``75``), by clause: arrays of booleans over variants;
-    and the values the checks compared that the other steps do not keep (``measures``), so that
-    each check's sentence is written from what decided it."""
+) -> dict[str, Decision]:
+    """Every check of section 71 (and check ``75``) as its rule recorded it, by clause
+    (:class:`~netbenefit.law.rules.decision.Decision`, arrays over variants), in the order of
+    :data:`~netbenefit.law.rules.eligibility.CHECK_IDS`."""
     scenario, number, flag = inputs.scenario, inputs.number, inputs.flag
     prevailing = "attestations.prevailing_wage."
     records = phase_records(scenario)
-    accommodates = [number("facility.accommodates_share")] + [
-        number(f"phases.{i}.facility.accommodates_share") for i, p in enumerate(scenario.phases) if p.facility
-    ]
+    added = [i for i, p in enumerate(scenario.phases) if p.facility]
     withholding = eligibility.weighted_withholding_share(
         [number(prefix + "jobs.nj_withholding_share") for prefix, _ in records],
         withholding_weights(scenario, number),  # 71(d): weighted by withholdings
     )
-    section_75_passed, section_75_values = section_75_check(inputs, phases, jobs.retained_eligible)
-    measures = {
-        "accommodates_share": accommodates,
-        "withholding_share": withholding,
-        "section_75": section_75_values,
-    }
-    checks = {
+    decisions = {
         # 71(b)(2) makes a shortfall an obligation to donate, not a failure: always met.
-        "71(a)(1)": np.ones((1, 1), dtype=bool) if capital.shortfall_is_donation else ~(capital.shortfall > 0),
-        "71(a)(2)": jobs.clause > 0,
-        "71(a)(3)": flag("location.qualified_incentive_area"),
-        "71(a)(4)": flag("attestations.material_factor"),
-        "71(a)(5)": test.passes,
-        "71(a)(6)": flag("attestations.environmental_standards"),
-        "71(a)(7)": flag("attestations.affirmative_action"),
-        "71(a)(8)": eligibility.prevailing_wage_satisfied(
+        "71(a)(1)": capital.decision,
+        "71(a)(2)": jobs.decision,
+        "71(a)(3)": eligibility.flag_decision("71(a)(3)", flag("location.qualified_incentive_area")),
+        "71(a)(4)": eligibility.flag_decision("71(a)(4)", flag("attestations.material_factor")),
+        "71(a)(5)": test.decision,
+        "71(a)(6)": eligibility.flag_decision("71(a)(6)", flag("attestations.environmental_standards")),
+        "71(a)(7)": eligibility.flag_decision("71(a)(7)", flag("attestations.affirmative_action")),
+        "71(a)(8)": eligibility.prevailing_wage_decision(
             flag(prevailing + "construction"),
             flag(prevailing + "building_services"),
             flag(prevailing + "exemption.landlord_not_assisted"),
@@ -313,12 +352,17 @@ def eligibility_checks(
             inputs.optional_number(prevailing + "construction_starts_years_after_first_certificate"),
         ),
         # 71(d) on the project as approved: every phase's jobs and every premises a phase adds.
-        "71(d)": eligibility.accommodation_and_withholding_satisfied(accommodates, withholding),
-        "71(f)": np.array([[eligibility.application_date_satisfied(scenario.application_date)]]),
+        "71(d)": eligibility.accommodation_and_withholding_decision(
+            [number("facility.accommodates_share")]
+            + [number(f"phases.{i}.facility.accommodates_share") for i in added],
+            withholding,
+            ["facility"] + [f"phase {i + 2} premises" for i in added],
+        ),
+        "71(f)": eligibility.application_date_decision(scenario.application_date),
         # s.75 (C.34:1B-343): the credit per job per year at most the maximum (a failure where read in statute).
-        "75": section_75_passed,
+        "75": section_75.decision(inputs, phases, jobs.retained_eligible),
     }
-    return checks, measures
+    return {check_id: decisions[check_id] for check_id in eligibility.CHECK_IDS}
 
 
 @np.errstate(all="ignore")  # a variant that overflows gives a non-finite value, reported as such: no warning
@@ -336,15 +380,16 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
     inputs = Inputs(scenario, overrides)
     jobs = job_minimum(inputs)
     threshold = threshold_of(inputs)
-    commitment = commitment_periods(inputs, threshold.statutory_code)
+    commitment, windows = commitment_periods(inputs, threshold.statutory_code)
     facts = timeline(inputs, jobs, threshold, commitment)
     phases = [
         phase_flows(inputs, index, prefix, phase, period, facts)
         for index, ((prefix, phase), period) in enumerate(zip(phase_records(scenario), commitment, strict=True))
     ]
-    test = net_benefit_test(inputs.size, phases, threshold)
+    test = net_benefit_test(inputs, phases, threshold, windows)
     capital = capital_investment(inputs)
-    checks, measures = eligibility_checks(inputs, phases, jobs, test, capital)
+    decisions = eligibility_checks(inputs, phases, jobs, test, capital)
+    checks = {check_id: decision.passed for check_id, decision in decisions.items()}
     eligible = np.ones((1, 1), dtype=bool)
     for passed in checks.values():
         eligible = eligible & passed
@@ -366,7 +411,12 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         cumulative_passes=test.cumulative_passes,
         pv_benefits=test.cumulative_pv_benefits[:, -1:],
         pv_credits=test.cumulative_pv_credits[:, -1:],
-        ratio=test.cumulative_ratio[:, -1:],
+        # 71(a)(5): the ratio of the test that decides (the lowest cumulative ratio, the earliest on a tie),
+        # so that it meets the threshold exactly where the project passes; the whole project's beside it.
+        ratio=np.take_along_axis(test.cumulative_ratio, test.deciding_test, axis=1),
+        whole_project_ratio=test.cumulative_ratio[:, -1:],
+        deciding_pv_benefits=np.take_along_axis(test.cumulative_pv_benefits, test.deciding_test, axis=1),
+        deciding_pv_credits=np.take_along_axis(test.cumulative_pv_credits, test.deciding_test, axis=1),
         passes=test.passes,
         pv_benefits_without_extension=test.pv_benefits_without_extension,
         requested_credits=test.requested_credits,
@@ -379,5 +429,5 @@ def compute(scenario: Scenario, overrides: Mapping[str, np.ndarray] | None = Non
         checks=checks,
         eligible=eligible,
         jobs_created=jobs.jobs_created,
-        measures=measures,
+        decisions=decisions,
     )

@@ -171,6 +171,17 @@ class Readings(Block):
     #: A recapture table (commitment.recapture) read in years from each phase's own commitment start
     #: (default, as pro_rata) or in years after approval for every phase (the reading before).
     recapture_table_years: Literal["phase", "approval"] = "phase"
+    #: N.J.A.C. 19:31U-1.14(c), the 80 percent floor after approval: against the project agreement's
+    #: approved figures at full ramp, every year and measure (default), or the ramp's projection of
+    #: each year (the comparison before, with the first year's jobs read by ``first_report_basis``).
+    floor_basis: Literal["agreement", "ramp"] = "agreement"
+    #: 76(a)(2) for a phased project: the project's totals against the prior report (default), or
+    #: each phase against its own agreement and first report.
+    rerun_comparison: Literal["project", "each_phase"] = "project"
+    #: C.34:1B-341(a)(4), a significant reduction of the jobs or salaries certified at the start of
+    #: a phase's eligibility period: named in a warning (default), or ``pro_rata``: the share of the
+    #: credits whose jobs or salaries were not kept recaptured [convention; provisional until 76(f) is read].
+    reduction_recapture: Literal["none", "pro_rata"] = "none"
 
 
 class FilingStatus(Block):

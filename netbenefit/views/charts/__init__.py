@@ -13,12 +13,14 @@ apply a rule of s.71 themselves, so a chart always agrees with :meth:`Result.sum
 
 Modules: :mod:`.style` (palette, hatching, formatters, figures), :mod:`.results` (one scenario
 and comparisons), :mod:`.award` (award build-up, life after approval, the economist's view),
-:mod:`.analysis` (sensitivity, Monte Carlo, percentile bands, sweeps), :mod:`.schedules` (benefits
+:mod:`.analysis` (sensitivity, sweeps), :mod:`.montecarlo` (the Monte Carlo distribution, percentile
+bands), :mod:`.cumulative` (the cumulative PV of the test that decides), :mod:`.schedules` (benefits
 by tax, the clawback schedule, the ratio waterfall of a Diff).
 """
 
-from .analysis import fan, montecarlo_distribution, sweep, sweep_keys, tornado
+from .analysis import sweep, sweep_keys, tornado
 from .award import award_waterfall, credits_by_year, economist_view_chart
+from .montecarlo import fan, montecarlo_distribution
 from .results import (
     COST_COLOUR,
     COST_LABEL,

@@ -1,4 +1,5 @@
-"""Charts of analysis results: sensitivity (tornado), Monte Carlo, percentile bands, sweeps.
+"""Charts of analysis results: sensitivity (tornado), sweeps; Monte Carlo and percentile bands
+(:mod:`netbenefit.views.charts.montecarlo`, their names kept here).
 
 Each takes a table or result of :mod:`netbenefit.analysis` and an optional ``ax=``, draws it and
 returns the Axes. Eligibility, passing and percentiles come from the analysis engine; no chart
@@ -13,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...law import labels
+from .montecarlo import FAN_NOTE, fan, montecarlo_distribution  # noqa: F401  (their names here too)
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
@@ -21,24 +23,28 @@ from .style import (
     LOW_COLOUR,
     NEUTRAL_COLOUR,
     PASS_COLOUR,
+    RATIO_AXIS_LABEL,
     THRESHOLD_COLOUR,
     axes_or_new,
     characters_across,
     conventions_footnote,
-    money_axis,
-    pass_fail,
     percent_axis,
-    scenario_label,
-    set_title,
-    year_axis,
 )
 
-#: Varied keys named in a title; with more, the title counts them and the footnote names them.
-_KEYS_NAMED_IN_TITLE = 3  # not a statutory number: what a title line holds
 #: Font size of the labels at the ends of a tornado's bars. [pt]
 _END_FONTSIZE = 8
 #: Columns of an analysis table that are results, not varied keys.
-_RESULT_COLUMNS = ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", "eligible", "note", "failed_checks")
+_RESULT_COLUMNS = (
+    "pv_benefits",
+    "pv_credits",
+    "whole_project_ratio",
+    "ratio",
+    "threshold",
+    "passes",
+    "eligible",
+    "note",
+    "failed_checks",
+)
 
 
 def _key_label(key: str, known: Any = None, keys: Any = ()) -> str:
@@ -161,7 +167,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
         ax.set_xlim(low - span * left / inner, high + span * right / inner)
     ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
     percent_axis(ax.xaxis)
-    ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
+    ax.set_xlabel(RATIO_AXIS_LABEL)
     ax.set_ylabel("Input varied (one at a time)")
     ax.set_title("One-way sensitivity of the net benefit ratio")
     ax.grid(True, axis="x", alpha=0.3)
@@ -183,197 +189,6 @@ def _end_labels(ends: list, base: float) -> list:
     side = side_low or side_high or 1
     outer = max((low, high), key=lambda r: side * (r - base))
     return [(outer, f"{low_text}; {high_text}", low_ok and high_ok, side > 0)]
-
-
-# ----------------------------------------------------------------------------------------------
-# Monte Carlo
-# ----------------------------------------------------------------------------------------------
-
-
-def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
-    """The distribution of the net benefit ratio over the draws of a Monte Carlo run.
-
-    A histogram of the ratio (the bins below the threshold orange and hatched, the others blue),
-    the threshold line, and a box with the probability of passing the net benefit test, the
-    probability of eligibility and the check that the most draws fail. All the numbers come from
-    ``run.summary`` (:class:`~netbenefit.analysis.MonteCarloSummary`); a run without its draws
-    (``keep_draws=False``) is drawn as its percentiles.
-
-    Parameters
-    ----------
-    run : MonteCarloResult
-    ax : matplotlib Axes, optional
-    bins : int
-        Number of bins of the histogram.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
-    ax = axes_or_new(ax, (10.0, 5.5))
-    summary = run.summary
-    threshold = summary.threshold
-    if run.draws is not None and "threshold" in run.draws and not np.isfinite(threshold):
-        threshold = float(run.draws["threshold"].iloc[0])
-    if run.draws is not None:
-        ratios = run.draws["ratio"].to_numpy(dtype=float)
-        ratios = ratios[np.isfinite(ratios)]
-        edges = np.histogram_bin_edges(ratios, bins=bins) if len(ratios) else np.array([0.0, 1.0])
-        if np.isfinite(threshold) and edges[0] < threshold < edges[-1] and not np.isclose(edges, threshold).any():
-            edges = np.sort(np.append(edges, threshold))  # the bin across the threshold split at it
-        counts, edges = np.histogram(ratios, bins=edges)
-        centres, widths = (edges[:-1] + edges[1:]) / 2, np.diff(edges)
-        for passing in (True, False):
-            chosen = (edges[:-1] >= threshold) == passing  # a bin passes from its left edge: ratio >= threshold
-            if chosen.any():
-                ax.bar(
-                    centres[chosen],
-                    counts[chosen] / len(ratios) if len(ratios) else 0,
-                    width=widths[chosen],
-                    linewidth=0.4,
-                    **pass_fail(passing),
-                )
-        ax.set_ylabel("Share of draws in the bin [%]")
-        from matplotlib.ticker import PercentFormatter
-
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
-    else:
-        levels = list(summary.ratio_percentiles.items())
-        ax.scatter([v for _, v in levels], [0.5] * len(levels), marker="|", s=400, color=NEUTRAL_COLOUR)
-        for p, v in levels:
-            ax.annotate(f"p{p}", (v, 0.5), xytext=(0, 10), textcoords="offset points", ha="center", fontsize=8)
-        ax.set_yticks([])
-        ax.set_ylabel("Percentiles of the ratio (draws not kept)")
-    if np.isfinite(threshold):
-        ax.axvline(
-            threshold,
-            color=THRESHOLD_COLOUR,
-            linestyle="--",
-            linewidth=1.6,
-            label=f"Threshold {labels.ratio(threshold)}",
-        )
-    median = summary.ratio_percentiles.get(50)
-    if median is not None and np.isfinite(median):
-        ax.axvline(median, color=NEUTRAL_COLOUR, linestyle=":", linewidth=1.4, label=f"Median {labels.ratio(median)}")
-    lines = [
-        f"P(passes the net benefit test) = {labels.share(summary.probability_passes, 1)}",
-        f"P(eligible, every check) = {labels.share(summary.probability_eligible, 1)}",
-    ]
-    most = summary.most_failed_check
-    if most is not None:
-        lines.append(f"Check failed most often: {most[0]}, in {labels.share(most[1] / summary.draws, 1)} of draws")
-    if summary.undefined:
-        lines.append(f"Draws with an undefined ratio (failing): {summary.undefined:,}")
-    ax.text(
-        0.99,
-        0.97,
-        "\n".join(lines),
-        transform=ax.transAxes,
-        ha="right",
-        va="top",
-        fontsize=9,
-        bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "#999999"},
-    )
-    percent_axis(ax.xaxis)
-    ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
-    known = getattr(run, "key_labels", None)
-    # Each key once, with its phases: the run's own labels where it has them (a shared driver is
-    # "every phase"), else grouped by key.
-    shared = known and any(text.startswith("Every phase") for text in known.values())
-    names = [labels.varied_short_label(key, known) for key in run.vary] if shared else labels.named_once(list(run.vary))
-    if len(names) <= _KEYS_NAMED_IN_TITLE:
-        varied = ", ".join(names)
-    else:  # the footnote names them all
-        varied = f"{len(names)} inputs ({', '.join(names[:2])} and {len(names) - 2} more)"
-    set_title(ax, f"Monte Carlo: {summary.draws:,} draws of {varied}")
-    ax.grid(True, axis="y", alpha=0.3)
-    top = ax.get_ylim()[1]
-    ax.set_ylim(0, top * 1.35)  # room for the box
-    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
-    conventions_footnote(run.conventions, ax)
-    return ax
-
-
-# ----------------------------------------------------------------------------------------------
-# Percentile bands (fan chart)
-# ----------------------------------------------------------------------------------------------
-
-
-def fan(bands, ax: Any = None):
-    """A fan chart of the cumulative PV of net benefits: percentile bands year by year.
-
-    Draws the table of :func:`netbenefit.analysis.bands.cumulative_pv_bands` as it is: the
-    5th-95th and 25th-75th percentile bands, the median, the base scenario, and the threshold
-    multiple of the median cumulative PV of credits.
-
-    Parameters
-    ----------
-    bands : DataFrame
-        Columns ``year``, ``percentile``, ``cumulative_pv_net_benefits``, ``cumulative_pv_credits``.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
-    ax = axes_or_new(ax, (10.0, 5.5))
-    wide = bands.pivot(index="year", columns="percentile", values="cumulative_pv_net_benefits")
-    credits = bands.pivot(index="year", columns="percentile", values="cumulative_pv_credits")
-    years = wide.index.to_numpy()
-    levels = sorted(wide.columns)
-    shades = (0.25, 0.45)
-    for i in range(len(levels) // 2):
-        low, high = levels[i], levels[-1 - i]
-        ax.fill_between(
-            years,
-            wide[low],
-            wide[high],
-            color=PASS_COLOUR,
-            alpha=shades[min(i, 1)],
-            linewidth=0,
-            label=f"{low:g}th to {high:g}th percentile",
-        )
-    if len(levels) % 2:
-        middle = levels[len(levels) // 2]
-        ax.plot(years, wide[middle], color=PASS_COLOUR, linewidth=2.2, label=f"{middle:g}th percentile (median)")
-    base = bands.attrs.get("base")
-    if base:
-        ax.plot(
-            base["year"],
-            base["cumulative_pv_net_benefits"],
-            color="black",
-            linewidth=1.2,
-            marker="o",
-            markersize=3,
-            label="Base scenario",
-        )
-    threshold = bands.attrs.get("threshold")
-    if threshold and 50 in credits.columns:
-        ax.plot(
-            years,
-            threshold * credits[50],
-            color=THRESHOLD_COLOUR,
-            linestyle="--",
-            linewidth=1.5,
-            label=f"{labels.ratio(threshold)} of the median cumulative PV of credits",
-        )
-    year_axis(ax, years)
-    top = float(np.nanmax(wide.to_numpy()))
-    if threshold and 50 in credits.columns:
-        top = max(top, float(np.nanmax(threshold * credits[50])))
-    money_axis(ax.yaxis, top)
-    ax.set_ylim(min(0.0, float(np.nanmin(wide.to_numpy())) * 1.1), top * 1.35)
-    ax.set_ylabel("Cumulative PV of net benefits at approval [USD]")
-    name = bands.attrs.get("name")
-    draws = bands.attrs.get("draws")
-    title = "Cumulative present value of net benefits: percentile bands"
-    if draws:
-        title += f" over {draws:,} draws"
-    ax.set_title(f"{scenario_label(name, width=70, lines=1)}\n{title}" if name else title)
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
-    conventions_footnote(bands, ax)
-    return ax
 
 
 # ----------------------------------------------------------------------------------------------
@@ -487,7 +302,7 @@ def _sweep_line(table, x: str, threshold: float, ax) -> None:
     ax.set_ylim(bottom, top + 0.35 * (top - bottom))
     known = table.attrs.get("key_labels")
     ax.set_xlabel(_key_label(x, known))
-    ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
+    ax.set_ylabel(RATIO_AXIS_LABEL)
     ax.set_title(f"Net benefit ratio against {labels.varied_short_label(x, known)}")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)

@@ -19,7 +19,6 @@ from .style import (
     LOW_COLOUR,
     NEUTRAL_COLOUR,
     PALETTE,
-    PASS_COLOUR,
     THRESHOLD_COLOUR,
     axes_or_new,
     characters_across,
@@ -113,7 +112,10 @@ def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, res
 
 
 def credits_by_year(after, ax=None):
-    """Approved vs certified credits by project year, forfeitures and any repayment.
+    """Approved and certified credits by project year (certified stacked by phase for a phased
+    project), what was forfeited (only where something was), and what was given back: the
+    recapture (of a stop and of a reduction), its interest and the extension's repayment, each in
+    the year it falls, below zero; the years flagged for a re-run.
 
     Parameters
     ----------
@@ -124,33 +126,57 @@ def credits_by_year(after, ax=None):
     -------
     matplotlib Axes
     """
+    from matplotlib.patches import Patch
+
     ax = axes_or_new(ax, (10.0, 5.5))
     years = after.years
     x = years.index.to_numpy()
     width = 0.4
-    ax.bar(x - width / 2, years["approved_credit"], width, label="Approved (projected)", color=LOW_COLOUR)
-    ax.bar(x + width / 2, years["certified_credit"], width, label="Certified", color=PASS_COLOUR)
-    ax.bar(
-        x + width / 2,
-        years["forfeited_credit"],
-        width,
-        bottom=years["certified_credit"],
-        label="Forfeited (statewide workforce fell)",
-        facecolor="none",
-        edgecolor=FAIL_COLOUR,
-        hatch=FAIL_HATCH,
-    )
-    if years["repayment"].any():
+    ax.bar(x - width / 2, years["approved_credit"].fillna(0.0), width, label="Approved (projected)", color=LOW_COLOUR)
+    bottom = np.zeros(x.size)
+    by_phase = after.phase_years["certified_credit"].unstack("phase").reindex(x).fillna(0.0)
+    phased = by_phase.shape[1] > 1
+    for i, phase in enumerate(by_phase.columns):
+        values = by_phase[phase].to_numpy()
+        if i > 0 and not values.any():  # a later phase that received nothing: named below, not drawn
+            continue
+        name = f"Phase {phase}: certified" if phased else "Certified"
+        ax.bar(x + width / 2, values, width, bottom=bottom, label=name, color=PALETTE[(2 * i) % len(PALETTE)])
+        bottom = bottom + values
+    forfeited = years["forfeited_credit"].fillna(0.0).to_numpy()
+    if forfeited.any():  # only where something was forfeited
         ax.bar(
             x + width / 2,
-            -years["repayment"],
+            forfeited,
             width,
-            label="Repayment, 71(a)(5)(d)",
-            facecolor=FAIL_COLOUR,
-            edgecolor="black",
+            bottom=bottom,
+            label="Forfeited (statewide workforce fell), 76(a)(1)",
+            facecolor="none",
+            edgecolor=FAIL_COLOUR,
             hatch=FAIL_HATCH,
         )
-    top = float(years["approved_credit"].max())
+    given_back = [
+        ("recapture", "Recapture (left within the commitment), C.34:1B-341(a)(4)", FAIL_COLOUR, FAIL_HATCH),
+        ("reduction_recapture", "Recapture on a reduction, C.34:1B-341(a)(4)", PALETTE[3], "\\\\"),
+        ("interest", "Interest on the recapture", PALETTE[6], ""),
+        ("repayment", "Extension repayment, 71(a)(5)(d)", PALETTE[4], "xx"),
+    ]
+    below = np.zeros(x.size)
+    for column, name, colour, hatch in given_back:
+        values = years[column].fillna(0.0).to_numpy() if column in years else np.zeros(x.size)
+        if values.any():
+            ax.bar(
+                x + width / 2,
+                -values,
+                width,
+                bottom=below,
+                label=name,
+                facecolor=colour,
+                edgecolor="black",
+                hatch=hatch,
+            )
+            below = below - values
+    top = float(max(years["approved_credit"].fillna(0.0).max(), (bottom + forfeited).max()))
     flagged = years.index[years["rerun_flag"]].to_numpy()
     if flagged.size:
         ax.scatter(
@@ -160,22 +186,30 @@ def credits_by_year(after, ax=None):
             color=FAIL_COLOUR,
             edgecolor="black",
             zorder=3,
-            label="Jobs or salary fell: the test may be re-run",
+            label="Jobs or salary fell: the test may be re-run, 76(a)(2)",
         )
+    handles, names = ax.get_legend_handles_labels()
+    stop = after.actuals.maintained_through_year
+    if after.phases is not None and "phase_years_maintained" in after.phases and stop is not None:
+        for phase, row in after.phases.iterrows():
+            if row["phase_years_maintained"] == 0:  # the table's record: the phase never started
+                handles.append(Patch(facecolor="none", edgecolor="none"))
+                names.append(f"Phase {phase}: not started by the stop (year {stop}): no credit")
     ax.axhline(0.0, color="black", linewidth=0.8)
     ax.set_xticks(x)
     ax.set_xlabel("Project year after approval [year]")
-    low = min(0.0, float(-years["repayment"].max()))
+    low = float(below.min())  # the axis reaches everything given back
     money_axis(ax.yaxis, max(top, -low))
     ax.set_ylabel("Tax credit in the year [USD, nominal]")
-    ax.set_title(
+    set_title(
+        ax,
         f"{scenario_label(after.scenario.name, width=70, lines=1)}\n"
-        f"Projected vs actual: credits by year ({labels.money(after.certified_credits)} certified of "
-        f"{labels.money(after.approved_credits)} approved)"
+        f"Credits by year: {labels.money(after.certified_credits)} certified of "
+        f"{labels.money(after.approved_credits)} approved",
     )
-    ax.set_ylim(low * 1.2, top * 1.55 if top else 1.0)  # room for the legend above the bars
+    ax.set_ylim(low * 1.25 if low < 0 else 0.0, top * 1.6 if top else 1.0)  # room for the legend above the bars
     ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(fontsize=8.5, loc="upper center", ncol=2, framealpha=0.9)
+    ax.legend(handles, names, fontsize=8, loc="upper center", ncol=2, framealpha=0.9)
     conventions_footnote(after.projected, ax)
     return ax
 
@@ -224,7 +258,9 @@ def economist_view_chart(table, ax=None):
     right = float(max(np.nanmax(ratios), threshold))
     ax.set_xlim(min(0.0, float(np.nanmin(ratios)) * 1.15), right * 1.3)
     percent_axis(ax.xaxis)
-    ax.set_xlabel("Net benefit ratio, PV benefits / PV credits [%]")
+    test = table.attrs.get("test")  # the test of 71(a)(5) whose present values the views divide
+    named = f" of the test that decides, {labels.test_name(test)}" if test else ""
+    ax.set_xlabel(f"Net benefit ratio{named}, PV benefits / PV credits [%]")
     ax.set_ylabel("View")
     share = table.attrs.get("but_for_share")
     growth = table.attrs.get("pv_cost_of_growth")

@@ -9,12 +9,15 @@ import numpy as np
 
 from ...law import labels
 from ...law.labels import ratio_verdict
+from ..decision_words import deciding_label
+from .cumulative import cumulative_pv, shade_uncounted_years
 from .schedules import benefits_by_tax, clawback_schedule
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
     LABEL_BACKING,
     PASS_COLOUR,
+    RATIO_AXIS_LABEL,
     THRESHOLD_COLOUR,
     axes_or_new,
     conventions_footnote,
@@ -24,6 +27,7 @@ from .style import (
     new_figure,
     percent_axis,
     scenario_label,
+    text_width,
     verdict,
     wrapped_lines,
     year_axis,
@@ -49,101 +53,6 @@ COST_LABEL, COST_COLOUR = "Costs to the State", "#d62728"
 # ----------------------------------------------------------------------------------------------
 # One scenario
 # ----------------------------------------------------------------------------------------------
-
-
-def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
-    """Cumulative present value of net benefits and of credits, year by year.
-
-    Three lines from ``result.cashflows``: the cumulative PV of counted net benefits, the
-    cumulative PV of the requested credits, and the threshold multiple of the latter (e.g.
-    4.00 x cumulative PV of credits). A vertical line marks the first year by which the
-    benefits reach the threshold multiple of the PV of *all* the credits
-    (``result.first_year_test_met``), if they ever do. Years after the benefit window (weight 0) are
-    shaded.
-
-    Parameters
-    ----------
-    result : Result
-    ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure when omitted.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
-    ax = axes_or_new(ax, figure_size("cumulative_pv", result))
-    table = result.cashflows
-    years = table.index.to_numpy()
-    benefits = table["cumulative_pv_net_benefits"].to_numpy()
-    credits = table["cumulative_pv_credits"].to_numpy()
-    multiple = result.threshold * credits
-    ax.plot(years, benefits, marker="o", color=PASS_COLOUR, linewidth=2.2, label="Cumulative PV of net benefits")
-    ax.plot(years, credits, marker="s", color="#555555", linewidth=1.8, label="Cumulative PV of requested credits")
-    ax.plot(
-        years,
-        multiple,
-        linestyle="--",
-        color=THRESHOLD_COLOUR,
-        linewidth=1.6,
-        label=threshold_multiple_label(result),
-    )
-    shade_uncounted_years(ax, result)
-    met = result.first_year_test_met
-    if met is not None:
-        ax.axvline(met, color="#2ca02c", linestyle=":", linewidth=1.8, label=threshold_met_label(result, met))
-    else:
-        ax.plot([], [], " ", label=f"Benefits never reach {result.threshold:.0%} of all credits")
-    year_axis(ax, years)
-    top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
-    money_axis(ax.yaxis, top)
-    ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)  # room for the legend above the lines
-    ax.set_ylabel("Cumulative present value at approval [USD]")
-    ax.set_title(
-        f"{scenario_label(result.name, width=70, lines=1)}\n"
-        f"Net benefit {'test' if len(result.phase_tests) > 1 else 'ratio'} {_chart_headline(result)}"
-    )
-    ax.grid(True, axis="y", alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
-    conventions_footnote(result, ax)
-    return ax
-
-
-def threshold_multiple_label(result: Result) -> str:
-    """The legend's words for the threshold multiple of the credits in :func:`cumulative_pv`."""
-    return f"{result.threshold:.0%} of cumulative PV of credits ({result.threshold_clause})"
-
-
-def threshold_met_label(result: Result, met: int) -> str:
-    """The legend's words for the year ``met`` the benefits reach the threshold multiple of all the
-    credits in :func:`cumulative_pv`."""
-    return f"Benefits reach {result.threshold:.0%} of all credits: year {met}"
-
-
-def in_benefit_window(result: Result) -> np.ndarray:
-    """Whether each project year of ``result.cashflows`` is inside the benefit window (some phase
-    weighs it), as booleans in the order of the years."""
-    table = result.cashflows
-    weight_columns = [c for c in table.columns if c == "weight" or c.startswith("weight_phase_")]
-    return (table[weight_columns] > 0).any(axis=1).to_numpy()
-
-
-def shade_uncounted_years(ax: Axes, result: Result) -> None:
-    """Shade the project years after the benefit window (no phase weighs them), alike in every
-    chart by year, with the words "after the benefit window"."""
-    years = result.cashflows.index.to_numpy()
-    in_window = in_benefit_window(result)
-    if in_window.all():
-        return
-    after = years[~in_window]
-    ax.axvspan(after.min() - 0.5, after.max() + 0.5, color="#dddddd", alpha=0.6, zorder=0)
-    ax.text(
-        after.min() - 0.4,
-        0.02,
-        "after the benefit window",
-        transform=ax.get_xaxis_transform(),
-        fontsize=8,
-        **LABEL_BACKING,
-    )
 
 
 def stream_categories(result: Result):
@@ -302,7 +211,7 @@ def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
         if crowded
         else "Cumulative test, phases counted from the initial phase"
     )
-    ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
+    ax.set_ylabel("Each test's ratio, its PV benefits / its PV credits [%]")
     ax.set_title(
         f"{scenario_label(result.name, width=70, lines=1)}\nPhase-by-phase cumulative net benefit test, 71(a)(5): "
         f"{verdict(result.passes)}"
@@ -326,8 +235,8 @@ def repayment_note(result: Result) -> str | None:
         reason = "(the project passes without the extension)"
     else:
         reason = "(the project fails the test even with the extension counted)"
-    years = result.extended_years
-    return f"{years} extended years elected, but the incremental credit is $0 {reason}: nothing to repay."
+    elected = labels.years(result.extended_years)
+    return f"{elected} of extended commitment elected, but the incremental credit is $0 {reason}: nothing to repay."
 
 
 #: The sentence of each chart that can have nothing to show (a page shows it in the chart's place).
@@ -393,8 +302,8 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
         [],
         [],
         " ",
-        label=f"Incremental credit {labels.money(result.incremental_credit, scale)} over {result.extended_years} "
-        "extended years",
+        label=f"Incremental credit {labels.money(result.incremental_credit, scale)} over "
+        f"{labels.years(result.extended_years)} of extended commitment",
     )
     ax.grid(True, axis="y", alpha=0.3)
     ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
@@ -457,21 +366,6 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
 # ----------------------------------------------------------------------------------------------
 
 
-def _chart_headline(result: Result) -> str:
-    """``"491% vs 400% threshold: passes"``; a phased project's deciding test first, with the number
-    of cumulative tests it is the lowest of (a title has no room for each): from the 71(a)(5) record."""
-    value, threshold, _ = labels.net_benefit_headline(result.net_benefit_decision, 0)
-    text = f"{value} vs {threshold} threshold: {verdict(result.passes)}"
-    tests = len(result.net_benefit_decision.comparisons)
-    return f"{text} (the lowest of {tests} cumulative tests)" if tests > 1 else text
-
-
-def ratio_verdict_text(result: Result) -> str:
-    """``"492% vs 400%"``, or ``"phases 1: 255% vs 300%"``: the deciding test, written true to its verdict."""
-    value, threshold, _ = labels.net_benefit_headline(result.net_benefit_decision, 0)
-    return f"{value} vs {threshold}"
-
-
 def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     """Net benefit ratio of each scenario against its own threshold, sorted, pass or fail.
 
@@ -496,7 +390,9 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     # The deciding test's ratio (a phased project's lowest cumulative test; the whole project's otherwise).
     ordered = sorted(results, key=lambda r: r.deciding_test.value)  # barh draws bottom-up: highest at the top
     rows = np.arange(len(ordered))
+    names = [scenario_label(r.name) for r in ordered]  # never cut inside a word
     ratios = np.array([r.deciding_test.value for r in ordered])
+    ends = []  # (where each label starts [ratio], its width [pt])
     for row, result in zip(rows, ordered, strict=True):
         ax.barh(
             row,
@@ -506,9 +402,10 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
             hatch=None if result.passes else FAIL_HATCH,
             edgecolor="white" if result.passes else "black",
         )
-        other = "" if result.eligible or not result.passes else "; not eligible (other checks)"
+        text = deciding_label(result)  # the deciding test, true to its verdict; other failed checks named
+        ends.append((max(result.deciding_test.value, result.threshold), text_width(text, 8.5)))
         ax.annotate(
-            f"{ratio_verdict_text(result)}{other}",
+            text,
             (max(result.deciding_test.value, result.threshold), row),  # past the threshold tick, never over it
             xytext=(7, 0),
             textcoords="offset points",
@@ -534,14 +431,22 @@ def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
             label="The scenario's own threshold",
         ),
     ]
-    ax.set_yticks(rows, [scenario_label(r.name) for r in ordered], fontsize=9)
+    ax.set_yticks(rows, names, fontsize=9)
     ax.set_ylim(-0.6, len(ordered) - 0.4 + (0.9 if len(ordered) > 2 else 0.5))
     right = float(max(ratios.max(initial=0.0), thresholds.max(initial=0.0)))
     left = float(min(ratios.min(initial=0.0), 0.0))  # a negative ratio: net costs to the State
-    ax.set_xlim(left * 1.15, right * 1.35)
+    # Room for each label past its bar, measured in the house font: the Axes take the figure's width
+    # less the names, the axis label and the margins; the right limit x leaves each label its share,
+    # (x - start) / (x - low) >= width / the Axes' width.
+    axes_width = ax.figure.get_figwidth() * 72 - max((text_width(n, 9) for n in names), default=0.0) - 60
+    low, high = left * 1.15, right * 1.1
+    for start, length in ends:
+        needed = min(0.75, (length + 12) / max(axes_width, 1.0))
+        high = max(high, (start - needed * low) / (1 - needed))
+    ax.set_xlim(low, high)
     ax.axvline(0, color="black", linewidth=0.8)
     percent_axis(ax.xaxis)
-    ax.set_xlabel("Net benefit ratio, PV benefits / PV requested credits [%]")
+    ax.set_xlabel(RATIO_AXIS_LABEL)
     ax.set_ylabel("Scenario")
     passed = sum(r.passes for r in results)
     ax.set_title(f"Net positive benefit test, 71(a)(5): {passed} of {len(results)} scenarios pass")

@@ -13,7 +13,6 @@ import numpy as np
 from ...law import labels
 from .style import (
     FAIL_COLOUR,
-    LABEL_BACKING,
     NEUTRAL_COLOUR,
     PALETTE,
     PASS_COLOUR,
@@ -25,7 +24,7 @@ from .style import (
     money_axis,
     pass_fail,
     pass_fail_handles,
-    percent_axis,
+    points_axis,
     scenario_label,
     set_title,
     tick_text,
@@ -114,13 +113,21 @@ def benefits_by_tax(result: Result, ax: Axes | None = None) -> Axes:
     return ax
 
 
+#: Font size of the amounts written above the clawback chart's columns. [pt]
+_OWED_FONTSIZE = 7
+#: Space between the Axes' top and the amounts above it, and between them and the title. [pt]
+_OWED_GAP = 4
+
+
 def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
     """The amount at risk if the project is not maintained: by years maintained.
 
-    Stacked bars of ``result.clawback_schedule``: the recapture of credits received and the
-    repayment of an extended commitment's incremental credit, 71(a)(5)(d); the total is written
-    on each bar, and a line shows the credits received by then. A result without the schedule
-    gives an empty chart with a note.
+    Stacked bars of ``result.clawback_schedule``: the recapture of credits received, the interest on
+    it and the repayment of an extended commitment's incremental credit, 71(a)(5)(d); the credits
+    received by then, and the statute's most the recapture may be (all of the credits, C.34:1B-341(a)(4)),
+    as steps over the columns (each value belongs to its whole year, not to the years between). The
+    total owed and its PV are written in a row above the Axes, each over its column, where no line
+    of the chart can cross them. A result without the schedule gives an empty chart with a note.
 
     Parameters
     ----------
@@ -132,7 +139,8 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
     matplotlib.axes.Axes
     """
     ax = axes_or_new(ax, (10.0, 5.5))
-    ax.set_title(f"{scenario_label(result.name, width=70, lines=1)}\nClawback: amount owed if the project stops")
+    title = f"{scenario_label(result.name, width=70, lines=1)}\nClawback: amount owed if the project stops"
+    ax.set_title(title)
     ax.set_xlabel("Years the project is maintained [years]")
     ax.set_ylabel("Amount owed to the State [USD, nominal]")
     schedule = result.clawback_schedule
@@ -177,36 +185,23 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
             hatch="..",
             label="Extension repayment, 71(a)(5)(d)",
         )
-    ax.plot(years, received, color=PASS_COLOUR, marker="o", linewidth=1.8, label="Credits received by then")
+    ax.step(years, received, where="mid", color=PASS_COLOUR, linewidth=1.8, label="Credits received by then")
+    highest = received
     if "recapture_all" in schedule:
+        most = schedule["recapture_all"].to_numpy(dtype=float)
+        highest = np.maximum(highest, most)
         ax.step(
             years,
-            schedule["recapture_all"].to_numpy(dtype=float),
+            most,
             where="mid",
             color="black",
             linestyle="--",
             linewidth=1.2,
             label="Range of the recapture: none ... all, C.34:1B-341(a)(4) (provisional: 76(f) unread)",
         )
-    scale = float(max(total.max(initial=0.0), received.max(initial=0.0)))
-    pvs = schedule["pv_total"].to_numpy(dtype=float)
-    texts = [f"{labels.money(amount)}\n(PV {labels.money(pv)})" for amount, pv in zip(total, pvs, strict=True)]
-    widest = max((len(line) for text in texts for line in text.split("\n")), default=0)
-    step = label_every(ax, len(years), widest, 7)  # a long schedule: every k-th bar and the largest
-    largest = int(np.argmax(total)) if len(total) else -1
-    for i, (year, amount, text) in enumerate(zip(years, total, texts, strict=True)):
-        crowded = step > 1 and i % step != largest % step
-        if amount > 0 and not crowded:
-            ax.annotate(
-                text,
-                (year, amount),
-                xytext=(0, 3),
-                textcoords="offset points",
-                ha="center",
-                va="bottom",
-                fontsize=7,
-                **LABEL_BACKING,  # the credits-received line passes behind the label, never through it
-            )
+    scale = float(max(total.max(initial=0.0), highest.max(initial=0.0)))
+    lines = _owed_above(ax, years, total, schedule["pv_total"].to_numpy(dtype=float))
+    ax.set_title(title, pad=_OWED_GAP * 2 + lines * _OWED_FONTSIZE * 1.25 if lines else None)
     ax.set_xticks(years)
     ax.set_xlim(years.min() - 0.6, years.max() + 0.6)
     money_axis(ax.yaxis, scale)
@@ -215,6 +210,47 @@ def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
     ax.legend(loc="upper right", fontsize=8.5, framealpha=0.9)
     conventions_footnote(result, ax)
     return ax
+
+
+def _owed_above(ax: Axes, years, total, pvs) -> int:
+    """The total owed and its PV of each column, written in a row above the Axes over its column
+    (every k-th column and the largest where they would touch), with the row's heading at its left;
+    returns the lines the row takes (0 when nothing is owed)."""
+    from matplotlib.transforms import blended_transform_factory
+
+    texts = [f"{labels.money(amount)}\n(PV {labels.money(pv)})" for amount, pv in zip(total, pvs, strict=True)]
+    if not (total > 0).any():
+        return 0
+    widest = max((len(line) for text in texts for line in text.split("\n")), default=0)
+    step = label_every(ax, len(years), widest, _OWED_FONTSIZE)  # a long schedule: every k-th column and the largest
+    largest = int(np.argmax(total))
+    above = blended_transform_factory(ax.transData, ax.transAxes)  # x of the column, y just above the Axes
+    for i, (year, amount, text) in enumerate(zip(years, total, texts, strict=True)):
+        if amount > 0 and not (step > 1 and i % step != largest % step):
+            ax.annotate(
+                text,
+                (year, 1.0),
+                xycoords=above,
+                xytext=(0, _OWED_GAP),
+                textcoords="offset points",
+                ha="center",
+                va="bottom",
+                fontsize=_OWED_FONTSIZE,
+                annotation_clip=False,
+            )
+    ax.annotate(
+        "Owed\n(PV)",
+        (0.0, 1.0),
+        xycoords="axes fraction",
+        xytext=(-6, _OWED_GAP),
+        textcoords="offset points",
+        ha="right",
+        va="bottom",
+        fontsize=_OWED_FONTSIZE,
+        fontweight="bold",
+        annotation_clip=False,
+    )
+    return 2
 
 
 #: Characters of a value shown in a tick label of the ratio waterfall (a list or a mapping is cut).
@@ -240,19 +276,34 @@ def _change_name(key: str, change: tuple | None) -> str:
     return name
 
 
-def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
-    """How the net benefit ratio moves from scenario A to scenario B, input by input.
+def _points(value: float, passes: bool | None = None) -> str:
+    """A margin or a change of it in points, as the chart writes it: ``+23.82 pts``; a margin with the
+    digits its verdict needs (:func:`netbenefit.law.labels.margin_points`)."""
+    if passes is not None:
+        return labels.margin_points(value, passes).replace(" points", " pts")
+    text = f"{100 * value:+.2f}"
+    return f"{text[1:] if float(text) == 0 else text} pts"
 
-    A bar for A's ratio, one floating bar per row of ``diff.attribution`` (its contribution,
-    blue when it raises the ratio, orange and hatched when it lowers it; the input named in words
-    with its change from ``diff.inputs``), and a bar for B's ratio. The contributions add up to
-    ``ratio_b - ratio_a`` (the Diff's contract); the chart only draws them.
+
+def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
+    """How the margin over the threshold moves from scenario A to scenario B, input by input.
+
+    The margin is the ratio of the test that decides 71(a)(5) minus the threshold, in percentage
+    points, so that the line at zero is each side's threshold. A bar from zero for A's margin, one
+    floating bar per row of ``diff.attribution_shown`` (an input's Shapley value for the ratio, and,
+    where they differ, the threshold and the benefit window as rows of their own; blue when it raises
+    the margin, orange and hatched when it lowers it; the input named in words with its change from
+    ``diff.inputs``), and a bar from zero for B's margin. Each side's tick label gives its ratio
+    against its threshold. The contributions add up to ``margin_b - margin_a`` (the Diff's
+    contract; where the thresholds are the same that is the ratio's change); the chart only draws
+    them.
 
     Parameters
     ----------
     diff : Diff
-        :func:`netbenefit.diff`: ``name_a``, ``name_b``, ``ratio_a``, ``ratio_b``, ``inputs``
-        (``key``, ``old``, ``new``) and ``attribution`` (``key``, ``contribution``).
+        :func:`netbenefit.diff`: ``name_a``, ``name_b``, ``ratio_a``, ``ratio_b``, ``threshold_a``,
+        ``threshold_b``, ``margin_a``, ``margin_b``, ``passes_a``, ``passes_b``, ``inputs`` (``key``,
+        ``old``, ``new``) and ``attribution`` (``key``, ``contribution``).
     ax : matplotlib.axes.Axes, optional
 
     Returns
@@ -260,16 +311,7 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     matplotlib.axes.Axes
     """
     attribution = getattr(diff, "attribution_shown", diff.attribution)
-    # Where the threshold, the benefit window or a phased project's deciding test moves too, the
-    # chart walks the margin (ratio minus threshold) from A to B, with those as bars of their own.
-    margin = attribution is not diff.attribution
-    start, end_value = (diff.margin_a, diff.margin_b) if margin else (diff.ratio_a, diff.ratio_b)
-
-    def shown(value, passes=None):
-        return (
-            labels.margin_points(value, passes if passes is not None else value >= 0) if margin else labels.ratio(value)
-        )
-
+    start, end_value = float(diff.margin_a), float(diff.margin_b)
     ax = axes_or_new(ax, (10.0, 5.5))
     changes = {}
     inputs = getattr(diff, "inputs", None)
@@ -278,26 +320,31 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
             changes[row["key"]] = (row["old"], row["new"])
     rows = attribution.to_dict("records")
     width = max(6, characters_across(ax, 8) // (len(rows) + 2) - 1)  # a tick label's line [characters]
-    names = [tick_text(f"A: {diff.name_a}", width)]
+
+    def side(letter: str, name: str, value: float, threshold: float, passes: bool) -> str:
+        written, limit = labels.ratio_verdict(value, threshold, passes, 1)
+        ratio = tick_text(f"{written} vs {limit}", width, lines=2)
+        return f"{tick_text(f'{letter}: {name}', width, lines=2)}\n{ratio}"
+
+    names = [side("A", diff.name_a, diff.ratio_a, diff.threshold_a, diff.passes_a)]
     positions = [0]
-    ax.bar(0, start, width=0.6, color=NEUTRAL_COLOUR)
+    ax.bar(0, start, width=0.6, color=NEUTRAL_COLOUR)  # from zero: the threshold
     ax.annotate(
-        shown(start, getattr(diff, "passes_a", None)),
-        (0, start),
+        _points(start, diff.passes_a),
+        (0, max(start, 0.0)),
         xytext=(0, 3),
         textcoords="offset points",
         ha="center",
         fontsize=8.5,
     )
-    level = float(start)
-    reached = [level, float(end_value)]  # every level a bar reaches, for the limits
+    level = start
+    reached = [0.0, level, end_value]  # every level a bar reaches, for the limits
     for i, row in enumerate(rows, start=1):
         key, contribution = row["key"], float(row["contribution"])
         ax.bar(i, contribution, bottom=level, width=0.6, **pass_fail(contribution >= 0))
         ax.plot([i - 1.3, i + 0.3], [level, level], color="#999999", linewidth=0.8)
-        sign = "+" if contribution >= 0 else "-"
         ax.annotate(
-            f"{sign}{abs(contribution) * 100:.0f} pts",
+            _points(contribution),
             (i, max(level, level + contribution)),
             xytext=(0, 3),
             textcoords="offset points",
@@ -309,52 +356,41 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
         level += contribution
         reached.append(level)
     end = len(positions)
-    ax.bar(end, end_value, width=0.6, color=THRESHOLD_COLOUR)
+    ax.bar(end, end_value, width=0.6, color=THRESHOLD_COLOUR)  # from zero: the threshold
     ax.annotate(
-        shown(end_value, getattr(diff, "passes_b", None)),
-        (end, end_value),
+        _points(end_value, diff.passes_b),
+        (end, max(end_value, 0.0)),
         xytext=(0, 3),
         textcoords="offset points",
         ha="center",
         fontsize=8.5,
     )
-    names.append(tick_text(f"B: {diff.name_b}", width))
+    names.append(side("B", diff.name_b, diff.ratio_b, diff.threshold_b, diff.passes_b))
     positions.append(end)
-    ax.set_xticks(positions, [name for name in names], fontsize=8, rotation=0)
-    percent_axis(ax.yaxis)
-    top, bottom = max(reached), min(0.0, *reached)
-    ax.set_ylim(bottom * 1.1, top + 0.3 * (top - bottom))
+    ax.set_xticks(positions, names, fontsize=8, rotation=0)
+    points_axis(ax.yaxis)
+    top, bottom = max(reached), min(reached)
+    span = (top - bottom) or 1.0
+    ax.set_ylim(bottom - 0.1 * span if bottom < 0 else 0.0, top + 0.3 * span)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xlabel("Scenario and change of input")
-    if margin:
-        ax.set_ylabel("Margin: ratio minus threshold [percentage points]")
-        set_title(
-            ax,
-            f"Margin over the threshold: A {shown(start, diff.passes_a)} ({labels.ratio(diff.threshold_a)}), "
-            f"B {shown(end_value, diff.passes_b)} ({labels.ratio(diff.threshold_b)})\n"
-            f"A: {diff.name_a}\nB: {diff.name_b}",
-            lines=3,
-        )
-    else:
-        ax.set_ylabel("Net benefit ratio, PV benefits / PV credits [%]")
-        set_title(
-            ax,
-            f"Net benefit ratio {labels.ratio(diff.ratio_a)} (A) to {labels.ratio(diff.ratio_b)} (B)\n"
-            f"A: {diff.name_a}\nB: {diff.name_b}",
-            lines=3,
-        )
+    ax.set_ylabel("Margin over the threshold [percentage points]")
+    set_title(
+        ax,
+        f"Margin over the threshold: A {_points(start, diff.passes_a)}, B {_points(end_value, diff.passes_b)}\n"
+        f"A: {diff.name_a}\nB: {diff.name_b}",
+        lines=3,
+    )
     ax.grid(True, axis="y", alpha=0.3)
-    what = "margin" if margin else "ratio"
-    ax.legend(handles=pass_fail_handles(f"Raises the {what}", f"Lowers the {what}"), loc="upper right", fontsize=8.5)
+    ax.legend(handles=pass_fail_handles("Raises the margin", "Lowers the margin"), loc="upper right", fontsize=8.5)
     source = [getattr(diff, name, None) for name in ("result_a", "result_b")]
     conventions_footnote(
         [r for r in source if r is not None] or getattr(diff, "conventions", None),
         ax,
         extra=(
-            "Contributions (percentage points of the margin: the ratio's Shapley values, the threshold and the "
-            "benefit window) are the Diff's margin attribution; they add up to the change."
-            if margin
-            else "Contributions (percentage points of the ratio) are the Diff's attribution; they add up to the change."
+            "The margin is the ratio of the test that decides 71(a)(5) minus the threshold; zero is each side's "
+            "threshold. Contributions (percentage points: the ratio's Shapley values, and the threshold and the "
+            "benefit window where they differ) are the Diff's attribution; they add up to the change."
         ),
     )
     return ax

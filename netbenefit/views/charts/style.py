@@ -38,6 +38,9 @@ FAIL_HATCH = "//"
 LOW_COLOUR, HIGH_COLOUR, NEUTRAL_COLOUR, LIGHT_COLOUR = "#9ecae1", "#08519c", "#555555", "#bbbbbb"
 #: Colours of a series of categories (taxes, steps), in order; the first is the pass colour.
 PALETTE = ("#1f77b4", "#9ecae1", "#2ca02c", "#8c564b", "#9467bd", "#d7b5a6", "#7f7f7f", "#17becf")
+#: The axis label of a ratio set against a threshold: the ratio of the test that decides 71(a)(5)
+#: (the whole project's for a project without later phases), ``Result.ratio``.
+RATIO_AXIS_LABEL = "Net benefit ratio of the test that decides, 71(a)(5) [%]"
 #: The gid of the conventions footnote of a chart (tests and tools find it by this id).
 FOOTNOTE_GID = "netbenefit-conventions"
 
@@ -227,6 +230,18 @@ def percent_axis(axis) -> None:
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.0%}"))
 
 
+def points_axis(axis) -> None:
+    """Format the ticks of a difference of two ratios (0.25) as signed percentage points (``+25``);
+    the axis label says the unit, ``[percentage points]``."""
+    from matplotlib.ticker import FuncFormatter
+
+    def points(value, _):
+        text = f"{100 * value:+.0f}"
+        return "0" if float(text) == 0 else text
+
+    axis.set_major_formatter(FuncFormatter(points))
+
+
 def wrapped_lines(text: str, width: int, lines: int, ellipsis: str) -> list[str]:
     """``text`` wrapped at ``width`` on at most ``lines`` lines, the last ending in ``ellipsis``
     when the text is cut short (``textwrap.wrap``'s keyword for that string)."""
@@ -274,23 +289,62 @@ def drawable(text: str) -> str:
     return shown
 
 
+#: The longest word a label keeps whole [characters]: a longer one (a path, a code) is shortened,
+#: its cut marked by an ellipsis. Every other word is kept whole or left out whole.
+LONGEST_WORD = 40  # not a statutory number: what a tick label or a title line holds
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, each at most :data:`LONGEST_WORD` characters (a longer one cut, and its
+    cut marked "...")."""
+    return [w if len(w) <= LONGEST_WORD else w[: LONGEST_WORD - 3] + "..." for w in text.split()]
+
+
+def _fit(words: list[str], width: int, *, from_end: bool = False) -> list[str]:
+    """The most words from the start (or the end) of ``words`` that fit ``width`` characters joined
+    by spaces; the first one at least, whatever its length."""
+    taken: list[str] = []
+    for word in reversed(words) if from_end else words:
+        if taken and len(" ".join([*taken, word])) > width:
+            break
+        taken.append(word)
+    return taken[::-1] if from_end else taken
+
+
 def scenario_label(name: str, width: int = 30, lines: int = 2) -> str:
     """A scenario name on at most ``lines`` lines of about ``width`` characters, drawable
-    (:func:`drawable`).
+    (:func:`drawable`), never cut inside a word (a word longer than :data:`LONGEST_WORD` aside).
 
-    A longer name keeps its beginning and its end (where variants usually differ), with an
-    ellipsis between them.
+    A longer name keeps its beginning and its end (where variants usually differ), with an ellipsis
+    between them: on its last line (``...`` and the end), or, on one line, between the two.
+
+    >>> scenario_label("Life-sciences campus, two phases, distressed municipality (discount rate 3%)", 40, 1)
+    'Life-sciences... (discount rate 3%)'
+    >>> print(scenario_label("Supercalifragilisticexpialidocious Holdings Incorporated of Newark", 20))
+    Supercalifragilisticexpialidocious...
+    ...of Newark
     """
-    name = drawable(name)
-    wrapped = textwrap.wrap(name, width=width)
-    if len(wrapped) > lines:
-        head = wrapped_lines(name, width, lines - 1, "...")
-        start = len(name) - (width - 3)
-        tail = name[start:]
-        if name[start - 1] != " " and " " in tail:  # begin the tail at a word
-            tail = tail.split(" ", 1)[1]
-        wrapped = [*head, "..." + tail] if lines > 1 else [name[: width - 3] + "..."]
-    return "\n".join(wrapped)
+    words = _words(drawable(name))
+    wrapped = textwrap.wrap(" ".join(words), width=width, break_long_words=False, break_on_hyphens=False)
+    if len(wrapped) <= lines:
+        return "\n".join(wrapped)
+    if lines == 1:  # the beginning and the end on one line
+        tail = _fit(words[1:], (width - 3) // 2, from_end=True) if len(words) > 1 else []
+        head = _fit(words[: len(words) - len(tail)], width - 3 - len(" ".join(tail)))
+        return " ".join(head) + "..." + (" " + " ".join(tail) if tail else "")
+    head_lines: list[str] = []
+    rest = list(words)
+    for i in range(lines - 1):
+        line = _fit(rest, width - 3 if i == lines - 2 else width)  # the last one carries "..."
+        head_lines.append(" ".join(line))
+        rest = rest[len(line) :]
+    tail = _fit(rest[1:], width - 3, from_end=True) if len(rest) > 1 else rest
+    if len(tail) < len(rest):
+        head_lines[-1] += "..."
+        tail_line = "..." + " ".join(tail)
+    else:
+        tail_line = " ".join(tail)
+    return "\n".join([*head_lines, tail_line])
 
 
 #: Width of a character of the house fonts, as a share of the font size (DejaVu Sans, digits and
@@ -298,6 +352,16 @@ def scenario_label(name: str, width: int = 30, lines: int = 2) -> str:
 _CHARACTER_WIDTH = 0.62  # not a statutory number: a measure of the font
 #: Share of the figure's width the Axes take, at most, beside their tick labels.
 _AXES_SHARE = 0.78  # not a statutory number: a measure of the layout
+
+
+def text_width(text: str, fontsize: float) -> float:
+    """The width of ``text`` drawn at ``fontsize`` in the house font, its longest line. [pt]"""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import text_to_path
+
+    font = FontProperties(size=fontsize)
+    return max((text_to_path.get_text_width_height_descent(line, font, ismath=False)[0] for line in text.split("\n")),
+               default=0.0)
 
 
 def characters_across(ax: Axes, fontsize: float, share: float = _AXES_SHARE) -> int:

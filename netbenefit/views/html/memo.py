@@ -10,7 +10,7 @@ scenario's first pages; their appendices only when asked for.
 
 Every figure is read from the records that decided it (the result, the solver's answer, the
 sensitivity table, the Monte Carlo summary, the diff); none is recomputed here. The pieces are
-:mod:`netbenefit.views.html.memo_sections`.
+:mod:`netbenefit.views.html.memo_sections` and :mod:`netbenefit.views.html.memo_pages`.
 """
 
 from __future__ import annotations
@@ -24,15 +24,14 @@ from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import source_date
 from ...model.result import Result
 from ...version import installed_version
+from .memo_pages import diff_page_html, optional_pages_html
 from .memo_sections import (
     MEMO_CSS,
     MemoSections,
     appendix_html,
     comparison_page_html,
-    diff_page_html,
     first_pages_html,
     memo_facts,
-    optional_pages_html,
 )
 from .pieces import STYLE
 from .report import check_paper, print_css, write_pdf

@@ -1,8 +1,11 @@
 """The sections of a director's memo (:mod:`netbenefit.views.html.memo`): the facts of one scenario read
-once from their records, the first page, the charts, the comparison page, the optional pages
-(sensitivity, Monte Carlo, a diff, actual results) and the appendix.
+once from their records, the first page, the charts, the comparison page and the appendix; the
+optional pages (sensitivity, Monte Carlo, a diff, actual results) are
+:mod:`netbenefit.views.html.memo_pages`.
 
-Every figure is read from the record that decided it; none applies a rule.
+Every figure is read from the record that decided it; none applies a rule. Every ratio set beside a
+threshold is the ratio of the test that decides 71(a)(5) (``Result.ratio``), written with the digits
+its verdict needs; a figure of the whole project says so; every key in a table carries its phase.
 """
 
 from __future__ import annotations
@@ -11,30 +14,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...analysis import break_even_discount_rate, montecarlo, sensitivity
-from ...analysis.bands import cumulative_pv_bands
-from ...analysis.diff import Diff
-from ...analysis.diff import diff as make_diff
+from ...analysis import break_even_discount_rate, sensitivity
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import import_held
-from ...law.labels import (
-    cell,
-    label,
-    margin_points,
-    money_exact,
-    percentage_points,
-    ratio,
-    ratio_verdict,
-    share,
-    short_label,
-    value,
-)
-from ...law.labels import value as formatted
+from ...law.labels import margin_points, money_exact, ratio, ratio_verdict, share, value, varied_short_label
+from ...law.labels import years as years_words
 from ...law.parameters import PARAMETERS
-from ...model.after_approval import follow
 from ...model.scenario.paths import at_path
 from .. import charts
-from ..charts.style import new_figure
+from ..decision_words import (
+    MAX_CREDIT_WORDS,
+    deciding_label,
+    deciding_name,
+    deciding_ratio,
+    deciding_sentence,
+    deciding_words,
+    max_credit_text,
+    other_failed_checks,
+    phased,
+    verdict_word,
+)
 from ..explore import RANKING_CHANGE, ranked_drivers
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_html, html_table
 from .report import chart_or_sentence, clawback_section_html, conventions_html, schedule_cell
@@ -70,8 +69,6 @@ MEMO_CSS = """
 FIRST_PAGE_DRIVERS, TORNADO_DRIVERS = 3, 6  # not statutory numbers: a memo's choices
 #: Cash-flow columns per printed table of the appendix (with the project year).
 APPENDIX_CASHFLOW_COLUMNS = 7
-#: Draws of the Monte Carlo page's fan chart at most (all computed at once).
-FAN_DRAWS = 500  # not a statutory number: the bands' memory grows with draws x years
 
 
 @dataclass(frozen=True)
@@ -101,11 +98,6 @@ def deciding_test(result: Result) -> DecidingTest:
     return DecidingTest(result.deciding_phases, float(decided.value), bool(decided.holds))
 
 
-def _written_ratio(result: Result, deciding: DecidingTest) -> str:
-    """The deciding test's ratio with the digits its verdict needs to be true of it."""
-    return ratio_verdict(deciding.ratio, result.threshold, deciding.passes, 1)[0]
-
-
 def driver_grade(scenario: Scenario, key: str) -> str:
     """The grade of a driver's value: ``assumption`` where the scenario file gives it (the
     applicant's or the analyst's figure), else the grade of the cited parameter it defaults to
@@ -121,7 +113,11 @@ def driver_grade(scenario: Scenario, key: str) -> str:
 
 @dataclass
 class MemoFacts:
-    """What the memo says of one result, each read once from its record."""
+    """What the memo says of one result, each read once from its record.
+
+    ``drivers`` holds, for each driver, the ratio of the test that decides at its low and its high
+    value, the verdict there and the checks that fail there (:func:`netbenefit.sensitivity`), so that
+    each end's ratio is written with its own verdict."""
 
     result: Result
     deciding: DecidingTest
@@ -136,8 +132,9 @@ class MemoFacts:
 
 
 def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
-    """The facts of ``result``: the deciding test, the break-even discount rate and the default
-    tornado (the ``count`` keys whose +/-20% moves the ratio most, :func:`netbenefit.views.explore.ranked_drivers`)."""
+    """The facts of ``result``: the deciding test, the break-even discount rate, the default
+    tornado (the ``count`` keys whose +/-20% moves the ratio most, :func:`netbenefit.views.explore.ranked_drivers`)
+    with each end's verdict."""
     import warnings
 
     scenario = result.scenario
@@ -159,11 +156,8 @@ def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
 # ----------------------------------------------------------------------------------------------
 
 
-def _phases(phases: Sequence[int]) -> str:
-    return "the initial phase" if tuple(phases) == (1,) else "phases " + "+".join(str(k) for k in phases)
-
-
-def _verdict_words(result: Result) -> str:
+def verdict_words(result: Result) -> str:
+    """``Eligible: every check of section 71 passes``, or the checks that fail."""
     if result.eligible:
         return "Eligible: every check of section 71 passes"
     failed = [row.id for row in result.checks.itertuples(index=False) if not row.passed]
@@ -172,48 +166,96 @@ def _verdict_words(result: Result) -> str:
 
 
 def break_even_words(facts: MemoFacts) -> str:
-    """The break-even discount rate as the solver found it, in a sentence."""
+    """The break-even discount rate as the solver found it, in a sentence true of its scan: the side
+    on which the test passes just around it; where there is none, that the test passes (or fails) at
+    every rate tried, and nothing of how the ratio moves with the rate."""
     solver = facts.break_even
+    scenario_rate = f"the scenario's rate is {share(facts.result.discount_rate, 2)} a year"
     if solver.solved:
         side = solver.details.get("passes_side", "below")
+        other = "above" if side == "below" else "below"
+        roots = [root for root in solver.details.get("roots", ()) if root != solver.value]
+        again = f"; the test changes side again at {', '.join(share(r, 2) for r in roots)}" if roots else ""
         return (
-            f"{share(solver.value, 2)} a year: the test passes at rates {side} it "
-            f"(the scenario's rate is {share(facts.result.discount_rate, 2)} a year)"
+            f"{share(solver.value, 2)} a year: the test passes at rates just {side} it and fails just {other} it "
+            f"({scenario_rate}){again}"
         )
-    return solver.message
+    every = solver.details.get("passes_at_every_rate")
+    if every is None:
+        return solver.message
+    low, high = solver.details.get("range", (None, None))
+    tried = f" ({share(low)} to {share(high)} a year)" if low is not None else ""
+    return f"none: the test {'passes' if every else 'fails'} at every rate tried{tried}; {scenario_rate}"
 
 
-def _driver_rows(facts: MemoFacts, count: int) -> str:
+def break_even_cell(facts: MemoFacts) -> str:
+    """The break-even discount rate in a table cell: the rate, or "none: passes at every rate tried"."""
+    solver = facts.break_even
+    if solver.solved:
+        return share(solver.value, 2)
+    every = solver.details.get("passes_at_every_rate")
+    if every is None:
+        return "none"
+    return f"none: {'passes' if every else 'fails'} at every rate tried"
+
+
+def _driver_name(facts: MemoFacts, key: str) -> str:
+    """A driver in words with its phase (``Every phase: Median salary``, ``Phase 1: New full-time
+    jobs``), as the sensitivity table labels it."""
+    return varied_short_label(key, facts.drivers.attrs.get("key_labels"))
+
+
+def _end_cell(key: str, at: Any, ratio_at: float, threshold: float, passes: bool, failed: str) -> str:
+    """One end of a driver, from the sensitivity's row: its value, the deciding test's ratio there
+    with its verdict (written true to it), and the other checks that fail there."""
+    written, _ = ratio_verdict(ratio_at, threshold, passes, 1)
+    other = [check for check in str(failed).split() if check != "71(a)(5)"]
+    words = f"not eligible: {', '.join(other)} {'fails' if len(other) == 1 else 'fail'}" if other else ""
+    return f"{escape(value(key, at))} &#8594; {written}, {verdict_word(passes)}{'; ' + escape(words) if words else ''}"
+
+
+def driver_rows(facts: MemoFacts, count: int) -> str:
     rows = []
     for row in facts.drivers.head(count).itertuples(index=False):
         rows.append(
-            f"<tr><td>{escape(short_label(row.key))}</td><td class='num'>{escape(value(row.key, row.base))}</td>"
-            f"<td class='num'>{escape(value(row.key, row.low))} &#8594; {ratio(row.ratio_low, 1)}</td>"
-            f"<td class='num'>{escape(value(row.key, row.high))} &#8594; {ratio(row.ratio_high, 1)}</td>"
-            f"<td class='num'>{percentage_points(row.swing)}</td><td>{escape(facts.grades.get(row.key, ''))}</td></tr>"
+            f"<tr><td>{escape(_driver_name(facts, row.key))}</td>"
+            f"<td class='num'>{escape(value(row.key, row.base))}</td>"
+            f"<td>{_end_cell(row.key, row.low, row.ratio_low, row.threshold, row.passes_low, row.failed_low)}</td>"
+            f"<td>{_end_cell(row.key, row.high, row.ratio_high, row.threshold, row.passes_high, row.failed_high)}</td>"
+            f"<td class='num'>{100 * row.swing:.1f} points</td><td>{escape(facts.grades.get(row.key, ''))}</td></tr>"
         )
     if not rows:
         return "<p>No driver could be moved by +/-20% (no numeric key with a nonzero value).</p>"
     return (
-        "<table class='drivers'><thead><tr><th>Driver</th><th>Value</th><th>At -20%: ratio</th>"
-        "<th>At +20%: ratio</th><th>Swing</th><th>Grade</th></tr></thead>"
+        "<table class='drivers'><thead><tr><th>Driver</th><th>Value</th><th>At -20%: ratio, test</th>"
+        "<th>At +20%: ratio, test</th><th>Swing</th><th>Grade</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
 
+def deciding_row(result: Result):
+    """The deciding test's row of ``phase_tests`` (its own present values and ratio)."""
+    return result.table_rows("phase_tests")[result.net_benefit_decision.deciding]
+
+
 def summary_sentence(facts: MemoFacts) -> str:
-    """The memo's summary paragraph, every figure from its record."""
-    result, deciding = facts.result, facts.deciding
-    test = "passes" if deciding.passes else "fails"
-    phased = len(result.phase_tests) > 1
-    which = f"The deciding test is that of {_phases(deciding.phases)}" if phased else "The net benefit test"
+    """The memo's summary paragraph, every figure from its record: the verdict, the deciding test
+    (one grammar: ``The deciding test, phases 1+2, passes: ...``) and, for a phased project, its own
+    present values beside the whole project's."""
+    result = facts.result
+    text = f"{verdict_words(result)}. {deciding_sentence(result)}"
+    if phased(result):
+        row = deciding_row(result)
+        return (
+            f"{text} That test counts net benefits with a present value of {money_exact(row.pv_benefits)} against "
+            f"requested credits with a present value of {money_exact(row.pv_credits)}. The whole project's requested "
+            f"tax credits total {money_exact(result.requested_credits)} (present value "
+            f"{money_exact(result.pv_credits)}); the present value of its net benefits to the State is "
+            f"{money_exact(result.pv_benefits)}."
+        )
     return (
-        f"{_verdict_words(result)}. {which} {test}: a net benefit ratio of {_written_ratio(result, deciding)} "
-        "against a "
-        f"threshold of {ratio(result.threshold)} ({result.threshold_clause}), a margin of "
-        f"{margin_points(facts.margin, facts.deciding.passes)}. The requested tax credits total "
-        f"{money_exact(result.requested_credits)} "
-        f"(present value {money_exact(result.pv_credits)}); the present value of the net benefits to the State is "
+        f"{text} The requested tax credits total {money_exact(result.requested_credits)} (present value "
+        f"{money_exact(result.pv_credits)}); the present value of the net benefits to the State is "
         f"{money_exact(result.pv_benefits)}."
     )
 
@@ -221,24 +263,34 @@ def summary_sentence(facts: MemoFacts) -> str:
 def summary_page_html(facts: MemoFacts, *, first: bool) -> str:
     """The first page of one scenario: the verdict, the deciding test and its margin, the award,
     the break-even discount rate and the three drivers that move the ratio most."""
-    result, deciding = facts.result, facts.deciding
+    result = facts.result
     style = PASS_STYLE if result.eligible and result.passes else FAIL_STYLE
     award = result.scenario.award
     facts_rows = [
-        ("Verdict", escape(_verdict_words(result))),
-        (
-            "Deciding test, 71(a)(5)",
-            f"{escape(_phases(deciding.phases))}: {_written_ratio(result, deciding)} vs {ratio(result.threshold)} "
-            f"({escape(result.threshold_clause)}), {'passes' if deciding.passes else 'fails'}",
-        ),
+        ("Verdict", escape(verdict_words(result))),
+        ("Deciding test, 71(a)(5)", escape(deciding_words(result))),
         ("Margin (ratio minus threshold)", margin_points(facts.margin, facts.deciding.passes)),
+    ]
+    if phased(result):
+        row = deciding_row(result)
+        facts_rows.append(
+            (
+                f"Present values of the deciding test, {escape(deciding_name(result))}",
+                f"net benefits {money_exact(row.pv_benefits)}; requested credits {money_exact(row.pv_credits)}",
+            )
+        )
+    facts_rows += [
         (
-            "Award: tax credits requested",
-            f"{money_exact(result.requested_credits)} nominal over {award.eligibility_period_years} years "
+            "Award: tax credits requested" + (", every phase" if phased(result) else ""),
+            f"{money_exact(result.requested_credits)} nominal over {years_words(award.eligibility_period_years)} "
             f"from project year {award.first_credit_year}; present value {money_exact(result.pv_credits)}",
         ),
-        ("Present value of net benefits", money_exact(result.pv_benefits)),
-        ("Largest credit that passes, present value", money_exact(result.max_credit_pv)),
+        (
+            "Present value of net benefits" + (", whole project" if phased(result) else ""),
+            money_exact(result.pv_benefits)
+            + (f" (whole project's ratio {ratio(result.whole_project_ratio, 1)})" if phased(result) else ""),
+        ),
+        (f"{MAX_CREDIT_WORDS}, present value", escape(max_credit_text(result, money_exact))),
         ("Break-even discount rate", escape(break_even_words(facts))),
     ]
     table = "".join(f"<tr><th>{name}</th><td>{text}</td></tr>" for name, text in facts_rows)
@@ -248,9 +300,10 @@ def summary_page_html(facts: MemoFacts, *, first: bool) -> str:
 <div class="verdict" style="{style}"><b>{escape(summary_sentence(facts))}</b></div>
 <table class="facts"><tbody>{table}</tbody></table>
 <h3>The {FIRST_PAGE_DRIVERS} drivers that move the ratio most</h3>
-<p>Each moved by 20% either way, the others kept (the default tornado); the grade says where its value
-comes from (a cited parameter's grade, a convention of this model, or an assumption of the scenario).</p>
-{_driver_rows(facts, FIRST_PAGE_DRIVERS)}
+<p>Each moved by 20% either way, the others kept (the default tornado): at each end, the ratio of the test
+that decides there and its verdict. The grade says where its value comes from (a cited parameter's grade, a
+convention of this model, or an assumption of the scenario).</p>
+{driver_rows(facts, FIRST_PAGE_DRIVERS)}
 </section>"""
 
 
@@ -275,27 +328,42 @@ def first_pages_html(facts: MemoFacts, *, first: bool) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
+#: The caption of the comparison page's chart.
+CAPTION = "The ratio of the test that decides, of each scenario, against its own threshold."
+
+
 def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
-    """The first page of a memo on several scenarios: one row each, the threshold and the margin
-    beside the ratio, and the chart of the ratios."""
-    rows = []
+    """The first page of a memo on several scenarios: one row each, the deciding test's ratio with the
+    threshold, the margin and the verdict beside it (and a pass that rests on the elected extension
+    said below the table), and the chart of the ratios."""
+    rows, notes = [], []
     for facts in all_facts:
         result = facts.result
         style = PASS_STYLE if result.eligible and result.passes else FAIL_STYLE
-        margin = margin_points(facts.margin, facts.deciding.passes)
+        value_text, threshold = deciding_ratio(result, 1)
+        name = deciding_name(result)
+        verdict = verdict_word(facts.deciding.passes)
+        if result.extension_decides:
+            verdict += " only with the extension (see below)"
+            notes.append(f"{result.name} {result.extension_words()}.")
+        failed = other_failed_checks(result)  # where another check fails, the cell names it
+        eligible = "yes" if result.eligible else (f"no: {', '.join(failed)} {'fails' if len(failed) == 1 else 'fail'}"
+                                                  if failed else "no")
         rows.append(
             f'<tr style="{style}"><td>{escape(result.name)}</td>'
-            f'<td class="num">{_written_ratio(result, facts.deciding)}</td>'
-            f'<td class="num">{ratio(result.threshold)}</td><td class="num">{margin}</td>'
-            f"<td>{'passes' if facts.deciding.passes else 'fails'}</td><td>{'yes' if result.eligible else 'no'}</td>"
+            f"<td>{escape(name) if name else 'the project'}</td>"
+            f'<td class="num">{value_text}</td>'
+            f'<td class="num">{threshold}</td><td class="num">{margin_points(facts.margin, facts.deciding.passes)}</td>'
+            f"<td>{escape(verdict)}</td><td>{escape(eligible)}</td>"
             f'<td class="num">{money_exact(result.requested_credits)}</td>'
-            f'<td class="num">{share(facts.break_even.value, 2) if facts.break_even.solved else "none"}</td></tr>'
+            f"<td>{escape(break_even_cell(facts))}</td></tr>"
         )
     header = "".join(
         f"<th>{h}</th>"
         for h in (
             "Scenario",
-            "Net benefit ratio",
+            "Deciding test",
+            "Its net benefit ratio",
             "Threshold",
             "Margin",
             "Net benefit test",
@@ -306,154 +374,16 @@ def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
     )
     results = [facts.result for facts in all_facts]
     figure = charts.draw("compare_ratios", results)
-    alt = "Bar chart of the net benefit ratios: " + "; ".join(
-        f"{r.name} {ratio(r.ratio)} vs {ratio(r.threshold)}" for r in results
-    )
+    alt = "Bar chart of the net benefit ratios: " + "; ".join(f"{r.name} {deciding_label(r)}" for r in results)
+    note = "".join(f"<p>{escape(text)}</p>" for text in notes)
     return (
         f'<section class="memo-page comparison first"><h1>Comparison of {len(results)} scenarios</h1>'
-        "<p>Each scenario's deciding test of 71(a)(5) against its own threshold; the margin is the ratio minus "
-        "the threshold. Each scenario's first pages follow.</p>"
-        f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
-        f"{figure_html(figure, alt, 'Net benefit ratio of each scenario against its own threshold.')}</section>"
+        "<p>Each scenario's deciding test of 71(a)(5) (the cumulative test with the lowest ratio; the project's "
+        "only test where it has no later phases) against its own threshold; the margin is the ratio minus the "
+        "threshold. Each scenario's first pages follow.</p>"
+        f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>{note}"
+        f"{figure_html(figure, alt, CAPTION)}</section>"
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# Optional pages
-# ----------------------------------------------------------------------------------------------
-
-
-def sensitivity_page_html(facts: MemoFacts) -> str:
-    """The tornado of the default drivers, with their table."""
-    if facts.drivers.empty:
-        return ""
-    figure, ax = new_figure((10.0, 4.8))
-    charts.tornado(facts.drivers, ax=ax)
-    alt = "Tornado chart: " + "; ".join(
-        f"{row.key} {ratio(row.ratio_low, 1)} to {ratio(row.ratio_high, 1)}" for row in facts.drivers.itertuples()
-    )
-    caption = "The net benefit ratio with each driver moved by 20% either way, the others kept."
-    return (
-        f'<section class="memo-page sensitivity"><h2>{escape(facts.result.name)}: sensitivity</h2>'
-        f"{figure_html(figure, alt, caption)}"
-        f"{_driver_rows(facts, len(facts.drivers))}</section>"
-    )
-
-
-def _distribution_words(key: str, spec: Any) -> str:
-    shown = ", ".join(str(v) for v in spec) if isinstance(spec, list | tuple) else str(spec)
-    return f"{short_label(key)} ({shown})"
-
-
-def montecarlo_page_html(facts: MemoFacts, sections: MemoSections) -> str:
-    """The fan of the cumulative PV of net benefits and the probability of passing."""
-    scenario, vary = facts.result.scenario, dict(sections.montecarlo or {})
-    run = montecarlo(scenario, draws=sections.draws, vary=vary, seed=sections.seed, progress=False, keep_draws=False)
-    summary = run.summary
-    bands = cumulative_pv_bands(scenario, vary, draws=min(sections.draws, FAN_DRAWS), seed=sections.seed)
-    figure, ax = new_figure((10.0, 5.0))
-    charts.fan(bands, ax=ax)
-    p = summary.ratio_percentiles
-    drawn = "; ".join(_distribution_words(key, spec) for key, spec in vary.items())
-    sentence = (
-        f"Over {summary.draws:,} draws (seed {run.seed}) of {drawn}, the net benefit test passes in "
-        f"{share(summary.probability_passes, 1)} of draws and every check in {share(summary.probability_eligible, 1)}; "
-        f"the ratio's median is {ratio(p[50], 1)}, its 5th to 95th percentiles {ratio(p[5], 1)} to {ratio(p[95], 1)}, "
-        f"against a threshold of {ratio(facts.result.threshold)}."
-    )
-    caption = (
-        f"Cumulative present value of net benefits, percentile bands over {min(sections.draws, FAN_DRAWS):,} draws."
-    )
-    return (
-        f'<section class="memo-page montecarlo"><h2>{escape(facts.result.name)}: Monte Carlo</h2>'
-        f"<p>{escape(sentence)}</p>{figure_html(figure, sentence, caption)}</section>"
-    )
-
-
-def diff_page_html(diff: Any, *, first: bool = False) -> str:
-    """What changed between two scenarios and what moved the ratio (:class:`~netbenefit.analysis.diff.Diff`)."""
-
-    def shown(key: str, value: Any) -> str:
-        try:
-            return formatted(key, value)
-        except KeyError:
-            return str(value)
-
-    def key_words(key: str) -> str:
-        return short_label(key, default=key)
-
-    sentence = (
-        f"From {diff.name_a} to {diff.name_b}, the net benefit ratio moves from {ratio(diff.ratio_a, 1)} to "
-        f"{ratio(diff.ratio_b, 1)} ({percentage_points(diff.ratio_change)}); the present value of net benefits from "
-        f"{money_exact(diff.pv_benefits_a)} to {money_exact(diff.pv_benefits_b)}, of the credits from "
-        f"{money_exact(diff.pv_credits_a)} to {money_exact(diff.pv_credits_b)}."
-    )
-    inputs = "".join(
-        f"<tr><td>{escape(key_words(row.key))}</td><td>{escape(shown(row.key, row.old))}</td>"
-        f"<td>{escape(shown(row.key, row.new))}</td></tr>"
-        for row in diff.inputs.itertuples(index=False)
-        if row.key not in ("name", "description")
-    )
-    how = "by block" if diff.grouped else "by input"
-    attribution = "".join(
-        f"<tr><td>{escape(key_words(str(row.key)))}</td>"
-        f"<td class='num'>{percentage_points(row.contribution, 2)}</td></tr>"
-        for row in diff.attribution.itertuples(index=False)
-    )
-    waterfall = ""
-    if not diff.attribution.empty:
-        figure, ax = new_figure((10.0, 4.6))
-        charts.ratio_waterfall(diff, ax=ax)
-        caption = f"The change of the ratio attributed {how} (Shapley values; they add up)."
-        waterfall = figure_html(figure, sentence, caption)
-    return (
-        f'<section class="memo-page diff{" first" if first else ""}"><h2>What changed: {escape(diff.name_a)} and '
-        f"{escape(diff.name_b)}</h2><p>{escape(sentence)}</p>"
-        "<table><thead><tr><th>Input</th><th>Reference</th><th>This scenario</th></tr></thead>"
-        f"<tbody>{inputs}</tbody></table>"
-        f"<table><thead><tr><th>Attributed {how}</th><th>Change of the ratio</th></tr></thead>"
-        f"<tbody>{attribution}</tbody></table>{waterfall}</section>"
-    )
-
-
-def actuals_page_html(result: Result, actuals: Any) -> str:
-    """The scenario followed through its actual results (:func:`netbenefit.model.after_approval.follow`)."""
-    after = follow(result.scenario, actuals)
-    lines = "".join(f"<li>{escape(line.strip())}</li>" for line in after.summary().splitlines()[1:])
-    table = after.comparison
-
-    def value_cell(column, value) -> str:
-        return escape(cell(str(column), value))
-
-    rows = "".join(
-        f"<tr><th>{escape(_measure(measure))}</th>"
-        + "".join(f"<td class='num'>{value_cell(measure, v)}</td>" for v in row)
-        + "</tr>"
-        for measure, row in table.iterrows()
-    )
-    header = "".join(f"<th>{escape(str(c).capitalize())}</th>" for c in table.columns)
-    return (
-        f'<section class="memo-page actuals"><h2>{escape(result.name)}: actual results</h2>'
-        f"<ul>{lines}</ul><table><thead><tr><th>Measure</th>{header}</tr></thead><tbody>{rows}</tbody></table></section>"
-    )
-
-
-def _measure(name: str) -> str:
-    return label(name, default=name.replace("_", " "))
-
-
-def optional_pages_html(facts: MemoFacts, sections: MemoSections, *, diff: Any = None, actuals: Any = None) -> str:
-    """The optional pages asked for, in this order: sensitivity, Monte Carlo, diff, actual results."""
-    parts = []
-    if sections.sensitivity:
-        parts.append(sensitivity_page_html(facts))
-    if sections.montecarlo:
-        parts.append(montecarlo_page_html(facts, sections))
-    if diff is not None:
-        parts.append(diff_page_html(diff if isinstance(diff, Diff) else make_diff(diff, facts.result.scenario)))
-    if actuals is not None:
-        parts.append(actuals_page_html(facts.result, actuals))
-    return "".join(parts)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -468,12 +398,13 @@ def appendix_html(result: Result) -> str:
     if result.extended_years > 0:
         note = charts.chart_note("repayment_schedule", result)
         extended = (
-            f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{result.extended_years} extended years; incremental credit "
+            f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{years_words(result.extended_years)} of extended "
+            "commitment elected; incremental credit "
             f"{money_exact(result.incremental_credit)}.{(' ' + escape(note)) if note else ''}</p>"
         )
         if not note:
             extended += html_table(
-                result.repayment_schedule, lambda column, value: escape(schedule_cell(column, value))
+                result.repayment_schedule, lambda column, amount: escape(schedule_cell(column, amount))
             )
     clawback = clawback_section_html(result)
     return f"""<section class="memo-page appendix">

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from ...analysis.keys import key_label
+from ...errors import ScenarioError
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import atomic_write, dates_fixed, import_held, write_file
-from ...law.labels import TAX_LABELS, label, money_exact, ratio, share
+from ...law.labels import TAX_LABELS, label, money_exact, ratio, ratio_verdict, share, years
 from ...model.result import Result
 from ...version import installed_version
 from .. import charts
+from ..decision_words import deciding_label, deciding_name, name_of_test
 from .pieces import STYLE, figure_html, flatten, html_table, written_value
 from .result import (
     award_calculation_html,
@@ -66,9 +69,9 @@ def print_css(paper: str = "letter") -> str:
 
 
 CHART_CAPTIONS = {
-    "cumulative_pv": "Cumulative present value of net benefits and of the requested credits, with the threshold "
-    "multiple of the credits; the dotted line marks the year by which the benefits reach the threshold multiple "
-    "of all the credits.",
+    "cumulative_pv": "Cumulative present value of the net benefits of the test that decides 71(a)(5) (for a phased "
+    "project, the phases it counts), against the present value of that test's requested credits and the threshold "
+    "multiple of it; the dotted line marks the year by which the benefits reach the threshold multiple.",
     "benefit_streams": "Counted benefits to the State by year (nominal, inside the benefit window), by source "
     "and effect; costs to the State below zero; the line is the counted net benefit of the year.",
     "benefits_by_tax": "Counted benefits to the State by year, by tax (nominal, inside the benefit window).",
@@ -85,15 +88,17 @@ def chart_alt(chart: str, result: Result) -> str:
     head = f"{result.name}: net benefit {result.verdict(0)}."
     if chart == "cumulative_pv":
         met = result.first_year_test_met
+        benefits, credits = result.deciding_test_cumulative_pv()
+        name = deciding_name(result)
         reached = (
-            f"reach the threshold multiple of all the credits in year {met}"
+            f"reach the threshold multiple of the credits in year {met}"
             if met
-            else ("never reach the threshold multiple of all the credits")
+            else "never reach the threshold multiple of the credits"
         )
         return (
-            f"Line chart of cumulative present values by project year. {head} The PV of net benefits grows to "
-            f"{money_exact(result.pv_benefits)} against {money_exact(result.pv_credits)} of credits; the benefits "
-            f"{reached}."
+            f"Line chart of cumulative present values by project year. {head} The PV of net benefits"
+            f"{' of ' + name + ', the test that decides,' if name else ''} grows to {money_exact(benefits[-1])} "
+            f"against {money_exact(credits)} of credits; the benefits {reached}."
         )
     if chart == "benefit_streams":
         return f"Stacked bar chart of counted benefits by year and source. {head}"
@@ -110,15 +115,16 @@ def chart_alt(chart: str, result: Result) -> str:
             )
         return f"Stacked bar chart of counted benefits by year and tax. {head}{parts}"
     if chart == "phase_ratios":
-        tests = "; ".join(
-            f"phases {'+'.join(str(k) for k in row.phases)}: {ratio(row.ratio)} {'passes' if row.passes else 'fails'}"
-            for row in result.phase_tests.itertuples(index=False)
+        tests = "; ".join(  # from the 71(a)(5) record: each test's ratio written true to its verdict
+            f"{name_of_test(test.what)}: {ratio_verdict(test.value, test.limit, test.holds, 0)[0]} "
+            f"{'passes' if test.holds else 'fails'}"
+            for test in result.net_benefit_decision.comparisons
         )
         return f"Bar chart of the cumulative net benefit tests by phase. {tests}."
     if chart == "repayment_schedule":
         return (
             f"Bar chart of the repayment owed by extended years maintained; incremental credit "
-            f"{money_exact(result.incremental_credit)} over {result.extended_years} extended years."
+            f"{money_exact(result.incremental_credit)} over {years(result.extended_years)} of extended commitment."
         )
     if chart == "clawback_schedule":
         table = result.clawback_schedule
@@ -145,10 +151,10 @@ def conventions_html(result: Result) -> str:
     if result.extended_years == 0:
         extension = "none elected"
     elif result.extension_counted:
-        extension = f"{result.extended_years} years elected and counted, 71(a)(5)(d)"
+        extension = f"{years(result.extended_years)} elected and counted, 71(a)(5)(d)"
     else:
         extension = (
-            f"{result.extended_years} years elected, not counted: the {escape(result.threshold_clause)} test counts "
+            f"{years(result.extended_years)} elected, not counted: the {escape(result.threshold_clause)} test counts "
             "benefits through the end of the commitment period only"
         )
     override = " (an override under 71(a)(5)(f))" if scenario.threshold_override is not None else ""
@@ -162,11 +168,11 @@ def conventions_html(result: Result) -> str:
         ("Dollars", "nominal USD"),
         (
             "Eligibility period (credits)",
-            f"{award.eligibility_period_years} years, project years {first} to {last}; credits are never weighted",
+            f"{years(award.eligibility_period_years)}, project years {first} to {last}; credits are never weighted",
         ),
         (
             "Commitment period",
-            f"{result.commitment_period_years:g} years from the start of project year {first} "
+            f"{years(result.commitment_period_years)} from the start of project year {first} "
             "(initial phase); benefits count through its end, a final part-year by its fraction",
         ),
         ("Extended commitment", extension),
@@ -187,11 +193,18 @@ def conventions_html(result: Result) -> str:
 
 def inputs_html(result: Result) -> str:
     """The scenario's inputs as its author wrote them (:attr:`Scenario.as_written`): one row per
-    value, its key, its label in words with its unit, and the value (no ``300.0`` for 300, no
-    empty keys)."""
+    value, its key, its label in words with its unit (with its phase in a phased project: ``Phase 1:
+    New full-time jobs [jobs]``, ``Every phase: Median salary [USD/year]`` for a shared key), and the
+    value (no ``300.0`` for 300, no empty keys)."""
     rows = []
-    for key, value in flatten(result.scenario.as_written):
+    scenario = result.scenario
+    for key, value in flatten(scenario.as_written):
         words = label(key, default="")
+        if words and scenario.phases:  # a phased project's key with its phase ("Every phase:" if shared)
+            try:
+                words = key_label(scenario, key)
+            except (ScenarioError, KeyError, ValueError):
+                pass
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
         cell = '<td class="num">' if numeric else "<td>"
         rows.append(
@@ -269,7 +282,8 @@ def _scenario_sections(result: Result) -> str:
             for row in result.repayment_schedule.itertuples(index=False)
         )
         extended = (
-            f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{result.extended_years} extended years; PV of net benefits "
+            f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{years(result.extended_years)} of extended commitment "
+            "elected; PV of net benefits "
             f"without the extension {money_exact(result.pv_benefits_without_extension)}; incremental credit "
             f"{money_exact(result.incremental_credit)}.</p><table><thead><tr><th>Extended years maintained [years]</th>"
             f"<th>Repayment owed [USD]</th></tr></thead><tbody>{schedule}</tbody></table>"
@@ -353,7 +367,7 @@ def report_html(results: Result | Sequence[Result], *, version: str = "", paper:
         figure = charts.draw("compare_ratios", results)
         passed = sum(r.passes for r in results)
         alt = f"Bar chart of the net benefit ratios of {len(results)} scenarios, {passed} passing: " + "; ".join(
-            f"{r.name} {r.headline(0)}" for r in results
+            f"{r.name} {deciding_label(r)}" for r in results
         )
         comparison = (
             f'<section class="comparison"><h2>Comparison of {len(results)} scenarios</h2>'

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...law.labels import cell, jobs, money_exact, ratio, share
 from ...law.labels import net_benefit_headline as labels_headline
+from ..decision_words import MAX_CREDIT_WORDS, deciding_name, deciding_ratio, max_credit_text, phased
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 
 if TYPE_CHECKING:
@@ -57,18 +58,33 @@ def _cashflow_cell(column: str, value) -> str:
 
 
 def headline_html(result: Result) -> str:
-    """One line: ratio against threshold and clause, passes or fails, eligible or not."""
+    """The verdict: the deciding test's ratio against the threshold and clause, passes or fails (where
+    the pass rests on the elected extension, what the test gives without it), eligible or not; then the
+    present values (for a phased project the deciding test's and the whole project's, each named) and
+    the requested credits scaled alike until every test passes."""
     style = PASS_STYLE if result.passes else FAIL_STYLE
     value, threshold, others = labels_headline(result.net_benefit_decision, 1)  # from the 71(a)(5) record
+    extension = result.extension_words()
+    if phased(result):
+        row = result.table_rows("phase_tests")[result.net_benefit_decision.deciding]
+        values = (
+            f"Deciding test, {escape(deciding_name(result))}: PV of net benefits {money_exact(row.pv_benefits)}; "
+            f"PV of requested credits {money_exact(row.pv_credits)}. Whole project: PV of net benefits "
+            f"{money_exact(result.pv_benefits)}; PV of requested credits {money_exact(result.pv_credits)}; "
+            f"whole project's ratio {ratio(result.whole_project_ratio, 1)}."
+        )
+    else:
+        values = (
+            f"PV of net benefits {money_exact(result.pv_benefits)}; "
+            f"PV of requested credits {money_exact(result.pv_credits)}."
+        )
     return (
         f'<div class="headline" style="{style}"><b>{escape(result.name)}</b>: net benefit '
         f"{'test' if others else 'ratio'} <b>{escape(value)}</b> vs threshold <b>{threshold}</b> "
         f"({escape(result.threshold_clause)}): <b>{'passes' if result.passes else 'fails'}</b>"
-        f"{f' ({escape(others)})' if others else ''}; "
-        f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>"
-        f"PV of net benefits {money_exact(result.pv_benefits)}; "
-        f"PV of requested credits {money_exact(result.pv_credits)}; "
-        f"largest credit that passes, PV {money_exact(result.max_credit_pv)}</div>"
+        f"{f' ({escape(others)})' if others else ''}{f'; {escape(extension)}' if extension else ''}; "
+        f"<b>{'ELIGIBLE' if result.eligible else 'NOT ELIGIBLE'}</b><br>{values} "
+        f"{MAX_CREDIT_WORDS}, PV {escape(max_credit_text(result, money_exact))}.</div>"
     )
 
 
@@ -111,11 +127,13 @@ def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, grou
 
 def phase_tests_html(result: Result) -> str:
     """The cumulative tests of a phased project (``result.phase_tests``)."""
+    deciding = result.net_benefit_decision.deciding if len(result.phase_tests) > 1 else None
     rows = "".join(
-        f"<tr><td>{'+'.join(str(k) for k in row.phases)}</td><td class='num'>{money_exact(row.pv_benefits)}</td>"
+        f"<tr><td>{'+'.join(str(k) for k in row.phases)}{' (decides)' if i == deciding else ''}</td>"
+        f"<td class='num'>{money_exact(row.pv_benefits)}</td>"
         f"<td class='num'>{money_exact(row.pv_credits)}</td><td class='num'>{ratio(row.ratio, 1)}</td>"
         f'<td style="white-space:nowrap">{_verdict(bool(row.passes))}</td></tr>'
-        for row in result.phase_tests.itertuples(index=False)
+        for i, row in enumerate(result.phase_tests.itertuples(index=False))
     )
     return (
         "<table><thead><tr><th>Phases</th><th>PV of net benefits [USD]</th><th>PV of tax credits [USD]</th>"
@@ -178,10 +196,13 @@ def comparison_html(results: Sequence[Result]) -> str:
     for result in results:
         failed = " ".join(row.id for row in result.checks.itertuples(index=False) if not row.passed)
         style = PASS_STYLE if result.passes else FAIL_STYLE
+        value, threshold = deciding_ratio(result, 1)  # the deciding test's, written true to its verdict
+        name = deciding_name(result)
+        verdict = result.extension_words() or ("passes" if result.passes else "fails")
         rows.append(
-            f'<tr style="{style}"><td>{escape(result.name)}</td><td class="num">{ratio(result.ratio, 1)}</td>'
-            f'<td class="num">{ratio(result.threshold, 0)}</td><td>{escape(result.threshold_clause)}</td>'
-            f"<td>{'passes' if result.passes else 'fails'}</td><td>{'yes' if result.eligible else 'no'}</td>"
+            f'<tr style="{style}"><td>{escape(result.name)}</td><td class="num">{escape(name + ": " if name else "")}'
+            f'{value}</td><td class="num">{threshold}</td><td>{escape(result.threshold_clause)}</td>'
+            f"<td>{escape(verdict)}</td><td>{'yes' if result.eligible else 'no'}</td>"
             f'<td class="num">{money_exact(result.pv_benefits)}</td>'
             f'<td class="num">{money_exact(result.pv_credits)}</td>'
             f'<td class="num">{money_exact(result.max_credit_pv)}</td>'
@@ -192,14 +213,14 @@ def comparison_html(results: Sequence[Result]) -> str:
         f"<th>{h}</th>"
         for h in (
             "Scenario",
-            "Net benefit ratio [%]",
+            "Net benefit ratio of the deciding test [%]",
             "Threshold [%]",
             "Threshold clause",
             "Net benefit test",
             "Eligible",
-            "PV of net benefits [USD]",
-            "PV of tax credits [USD]",
-            "Largest credit that passes, PV [USD]",
+            "PV of net benefits, whole project [USD]",
+            "PV of tax credits, whole project [USD]",
+            f"{MAX_CREDIT_WORDS}, PV [USD]",
             "Discount rate [%/year]",
             "Failed checks",
         )
