@@ -93,7 +93,7 @@ def test_an_edited_workbook_read_back_evaluates_to_its_own_figures_and_to_replac
             "pv_benefits": read.pv_benefits,
             "pv_credits": read.pv_credits,
             "margin": deciding_ratio(read) - read.threshold,
-            "max_credit_pv": max(0.0, read.max_credit_pv),
+            "max_credit_pv": read.max_credit_pv,
         }
         for name, want in figures.items():
             got = shown[name]

@@ -78,7 +78,8 @@ if TYPE_CHECKING:
     from ...model.result import Result
 
 #: The names of the results under a cash-flow sheet beside ratio, threshold and passes: the margin,
-#: the largest credit that passes and, for a phased project, the whole project's ratio.
+#: the requested credits scaled alike until every test passes and, for a phased project, the whole
+#: project's ratio.
 RESULT_NAMES = ("margin", "max_credit_pv", "whole_project_ratio")
 
 #: The names of the single module this package was, kept for their callers.

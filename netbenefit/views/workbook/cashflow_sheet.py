@@ -233,8 +233,8 @@ def result_rows(block: int, *, phased: bool) -> dict[str, tuple[int, str]]:
         "passes": "Net positive benefit test passed (every cumulative phase test)",
         "margin": "Margin: the net benefit ratio minus the threshold [multiple]",
         "max_credit_pv": (
-            "Largest credit that passes, PV [USD]: the requested credits' PV scaled alike until every cumulative "
-            "test passes (x the ratio / the threshold), never below 0"
+            "Requested credits scaled alike until every test passes, PV [USD]: the PV of credits x the ratio / the "
+            "threshold, never below 0"
         ),
     }
     if phased:

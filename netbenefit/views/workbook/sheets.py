@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...law.labels import share
+from ...law.labels.written import test_name
 from ...law.parameters import parameter
 from ...model.compare import SUMMARY_COLUMNS, summary_row
 from .book import Book, Sheet
@@ -194,9 +195,10 @@ def check_sentence(check: str, cell: ScenarioCells) -> str:
         f'&TEXT(threshold{suffix},"0%")'
     )
     if cell.whole_project_ratio:  # phased: the deciding test, the lowest cumulative ratio (earliest on a tie)
-        phases = f"INDEX({cell.phase_labels},MATCH(ratio{suffix},{cell.phase_ratios},0))"
+        test = f"MATCH(ratio{suffix},{cell.phase_ratios},0)"
+        phases = f'IF({test}=1,"{test_name("phases 1")}","phases "&INDEX({cell.phase_labels},{test}))'
         return (
-            f'="The deciding test, phases "&{phases}&" (the lowest of the cumulative tests\' ratios): "&{verdict}'
+            f'="The deciding test, "&{phases}&" (the lowest of the cumulative tests\' ratios): "&{verdict}'
             f'&" (71(a)(5)) at a "&TEXT(discount_rate{suffix},"0.00%")&" discount rate."'
         )
     return (
