@@ -154,7 +154,8 @@ def plausibility_warnings(scenario: Scenario) -> tuple[str, ...]:
             for key, value, jobs in _values(data, pattern, plausible.measure):
                 measured = value / jobs if plausible.measure == "per_job" else value
                 if plausible.outside(measured):
-                    lines.append(_message(scenario.source, key, value, measured, jobs, plausible))
+                    where = scenario.place(key)  # the key, or the cell of a workbook read back
+                    lines.append(_message(scenario.source, where, value, measured, jobs, plausible))
     return tuple(lines) + _table_warnings(scenario)
 
 

@@ -13,6 +13,7 @@ from ...errors import ScenarioError
 from ...io import strict_yaml
 from .format import Scenario
 from .limits import MAX_FILE_BYTES
+from .workbook_form import is_workbook_file
 
 
 def unnameable(path: str) -> str | None:
@@ -93,7 +94,9 @@ def load_scenario(path: str | Path) -> Scenario:
     Parameters
     ----------
     path : str or Path
-        A YAML scenario file. ``from_csv`` paths inside it are relative to its folder.
+        A YAML scenario file. ``from_csv`` paths inside it are relative to its folder. Or a
+        workbook netbenefit wrote (``.xlsx``; :meth:`Scenario.from_excel`): a comparison
+        workbook's scenario is chosen with ``Scenario.from_excel(path, scenario=N)``.
 
     Raises
     ------
@@ -101,6 +104,8 @@ def load_scenario(path: str | Path) -> Scenario:
         For any problem, with a one-line message ``file: key.path: problem``.
     """
     path = Path(path)
+    if is_workbook_file(path):  # a workbook netbenefit wrote, read back (docs/workbook.md)
+        return Scenario.from_excel(path)
     return Scenario.from_dict(read_yaml(path), source=str(path), base_dir=path.parent)
 
 
