@@ -15,6 +15,18 @@ import openpyxl
 SOFFICE_TIMEOUT = 300
 
 
+def deciding_ratio(result) -> float:
+    """The ratio of the test that decides 71(a)(5), which the workbook's ``ratio`` cell holds: the
+    lowest of the cumulative tests' ratios (the earliest on a tie), the result's ``ratio``."""
+    assert result.ratio == float(result.phase_tests["ratio"].min())
+    return float(result.ratio)
+
+
+def result_figure(result, name: str) -> float:
+    """The figure of ``result`` that the workbook's cell named ``name`` holds."""
+    return deciding_ratio(result) if name == "ratio" else float(getattr(result, name))
+
+
 def name_target(path: Path, name: str) -> tuple[str, str]:
     """(sheet, cell) a workbook name refers to."""
     workbook = openpyxl.load_workbook(path)
@@ -66,18 +78,17 @@ def libreoffice_values(path: Path, names: list[str]) -> dict[str, float]:
     return libreoffice_values_of([path], names)[0]
 
 
-def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str, float]]:
-    """:func:`libreoffice_values` of several workbooks (distinct file names), in one LibreOffice run."""
+def libreoffice_recomputed(paths: list[Path], out: Path) -> list[Path]:
+    """Each workbook (distinct file names) opened, recomputed and saved by LibreOffice headless into
+    the folder ``out``, as a reviewer's spreadsheet program saves it (values cached, flags written
+    as ``=TRUE()``), in one LibreOffice run; the paths of the saved files."""
+    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
-        profile = folder / "profile"
-        out = folder / "out"
-        out.mkdir()
-        environment = {**os.environ, "HOME": str(folder)}
         subprocess.run(
             [
                 soffice(),
-                f"-env:UserInstallation={profile.as_uri()}",
+                f"-env:UserInstallation={(folder / 'profile').as_uri()}",
                 "--headless",
                 "--norestore",
                 "--calc",
@@ -90,8 +101,16 @@ def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str,
             check=True,
             capture_output=True,
             timeout=SOFFICE_TIMEOUT * max(1, len(paths) // 10),
-            env=environment,
+            env={**os.environ, "HOME": str(folder)},
         )
+    return [out / Path(path).name for path in paths]
+
+
+def libreoffice_values_of(paths: list[Path], names: list[str]) -> list[dict[str, float]]:
+    """:func:`libreoffice_values` of several workbooks (distinct file names), in one LibreOffice run."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "out"
+        libreoffice_recomputed(paths, out)
         values = []
         for path in paths:  # a name, or a cell as 'Sheet!B6'
             targets = {name: _sheet_cell(name) if "!" in name else name_target(path, name) for name in names}

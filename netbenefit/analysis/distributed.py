@@ -33,9 +33,10 @@ from .keys import drawn_values
 from .structure import columns_on_structure, plan_for
 
 
-def payload_of(scenario: Scenario) -> tuple[dict, str, str]:
-    """What a task needs to rebuild the scenario (a Scenario is not picklable)."""
-    return scenario.to_dict(), scenario.source, str(scenario.base_dir)
+def payload_of(scenario: Scenario) -> tuple[dict, str, str, dict]:
+    """What a task needs to rebuild the scenario (a Scenario is not picklable): its data, its file
+    and folder, and the files it names held in memory (a workbook's multiplier table, read back)."""
+    return scenario.to_dict(), scenario.source, str(scenario.base_dir), dict(scenario.held_files)
 
 
 def _scatter(client: Any, scenario: Scenario):
@@ -45,9 +46,9 @@ def _scatter(client: Any, scenario: Scenario):
     return client.scatter(payload_of(scenario), broadcast=True, hash=False)
 
 
-def scenario_of(payload: tuple[dict, str, str]) -> Scenario:
-    data, source, base_dir = payload
-    return Scenario.from_dict(data, source=source, base_dir=base_dir)
+def scenario_of(payload: tuple[dict, str, str, dict]) -> Scenario:
+    data, source, base_dir, held = payload
+    return Scenario.from_dict(data, source=source, base_dir=base_dir, held_files=held)
 
 
 def variants_task(payload, overrides: dict[str, np.ndarray], size: int) -> dict[str, np.ndarray]:

@@ -37,6 +37,7 @@ from ..io.writing import STOP_SIGNALS, OutputError, put_back_handlers, source_da
 from ..model.plausibility import PlausibilityWarning
 from ..version import installed_version
 from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
+from .commands.options import add_workbook_option
 
 EXIT_OK, EXIT_WRITE_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -69,10 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:
         command.register(subparsers)
-    for subparser in subparsers.choices.values():  # every command loads scenarios
+    for name, subparser in subparsers.choices.items():  # every command loads scenarios
         subparser.add_argument(
             "--strict", action="store_true", help="treat plausibility warnings as errors (exit status 2)"
         )
+        if name != "schema":  # a scenario file may be a workbook netbenefit wrote (docs/workbook.md)
+            add_workbook_option(subparser)
     return parser
 
 

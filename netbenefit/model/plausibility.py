@@ -159,7 +159,8 @@ def _findings(scenario: Scenario) -> list[tuple[str, float, str]]:
             for key, value, jobs in _values(data, pattern, plausible.measure):
                 measured = value / jobs if plausible.measure == "per_job" else value
                 if plausible.outside(measured):
-                    found.append((key, value, _message(scenario.source, key, value, measured, jobs, plausible)))
+                    where = scenario.place(key)  # the key, or the cell of a workbook read back
+                    found.append((key, value, _message(scenario.source, where, value, measured, jobs, plausible)))
     return found
 
 

@@ -10,8 +10,9 @@ equal the same multipliers read from a table.
 
 ``to_yaml`` writes every value. Streams read from CSV are written inline. A multiplier table is
 named by its path relative to the folder of the file written, when it is inside that folder (the
-rule of every file a scenario names: netbenefit.io.named_files); otherwise its multipliers are
-written inline as the scalar keys, so that the file reads back from any folder.
+rule of every file a scenario names: netbenefit.io.named_files); otherwise (or when the table is
+held in memory, read back from a workbook's sheet) its multipliers are written inline as the
+scalar keys, so that the file reads back from any folder.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def _yaml_data(scenario, target: Path | None) -> tuple[dict[str, Any], list[str]
     if revenue is None or revenue.multiplier_table is None:
         return data, notes
     table = Path(os.path.realpath(scenario.base_dir / revenue.multiplier_table))
-    if target is not None:
+    if target is not None and "revenue.multiplier_table" not in scenario.held_files:  # (held: no file to name)
         folder = Path(os.path.realpath(target))
         if table.is_relative_to(folder):
             relative = table.relative_to(folder).as_posix()

@@ -174,6 +174,7 @@ def _entry_points(scenario):
         "load_scenario(5)": (lambda: netbenefit.load_scenario(5), "load_scenario", "path"),
         "evaluate(5)": (lambda: netbenefit.evaluate(5), "load_scenario", "path"),
         "load_actuals(5)": (lambda: netbenefit.load_actuals(5), "load_actuals", "path"),
+        "Scenario.from_excel(5)": (lambda: Scenario.from_excel(5), "Scenario.from_excel", "path"),
         "follow(actuals=5)": (lambda: netbenefit.follow(scenario, 5), "load_actuals", "path"),
         "compare(5)": (lambda: netbenefit.compare(5), "compare", "items"),
         "compare(methods=5)": (lambda: netbenefit.compare([scenario], methods=5), "compare", "methods"),

@@ -132,7 +132,7 @@ def test_an_initial_phase_failing_alone_decides_the_headline_and_the_sentence():
     result = phased(170_000, 250_000, distressed_municipality=True)  # 255% alone, 315% together
     assert not result.passes and result.ratio < result.threshold < result.whole_project_ratio
     assert result.headline().startswith(
-        "phases 1: 255.0% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 315.0% passes)"
+        "phase 1 alone: 255.0% vs 300% threshold (71(a)(5)(a)): fails (phases 1+2: 315.0% passes)"
     )
     message = result.checks.set_index("id").loc["71(a)(5)", "message"]
     assert message.startswith("PV of net benefits / PV of requested credits = 255.00% < 300% (71(a)(5)(a))")
@@ -182,4 +182,4 @@ def test_a_follow_result_writes_true_comparisons():
             assert HOLDS[relation](number(left), number(right)), f"{left} {relation} {right}"
     for left, right, verdict in VERDICT.findall(text):
         assert (number(left) >= number(right)) == (verdict == "passes")
-    assert "phases 1: 110.33% vs 300% threshold (71(a)(5)(a)): fails" in text
+    assert "phase 1 alone: 110.33% vs 300% threshold (71(a)(5)(a)): fails" in text

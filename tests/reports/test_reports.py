@@ -52,6 +52,7 @@ def test_workbook_has_a_summary_inputs_then_one_cash_flow_sheet_per_scenario(res
         "Benefits by tax",
         "Clawback schedule",
         "Warnings",
+        "Round trip",
     ]
 
 

@@ -167,6 +167,7 @@ def test_the_amounts_are_formulas_of_the_named_inputs(results, workbooks):
         "Benefits by tax",
         "Clawback schedule",
         "Warnings",
+        "Round trip",
     ]
     sheet = workbook["Cash flows"]
     columns = _columns(sheet)
@@ -378,6 +379,7 @@ def test_benefits_by_tax_clawback_and_warnings_sheets(results, tmp_path):
         "Benefits by tax",
         "Clawback schedule",
         "Warnings",
+        "Round trip",
     ]
     by_tax = workbook["Benefits by tax"]
     assert [c.value for c in by_tax[1]] == ["Tax", "Counted benefits, nominal [USD]", "Counted benefits, PV [USD]"]

@@ -18,6 +18,8 @@ A portfolio file (YAML) lists the applications' scenario files, each with its ow
           jobs.new: [normal, 300, 30]
           jobs.median_salary: [triangular, 88000, 98000, 106000]
       - file: warehouse.yaml
+      - file: comparison.xlsx                   # a workbook netbenefit wrote, as edited
+        scenario: 2                             # which of a comparison workbook's scenarios
 
 A macro draw *replaces* the key's value in every application (the State's discount rate, the
 economy's wage growth and inflation), so all applications move together; an application's own
@@ -51,7 +53,9 @@ from ...law.labels import money_exact
 from ...model.cashflows import compute
 from ...model.fiscal import fiscal_years, state_fiscal_year
 from ...model.memory import check_memory
-from ...model.scenario import load_scenario, read_yaml
+from ...model.scenario import Scenario, load_scenario, read_yaml
+from ...model.scenario.problems import short_repr
+from ...model.scenario.workbook_form import is_workbook_file
 from ...model.tables import ResultTable
 from ..columns import result_columns
 from ..distributed import payload_of, scenario_of
@@ -62,7 +66,7 @@ from ..montecarlo import parse_distribution
 MACRO_KEYS = {"salary_growth": "jobs.salary_growth", "discount_rate": "discount_rate", "inflation": "inflation"}
 #: Keys of a portfolio file and of each of its applications.
 FILE_KEYS = ("name", "description", "draws", "seed", "chunk_size", "group_size", "macro", "applications")
-APPLICATION_KEYS = ("file", "vary")
+APPLICATION_KEYS = ("file", "scenario", "vary")
 #: Percentiles of the fiscal-year totals. [percent]
 PERCENTILES = (5, 25, 50, 75, 95)  # not a statutory number: as netbenefit.analysis.montecarlo
 #: Draws per task, and applications per task, unless the file or the caller says otherwise.
@@ -192,9 +196,11 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
             raise ScenarioError(source, where, "each application is a mapping with 'file' (a scenario file)")
         extra = [key for key in entry if key not in APPLICATION_KEYS]
         if extra:
-            raise ScenarioError(source, f"{where}.{extra[0]}", "unknown key; an application has 'file' and 'vary'")
+            raise ScenarioError(
+                source, f"{where}.{extra[0]}", "unknown key; an application has 'file', 'scenario' and 'vary'"
+            )
         file = _scenario_path(entry["file"], path, source, f"{where}.file")
-        scenario = load_scenario(file)
+        scenario = _application_scenario(file, entry, source, where)
         vary_specs = _mapping(source, f"{where}.vary", entry.get("vary", {}), "dotted keys to distributions")
         vary = {}
         for key, spec in vary_specs.items():
@@ -218,6 +224,20 @@ def load_portfolio_file(path: str | Path) -> PortfolioFile:
         chunk_size=int(data.get("chunk_size", DEFAULT_CHUNK_SIZE)),
         group_size=int(data.get("group_size", DEFAULT_GROUP_SIZE)),
     )
+
+
+def _application_scenario(file: Path, entry: Mapping, source: str, where: str) -> Scenario:
+    """An application's scenario: its file loaded, or with ``scenario: N`` the N-th scenario of a
+    workbook netbenefit wrote (a comparison workbook holds several)."""
+    if "scenario" not in entry:
+        return load_scenario(file)
+    number = entry["scenario"]
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ScenarioError(source, f"{where}.scenario", f"must be a whole number from 1 (got {short_repr(number)})")
+    if not is_workbook_file(file):
+        problem = f"chooses a scenario of a workbook (.xlsx): {file.name} is not one"
+        raise ScenarioError(source, f"{where}.scenario", problem)
+    return Scenario.from_excel(file, number)
 
 
 def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:

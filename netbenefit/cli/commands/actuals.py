@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from ...io.safe_text import terminal_lines
+from .options import scenario_inputs
 
 COLUMNS = (
     "approved_credit",
@@ -54,7 +55,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ...model.after_approval import follow  # pandas: deferred past start-up
 
-    after = follow(args.scenario, args.actuals)
+    (scenario,) = scenario_inputs(args, [args.scenario])
+    after = follow(scenario, args.actuals)
     if args.json:
         import json
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from ...errors import ScenarioError
 from ...io.safe_text import terminal, terminal_lines
 from ...model.evaluate import evaluate
+from .options import scenario_inputs
 
 
 def register(subparsers) -> None:
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     costs = (args.cost_per_new_job, args.cost_per_resident, args.residents_per_new_job)
     if args.but_for_share is None and any(costs):
         raise ScenarioError("command line", "--but-for-share", "required with the cost of growth options")
-    result = evaluate(args.file)
+    (scenario,) = scenario_inputs(args, [args.file])
+    result = evaluate(scenario)
     table = None
     if args.but_for_share is not None:  # every input is checked before anything is printed
         table = economist_view_of(

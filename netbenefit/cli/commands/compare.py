@@ -27,8 +27,8 @@ from ...law.labels import margin_points
 from ...model.compare import under_methods
 from ...model.evaluate import evaluate
 from ...model.methods import METHODS
-from ...model.scenario import load_scenario
-from .options import refuse_apart
+from ...model.scenario import Scenario, load_scenario
+from .options import refuse_apart, scenario_inputs
 
 
 def register(subparsers) -> None:
@@ -85,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
     check_unlocked(args.out)  # nor one another run is writing
 
     results = []
-    for path in args.files:  # every scenario first: nothing printed nor written on error
-        variants = [path] if args.method is None else under_methods(load_scenario(path), args.method)
+    for path in scenario_inputs(args, args.files):  # every scenario first: nothing printed nor written on error
+        scenario = path if isinstance(path, Scenario) or args.method is None else load_scenario(path)
+        variants = [scenario] if args.method is None else under_methods(scenario, args.method)
         results.extend(evaluate(variant) for variant in variants)
     folder = prepare_output_folder(args.out, args.force)
     for result in results:

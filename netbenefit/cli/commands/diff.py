@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from ...io.safe_text import terminal_lines
+from .options import scenario_inputs
 
 
 def register(subparsers) -> None:
@@ -24,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ...analysis.diff import diff  # pandas: deferred past start-up
 
-    comparison = diff(args.a, args.b)
+    a, b = scenario_inputs(args, [args.a, args.b])
+    comparison = diff(a, b)
     print(json.dumps(comparison.to_dict(), indent=2) if args.json else terminal_lines(comparison.summary()))
     return 0

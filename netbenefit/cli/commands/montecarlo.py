@@ -8,7 +8,7 @@ from pathlib import Path
 from ...io.safe_text import terminal, terminal_lines
 from ...model.memory import check_memory
 from ...model.plausibility import warn_if_implausible
-from ...model.scenario import load_scenario
+from ...model.scenario import Scenario, load_scenario
 from .options import (
     RESULT_COLUMNS_BOUND,
     add_scheduler_option,
@@ -18,6 +18,7 @@ from .options import (
     parse_options,
     parse_vary,
     refuse_apart,
+    scenario_inputs,
     write_table,
 )
 
@@ -67,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     vary = parse_options(args.vary, parse_vary, "--vary")
-    scenario = load_scenario(args.file)
+    (scenario,) = scenario_inputs(args, [args.file])
+    scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     client = dask_client(args)
     try:

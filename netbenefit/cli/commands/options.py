@@ -16,6 +16,8 @@ from ...io.safe_text import csv_table
 from ...io.writing import OutputError, atomic_write
 from ...model.memory import check_memory
 from ...model.plausibility import PlausibilityWarning
+from ...model.scenario import Scenario
+from ...model.scenario.workbook_form import is_workbook_file
 
 #: An upper bound of a result's columns besides the varied keys (not a statutory number), for the
 #: memory estimates of a sweep and of a Monte Carlo run that keeps its draws.
@@ -78,6 +80,50 @@ def dask_client(args: argparse.Namespace):
 
     timeout = args.scheduler_timeout
     return connect(args.scheduler, CONNECT_TIMEOUT_SECONDS if timeout is None else timeout)
+
+
+def add_workbook_option(parser) -> None:
+    """``--scenario N``: which scenario of a workbook netbenefit wrote to read (a comparison
+    workbook holds several, its names suffixed _1, _2...)."""
+    parser.add_argument(
+        "--scenario",
+        dest="workbook_scenario",
+        type=_scenario_number,
+        action="append",
+        default=None,
+        metavar="N",
+        help="the scenario to read from a comparison workbook (.xlsx) among the files: once for every workbook, "
+        "or once per workbook in the order of the files",
+    )
+
+
+def _scenario_number(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: the number of a scenario, 1 or more")
+    return int(text)
+
+
+def scenario_inputs(args: argparse.Namespace, items: list) -> list:
+    """The scenario files a command was given, each workbook netbenefit wrote read as a Scenario
+    (``--scenario N``: the N-th of a comparison workbook; repeated, one per workbook in the order
+    of the files); the other files as they are, for the command to load. Raises ScenarioError."""
+    chosen = getattr(args, "workbook_scenario", None) or []
+    is_workbook = [isinstance(item, str | Path) and is_workbook_file(item) for item in items]
+    workbooks = sum(is_workbook)
+    if chosen and not workbooks:
+        raise ScenarioError("--scenario", "", "chooses a scenario of a workbook (.xlsx): no workbook among the files")
+    if len(chosen) > 1 and len(chosen) != workbooks:
+        raise ScenarioError(
+            "--scenario",
+            "",
+            f"given {len(chosen)} times for {workbooks} workbooks: give it once for every workbook, or once "
+            "per workbook in the order of the files",
+        )
+    numbers = iter(chosen if len(chosen) > 1 else chosen * workbooks)
+    return [
+        Scenario.from_excel(item, next(numbers, None)) if workbook else item
+        for item, workbook in zip(items, is_workbook, strict=True)
+    ]
 
 
 def parse_setting(text: str, source: str = "--set") -> tuple[str, list]:

@@ -31,7 +31,14 @@ from ...io.safe_text import terminal, terminal_lines
 from ...io.writing import atomic_write, signals_held
 from ...law.labels import money_exact
 from ...model.evaluate import evaluate
-from .options import add_scheduler_option, check_scheduler_options, cluster_failures, dask_client, refuse_apart
+from .options import (
+    add_scheduler_option,
+    check_scheduler_options,
+    cluster_failures,
+    dask_client,
+    refuse_apart,
+    scenario_inputs,
+)
 
 
 def register(subparsers) -> None:
@@ -173,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         from ...analysis.portfolio.book import scenario_files  # pandas: deferred past start-up
 
         scenarios = scenario_files(args.files)
+    scenarios = scenario_inputs(args, scenarios)  # a workbook among them read with --scenario
     results = [evaluate(item) for item in scenarios]  # every application first: nothing printed on error
     from ...analysis.portfolio import portfolio  # pandas: deferred past start-up
 

@@ -29,7 +29,7 @@ from ...io.safe_text import terminal
 from ...io.writing import OutputError, atomic_write_text
 from ...model.evaluate import evaluate
 from ...version import installed_version
-from .options import is_given, parse_options, parse_vary, refuse_apart
+from .options import is_given, parse_options, parse_vary, refuse_apart, scenario_inputs
 
 
 def register(subparsers) -> None:
@@ -121,7 +121,9 @@ def run(args: argparse.Namespace) -> int:
             import weasyprint  # noqa: F401  (checked before any work)
         except ImportError:
             raise OutputError("--pdf needs WeasyPrint: pip install 'netbenefit[pdf]'") from None
-    results = [evaluate(path) for path in args.files]
+    *scenarios, reference = scenario_inputs(args, [*args.files, args.diff])
+    args.diff = reference
+    results = [evaluate(scenario) for scenario in scenarios]
     # The whole page first: nothing written on error.
     page = None if html_path is None else report_html(results, version=installed_version("unknown"), paper=args.paper)
     memo = memo_html(results, **memo_options(args)) if pdf_path is not None else None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ...io.safe_text import csv_table, terminal
 from ...model.plausibility import warn_if_implausible
-from ...model.scenario import load_scenario
+from ...model.scenario import Scenario, load_scenario
 from .options import (
     add_scheduler_option,
     check_grid_size,
@@ -17,6 +17,7 @@ from .options import (
     parse_options,
     parse_setting,
     refuse_apart,
+    scenario_inputs,
     summarised_warnings,
     write_table,
 )
@@ -55,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     grid = parse_options(args.settings, parse_setting, "--set")
     check_grid_size(grid)
-    scenario = load_scenario(args.file)
+    (scenario,) = scenario_inputs(args, [args.file])
+    scenario = scenario if isinstance(scenario, Scenario) else load_scenario(scenario)
     warn_if_implausible(scenario)  # the variants are computed, not evaluated: warn once here
     client = dask_client(args)
     try:

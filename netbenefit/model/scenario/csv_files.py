@@ -120,16 +120,22 @@ MULTIPLIER_COLUMNS = (
 )
 
 
-def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[str, Any]:
+def read_multiplier_table(
+    scenario: Scenario, base: Path, source: str, held: tuple[str, str] | None = None
+) -> dict[str, Any]:
     """The row of ``revenue.multiplier_table`` for ``business.naics``. Raises ScenarioError.
 
     The CSV has the header ``naics, earnings_multiplier, employment_multiplier,
     construction_earnings_multiplier, source``; every multiplier is a number >= 1 (total / direct).
     It is read strictly: a column named twice, a row whose cells do not match the header, or a
     NAICS code listed twice is an error naming the line (no first or last one silently wins).
+    ``held``: (where, CSV text) of a table held in memory in place of the file (a workbook's
+    Multiplier table sheet, read back), read by the same rules.
     """
     key = "revenue.multiplier_table"
-    path, text = read_named_file(scenario.revenue.multiplier_table, base, source, key, "the scenario file's folder")
+    path, text = held or read_named_file(
+        scenario.revenue.multiplier_table, base, source, key, "the scenario file's folder"
+    )
     try:
         reader = csv.reader(io.StringIO(text, newline=""))
         rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
@@ -185,11 +191,12 @@ def read_multiplier_table(scenario: Scenario, base: Path, source: str) -> dict[s
 def multiplier_table_rows(scenario: Scenario) -> list[dict[str, str]]:
     """Every row of the scenario's ``revenue.multiplier_table`` as written (column -> text), for a
     view that shows the whole table (the workbook's Multiplier table sheet); [] without a table.
-    The file is read as :func:`read_multiplier_table` reads it (the one rule of named files)."""
+    The file is read as :func:`read_multiplier_table` reads it (the one rule of named files), or held
+    in memory (a scenario read back from a workbook)."""
     if scenario.revenue is None or scenario.revenue.multiplier_table is None:
         return []
     key = "revenue.multiplier_table"
-    _, text = read_named_file(
+    _, text = scenario.held_files.get(key) or read_named_file(
         scenario.revenue.multiplier_table, scenario.base_dir, scenario.source, key, "the scenario file's folder"
     )
     rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(cell.strip() for cell in row)]

@@ -16,7 +16,7 @@ from pydantic import Field, PrivateAttr, Strict, ValidationError
 
 from ... import views
 from ...errors import ScenarioError
-from ...io.arguments import checked, mapping, optional, output_file, path
+from ...io.arguments import checked, mapping, optional, output_file, path, path_kind
 from ...io.arguments import plain as plain_data
 from ...io.text_rule import Prose
 from ...io.writing import write_file
@@ -89,6 +89,12 @@ class Scenario(Block):
     _base_dir: str = PrivateAttr(default=".")
     _written: Any = PrivateAttr(default=None)  # the mapping as given, for reports
     _multipliers: Mapping[str, Any] | None = PrivateAttr(default=None)  # the revenue.multiplier_table row
+    #: Files the scenario names, held in memory in place of the files: key -> (where, text) (a
+    #: workbook's Multiplier table sheet, read back: netbenefit.model.scenario.from_workbook).
+    _held: Mapping[str, tuple[str, str]] = PrivateAttr(default_factory=dict)
+    #: Where each key's value was read, as messages name it (``Inputs!jobs_new (jobs.new)`` for a
+    #: scenario read from a workbook); a key not listed is named by itself.
+    _places: Mapping[str, str] = PrivateAttr(default_factory=dict)
     #: The values at dotted keys the model has read (netbenefit.model.cashflows.Inputs): the scenario is
     #: immutable, so each is looked up once, whatever the number of evaluations.
     _values_at: dict[str, Any] = PrivateAttr(default_factory=dict)
@@ -100,10 +106,21 @@ class Scenario(Block):
 
     @classmethod
     @checked("Scenario.from_dict", base_dir=optional(path))  # netbenefit.io.arguments
-    def from_dict(cls, data: Any, *, source: str = "<dict>", base_dir: str | Path | None = None) -> Scenario:
+    def from_dict(
+        cls,
+        data: Any,
+        *,
+        source: str = "<dict>",
+        base_dir: str | Path | None = None,
+        held_files: Mapping[str, tuple[str, str]] | None = None,
+        places: Mapping[str, str] | None = None,
+    ) -> Scenario:
         """Validate a plain mapping (as a YAML file would give) into a Scenario.
 
         ``base_dir`` is where ``from_csv`` paths are resolved (default: the working directory).
+        ``held_files``: the text of a file the mapping names, held in memory in place of the file,
+        by key (``{"revenue.multiplier_table": (where, csv_text)}``: a workbook's sheet, read back).
+        ``places``: where each key's value was read, as messages name it (:meth:`place`).
         Raises :class:`ScenarioError` naming ``source``, the key path and the problem.
         """
         source = str(source)
@@ -131,9 +148,37 @@ class Scenario(Block):
             raise ScenarioError(source, "jobs.salary_growth", str(error)) from None
         scenario._source, scenario._base_dir = source, str(base)
         scenario._written = copy.deepcopy(dict(data_given))
+        held = dict(held_files or {})
         if scenario.revenue is not None and scenario.revenue.multiplier_table is not None:
-            scenario._multipliers = MappingProxyType(read_multiplier_table(scenario, base, source))
+            table = held.get("revenue.multiplier_table")
+            scenario._multipliers = MappingProxyType(read_multiplier_table(scenario, base, source, table))
+        scenario._held = MappingProxyType(held)
+        scenario._places = MappingProxyType(dict(places or {}))
         return scenario
+
+    @classmethod
+    @checked("Scenario.from_excel", path=path_kind)  # text or a Path (netbenefit.io.arguments)
+    def from_excel(cls, path: str | Path, scenario: int | None = None) -> Scenario:
+        """The scenario of a workbook netbenefit wrote (:meth:`Result.to_excel`, ``compare``), as
+        edited: rebuilt from its input cells and validated as a scenario file is
+        (docs/workbook.md, "The round trip"). ``scenario``: which of a comparison workbook's
+        scenarios (1, 2, ...); a workbook of one scenario needs none.
+
+        Raises :class:`ScenarioError` naming the file, the cell and the key
+        (``book.xlsx: Inputs!jobs_new (jobs.new): must be a number``)."""
+        from .from_workbook import read_workbook  # openpyxl: deferred past start-up
+
+        return read_workbook(path, scenario)
+
+    @property
+    def held_files(self) -> Mapping[str, tuple[str, str]]:
+        """Files the scenario names held in memory in place of the files, by key: (where, text)."""
+        return self._held
+
+    def place(self, key: str) -> str:
+        """Where the value of ``key`` was read, as a message names it: ``Inputs!jobs_new (jobs.new)``
+        for a scenario read from a workbook, else the key itself."""
+        return self._places.get(key, key)
 
     @property
     def multipliers(self) -> Mapping[str, Any] | None:
@@ -244,7 +289,8 @@ class Scenario(Block):
             data["name"] = variant_name(self.name, changes)
             if written is not None:
                 written["name"] = data["name"]
-        variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir)
+        held = self._held if at_path(data, "revenue.multiplier_table", None) == self._table() else None
+        variant = Scenario.from_dict(data, source=self.source, base_dir=self.base_dir, held_files=held)
         if written is not None:
             variant._written = written
 
@@ -266,6 +312,8 @@ class Scenario(Block):
         value is warned about once: :func:`netbenefit.evaluate` does not warn of them again, and
         keeps their lines in ``Result.warnings``)."""
         return self._warned
+    def _table(self) -> str | None:
+        return self.revenue.multiplier_table if self.revenue is not None else None
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: the inputs as written, with their labels."""

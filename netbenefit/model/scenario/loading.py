@@ -15,6 +15,7 @@ from ...io import strict_yaml
 from ...io.arguments import checked, path_kind, unnameable
 from .format import Scenario
 from .limits import MAX_FILE_BYTES
+from .workbook_form import is_workbook_file
 
 
 def read_text_file(path: Path, source: str, key: str, what: str) -> str:
@@ -82,7 +83,9 @@ def load_scenario(path: str | Path) -> Scenario:
     Parameters
     ----------
     path : str or Path
-        A YAML scenario file. ``from_csv`` paths inside it are relative to its folder.
+        A YAML scenario file. ``from_csv`` paths inside it are relative to its folder. Or a
+        workbook netbenefit wrote (``.xlsx``; :meth:`Scenario.from_excel`): a comparison
+        workbook's scenario is chosen with ``Scenario.from_excel(path, scenario=N)``.
 
     Raises
     ------
@@ -90,6 +93,8 @@ def load_scenario(path: str | Path) -> Scenario:
         For any problem, with a one-line message ``file: key.path: problem``.
     """
     path = Path(path)
+    if is_workbook_file(path):  # a workbook netbenefit wrote, read back (docs/workbook.md)
+        return Scenario.from_excel(path)
     return Scenario.from_dict(read_yaml(path), source=str(path), base_dir=path.parent)
 
 

@@ -71,10 +71,16 @@ from .layout import (
     input_label,
 )
 from .model import input_rows
+from .round_trip import round_trip_sheet
 from .sheets import by_tax_sheet, checks_sheet, clawback_sheet, phase_tests_sheet, summary_sheet, warnings_sheet
 
 if TYPE_CHECKING:
     from ...model.result import Result
+
+#: The names of the results under a cash-flow sheet beside ratio, threshold and passes: the margin,
+#: the requested credits scaled alike until every test passes and, for a phased project, the whole
+#: project's ratio.
+RESULT_NAMES = ("margin", "max_credit_pv", "whole_project_ratio")
 
 #: The names of the single module this package was, kept for their callers.
 
@@ -162,7 +168,7 @@ def sheet_names(stems: Sequence[str], reserved: Sequence[str] = FIXED_SHEETS) ->
 def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: Sequence[str]):
     """The workbook of :func:`write_workbook`, in memory (its ``save(path)`` writes it)."""
     workbook = Book()
-    cells = [ScenarioCells(suffix=f"_{i}" if comparison else "") for i in range(1, len(results) + 1)]
+    cells = [ScenarioCells(suffix=f"_{i}" if comparison else "", number=i) for i in range(1, len(results) + 1)]
     tables = [table_title(k, comparison) for k in range(1, len(results) + 1)]  # (where a table is used)
     cashflow_sheets = sheet_names(sheet_stems, (*FIXED_SHEETS, *tables)) if comparison else [CASHFLOW_SHEET]
     if comparison:
@@ -180,8 +186,10 @@ def build_workbook(results: Sequence[Result], *, comparison: bool, sheet_stems: 
     clawback_sheet(workbook, results, labels)
     warnings_sheet(workbook, results, labels)
     for cell in cells:
-        for name in ("pv_benefits", "pv_credits", "ratio", "threshold", "passes"):
-            define_name(workbook, f"{name}{cell.suffix}", cell.sheet, getattr(cell, name))
+        for name in ("pv_benefits", "pv_credits", "ratio", "threshold", "passes", *RESULT_NAMES):
+            if getattr(cell, name):
+                define_name(workbook, f"{name}{cell.suffix}", cell.sheet, getattr(cell, name))
     mark_live_inputs(workbook, cells)
+    round_trip_sheet(workbook, cells)  # last: what the reader reads back (Scenario.from_excel)
     # (no cached values: the workbook asks for every formula to be computed on opening, see Book.save)
     return workbook

@@ -158,7 +158,8 @@ class Book:
 #: (``_xlfn.`` prefixes of functions newer than Excel 2007).
 FORMULA_FUNCTIONS = frozenset(
     {
-        *("ABS", "AND", "COLUMNS", "EXP", "IF", "INDEX", "ISNUMBER", "LN", "MAX", "MIN", "NA", "NORMSDIST", "NOT"),
+        *("ABS", "AND", "COLUMNS", "EXP", "IF", "INDEX", "ISNUMBER", "LN", "MATCH", "MAX", "MIN", "NA"),
+        *("NORMSDIST", "NOT"),
         *("OR", "POWER", "ROUNDUP", "SUM", "SUMPRODUCT", "TEXT", "VLOOKUP"),
     }
 )

@@ -32,7 +32,15 @@ from .eligibility_cells import (
     section_75_per_job,
     withholding_rows,
 )
-from .layout import FACTOR_FORMAT, JOBS_FORMAT, MONEY_FORMAT, NUMBER_FORMAT, PERCENT_FORMAT, WEIGHT_FORMAT
+from .layout import (
+    FACTOR_FORMAT,
+    JOBS_FORMAT,
+    MONEY_FORMAT,
+    MULTIPLE_FORMAT,
+    NUMBER_FORMAT,
+    PERCENT_FORMAT,
+    WEIGHT_FORMAT,
+)
 from .model import SheetModel, SheetPhase, SheetStream, cashflow_model
 
 if TYPE_CHECKING:
@@ -109,15 +117,9 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     header_row(sheet, columns.headers)
     total_row = last + 1
     block = total_row + 2
-    rows = {
-        "pv_benefits": (block, "PV of counted net benefits [USD]"),
-        "pv_credits": (block + 1, "PV of requested credits [USD]"),
-        "ratio": (block + 2, "Net benefit ratio, PV of net benefits / PV of credits"),
-        "threshold": (block + 3, "Threshold (the override of 71(a)(5)(f) where given, else the statutory one)"),
-        "passes": (block + 4, "Net positive benefit test passed (every cumulative phase test)"),
-    }
+    rows = result_rows(block, phased=len(model.phases) > 1)
     value = column_letter(VALUE_COLUMN)
-    statutory_row, eligible_row = block + 5, block + 6
+    statutory_row, eligible_row = block + len(rows), block + len(rows) + 1
     statutory = f"${value}${statutory_row}"
     thresholds = (
         f"{ratio(parameter('net_benefit_threshold_default'))}; "
@@ -212,6 +214,34 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     fit_widths(sheet, last_row=last)
     sheet.set_width("A", 12)
     sheet.freeze_panes = "B2"
+
+
+def result_rows(block: int, *, phased: bool) -> dict[str, tuple[int, str]]:
+    """The results under the year table from row ``block``: name -> (row, label). The ratio is the
+    deciding test's, 71(a)(5): for a phased project the lowest of the cumulative tests' ratios (the
+    Phase tests sheet), the whole project's beside it under its own name."""
+    ratio = (
+        "Net benefit ratio of the deciding test, 71(a)(5): the lowest of the cumulative tests' ratios (Phase tests)"
+        if phased
+        else "Net benefit ratio, PV of net benefits / PV of credits"
+    )
+    labels = {
+        "pv_benefits": "PV of counted net benefits [USD]" + (" (all phases)" if phased else ""),
+        "pv_credits": "PV of requested credits [USD]" + (" (all phases)" if phased else ""),
+        "ratio": ratio,
+        "threshold": "Threshold (the override of 71(a)(5)(f) where given, else the statutory one)",
+        "passes": "Net positive benefit test passed (every cumulative phase test)",
+        "margin": "Margin: the net benefit ratio minus the threshold [multiple]",
+        "max_credit_pv": (
+            "Requested credits scaled alike until every test passes, PV [USD]: the PV of credits x the ratio / the "
+            "threshold, never below 0"
+        ),
+    }
+    if phased:
+        labels["whole_project_ratio"] = (
+            "Whole project's ratio, PV of net benefits / PV of credits of all phases (not the test that decides)"
+        )
+    return {name: (block + k, label) for k, (name, label) in enumerate(labels.items())}
 
 
 @dataclass
@@ -429,11 +459,19 @@ def _results(
     put_formula(sheet, rows["pv_benefits"][0], VALUE_COLUMN, f"={letter(columns.pv)}{total_row}", MONEY_FORMAT)
     pv_credits = f"={letter(columns.pv_credits)}{total_row}"
     put_formula(sheet, rows["pv_credits"][0], VALUE_COLUMN, pv_credits, MONEY_FORMAT)
+    quotient = f"=IF({cells.covered},{value}{rows['pv_benefits'][0]}/{value}{rows['pv_credits'][0]},NA())"
+    # a phased project's ratio, the lowest cumulative test's, is written by the Phase tests sheet
+    put_formula(sheet, rows["ratio"][0], VALUE_COLUMN, "=NA()" if "whole_project_ratio" in rows else quotient)
+    sheet.cell(rows["ratio"][0], VALUE_COLUMN).number_format = PERCENT_FORMAT
+    if "whole_project_ratio" in rows:
+        put_formula(sheet, rows["whole_project_ratio"][0], VALUE_COLUMN, quotient, PERCENT_FORMAT)
+    put_formula(sheet, rows["threshold"][0], VALUE_COLUMN, "=" + drivers.threshold(cells, statutory), PERCENT_FORMAT)
+    ratio, threshold = f"{value}{rows['ratio'][0]}", f"{value}{rows['threshold'][0]}"
+    put_formula(sheet, rows["margin"][0], VALUE_COLUMN, f"={ratio}-{threshold}", MULTIPLE_FORMAT)
     put_formula(
         sheet,
-        rows["ratio"][0],
+        rows["max_credit_pv"][0],
         VALUE_COLUMN,
-        f"=IF({cells.covered},{value}{rows['pv_benefits'][0]}/{value}{rows['pv_credits'][0]},NA())",
-        PERCENT_FORMAT,
+        f"=MAX(0,{value}{rows['pv_credits'][0]}*{ratio}/{threshold})",  # 0 where a test's net benefits are negative
+        MONEY_FORMAT,
     )
-    put_formula(sheet, rows["threshold"][0], VALUE_COLUMN, "=" + drivers.threshold(cells, statutory), PERCENT_FORMAT)

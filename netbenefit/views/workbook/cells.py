@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ...io import safe_text
+from ...model.scenario.workbook_form import guarded
+from ...model.scenario.workbook_form import input_name as input_name
 from .book import Book, Cell, Sheet, row_column
 from .layout import (
     CELL_TEXT_LIMIT,
@@ -32,8 +33,10 @@ from .layout import (
 
 def cell_text(text: Any) -> str:
     """User-provided text as a cell can hold it and no spreadsheet reads as a formula
-    (:func:`netbenefit.io.safe_text.cell`), cut at Excel's cell limit."""
-    return safe_text.cell(str(text))[:CELL_TEXT_LIMIT]
+    (:func:`netbenefit.io.safe_text.cell`; a text starting with the quote that guards one gets
+    one more, so that the workbook's reader gives every text back: :func:`netbenefit.model.scenario.
+    workbook_form.guarded`), cut at Excel's cell limit."""
+    return guarded(str(text))[:CELL_TEXT_LIMIT]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -192,6 +195,11 @@ class ScenarioCells:
     ratio: str = ""
     threshold: str = ""
     passes: str = ""
+    margin: str = ""
+    max_credit_pv: str = ""
+    whole_project_ratio: str = ""  # a phased project's (its ratio is the deciding test's)
+    phase_ratios: str = ""  # the cumulative tests' ratios on the Phase tests sheet, an absolute range
+    phase_labels: str = ""  # their phases ("1", "1+2"...), an absolute range
     years: tuple[int, int] = (2, 2)  # first and last row of the year table
     phase_columns: tuple[tuple[str, str, str], ...] = ()  # (net benefits, weight, credits) column letters
     discount_factor_column: str = ""
@@ -203,13 +211,11 @@ class ScenarioCells:
     covered: str = ""  # the cell saying whether the year rows reach the last year the model needs
     facts: dict[str, str] = field(default_factory=dict)  # figures a check's sentence quotes -> their cells
     checks: dict[str, str] = field(default_factory=dict)  # check id -> the cell of its formula, e.g. 'Cash flows'!$E$40
+    #: The rows of the Round trip sheet for this scenario: (key, name, refers to, given, kind, value
+    #: recorded or None, whether a value is recorded) (netbenefit.model.scenario.workbook_form).
+    record: list[tuple] = field(default_factory=list)
+    number: int = 1  # the scenario's number (its names' suffix in a comparison)
 
     def name(self, key: str) -> str:
         """The workbook name of the input cell of a dotted key (``jobs.new`` -> ``jobs_new``)."""
         return self.names[key]
-
-
-def input_name(key: str) -> str:
-    """A dotted input key as a workbook name: dots as underscores (``phases.0.jobs.new`` ->
-    ``phases_0_jobs_new``)."""
-    return key.replace(".", "_")

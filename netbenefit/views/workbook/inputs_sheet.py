@@ -11,13 +11,14 @@ phase year t in the column of year t, its last value held by the formulas).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...io.named_files import csv_number
 from ...model.disclosures import applied_multipliers
 from ...model.scenario.csv_files import multiplier_table_rows
+from ...model.scenario.shared import covered
+from ...model.scenario.workbook_form import BY_YEAR_ITEM, Kind, exact_in_cell, list_name
 from .book import Book, Sheet
 from .cells import (
     ScenarioCells,
@@ -44,17 +45,26 @@ from .model import input_rows
 if TYPE_CHECKING:
     from ...model.result import Result
 
-#: An item of a list by year: (the list's key, the year or item).
-BY_YEAR_ITEM = re.compile(r"^((?:phases\.\d+\.)?(?:capital_investment|jobs\.ramp|streams\.\d+\.by_year))\.(\d+)$")
 #: The first column of the years on the Inputs by year sheet (year 0).
 FIRST_YEAR_COLUMN = 4
 
 
-def list_name(list_key: str) -> str:
-    """The name of a list's row: ``capital_investment`` -> ``capital_investment_by_year``,
-    ``jobs.ramp`` -> ``jobs_ramp``, ``streams.0.by_year`` -> ``streams_0_by_year``."""
-    name = input_name(list_key)
-    return f"{name}_by_year" if list_key.endswith("capital_investment") else name
+def shared_formula(key: str, suffix: str) -> str:
+    """A later phase's key that the phases share, as a formula of the initial phase's cells
+    (netbenefit.model.scenario.shared): its salary that of the initial phase in the phase's first
+    project year, ``jobs_median_salary x (1 + jobs_salary_growth)^start_year``; its growth the initial phase's."""
+    prefix = key.rsplit(".", 2)[0].replace(".", "_")  # phases_0
+    if key.endswith("jobs.median_salary"):
+        growth = f"POWER(1+jobs_salary_growth{suffix},{prefix}_start_year{suffix})"
+        return f"=jobs_median_salary{suffix}*{growth}"
+    return f"=jobs_salary_growth{suffix}"
+
+
+def shared_note(key: str) -> str:
+    """The note of a shared key's cell: what it follows."""
+    if key.endswith("jobs.median_salary"):
+        return "jobs_median_salary grown by jobs_salary_growth to the phase's start"
+    return "jobs_salary_growth"
 
 
 def scenario_lists(result: Result) -> dict[str, tuple[str, dict[int, float]]]:
@@ -75,7 +85,8 @@ def scenario_lists(result: Result) -> dict[str, tuple[str, dict[int, float]]]:
 
 def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool) -> None:
     """The Inputs sheet (one row per scalar input and per list, a value column per scenario), and
-    the Inputs by year sheet; every input cell named, its name in ``cells``."""
+    the Inputs by year sheet; every input cell named, its name in ``cells``, and the scenario's
+    rows of the Round trip sheet in ``cells`` (:mod:`netbenefit.model.scenario.workbook_form`)."""
     sheet = workbook.create_sheet(INPUTS_SHEET)
     per_scenario = []
     for result in results:
@@ -90,9 +101,6 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
         for list_key in scenario_lists(result):
             rows.setdefault(list_key, (None, False))
         per_scenario.append(rows)
-    # The multipliers as applied (a table row, or the earnings multiplier standing for the
-    # construction one), not the scenario's unused defaults (netbenefit.model.disclosures).
-    applied = [{f"revenue.{m.name}": m for m in applied_multipliers(r.scenario)} for r in results]
     keys = list(dict.fromkeys(key for rows in per_scenario for key in rows))
     value_headers = [r.name for r in results] if comparison else ["Value"]
     extra = [] if comparison else ["Given in the scenario"]
@@ -103,6 +111,12 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
     tables = [
         multiplier_table_sheet(workbook, result, cell, table_title(k, comparison))
         for k, (result, cell) in enumerate(zip(results, cells, strict=True), start=1)
+    ]
+    # The multipliers as applied (a table row, or the earnings multiplier standing for the
+    # construction one), not the scenario's unused defaults (netbenefit.model.disclosures).
+    writers = [
+        _InputCells(workbook, result, cell, tables[k], comparison, note_column)
+        for k, (result, cell) in enumerate(zip(results, cells, strict=True))
     ]
     for row, key in enumerate(keys, start=2):
         label, unit, number_format = input_label(key)
@@ -115,36 +129,13 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
             value, given = rows[key]
             column = first_value + k
             if key in list_rows[k]:
-                name, by_year_row = list_rows[k][key]
+                name, by_year_row, reference, kind = list_rows[k][key]
                 put(sheet, row, column, f"by year: {INPUTS_BY_YEAR_SHEET}, row {by_year_row} ({name})")
                 if not comparison:
                     put(sheet, row, first_value + 1, "yes" if given else "default")
+                cells[k].record.append((key, name, reference, given, kind, None, False))
                 continue
-            multiplier = applied[k].get(key)
-            derived = multiplier is not None and not multiplier.is_the_key
-            follows_earnings = derived and multiplier.source.startswith("revenue.earnings_multiplier")
-            multiplier_name = key.removeprefix("revenue.")
-            if follows_earnings:  # not given apart: the cell follows the earnings multiplier's
-                put_formula(sheet, row, column, f"=revenue_earnings_multiplier{cells[k].suffix}", number_format)
-            elif derived and tables[k] and multiplier_name in TABLE_MULTIPLIERS:  # looked up in the table
-                put_formula(
-                    sheet, row, column, multiplier_lookup(tables[k], multiplier_name, cells[k].suffix), number_format
-                )
-            else:
-                put(sheet, row, column, multiplier.value if derived else value, number_format)
-            if not comparison:
-                put(sheet, row, first_value + 1, "applied" if derived else "yes" if given else "default")
-            if derived:
-                note = f"Applied: {multiplier.value:g} from {multiplier.source}"
-                if not follows_earnings:  # a table row: netbenefit reads the table, not this key
-                    note += (
-                        f" (replaces the scenario's value: looked up in the sheet {table_title(k + 1, comparison)} "
-                        "by business.naics; change the NAICS code, typed as text, or the table)"
-                    )
-                put(sheet, row, note_column, note)
-            cells[k].names[key] = name = input_name(key) + cells[k].suffix
-            define_name(workbook, name, INPUTS_SHEET, f"{column_letter(column)}{row}")
-            cells[k].positions[name] = (row, column)
+            writers[k].write(key, value, given, row, column, number_format)
         if key in ("discount_rate", "timing"):
             for k, cell in enumerate(cells):
                 setattr(cell, key, f"{column_letter(first_value + k)}{row}")
@@ -154,16 +145,82 @@ def inputs_sheet(workbook: Book, results: Sequence[Result], cells: Sequence[Scen
     sheet.freeze_panes = f"{column_letter(first_value)}2"
 
 
+class _InputCells:
+    """How one scenario's scalar inputs are written to its column of the Inputs sheet: a value, or a
+    formula standing for it (a multiplier a table gives or the earnings multiplier stands for; a
+    later phase's key the phases share), each cell named and recorded for the reader."""
+
+    def __init__(
+        self, workbook: Book, result: Result, cell: ScenarioCells, table: str | None, comparison: bool, note: int
+    ):
+        self.workbook, self.sheet = workbook, workbook[INPUTS_SHEET]
+        self.scenario, self.cell, self.table = result.scenario, cell, table
+        self.comparison, self.note_column = comparison, note
+        self.applied = {f"revenue.{m.name}": m for m in applied_multipliers(result.scenario)}
+        self.shared = covered(result.scenario.shared)
+
+    def write(self, key: str, value, given: bool, row: int, column: int, number_format: str) -> None:
+        sheet, cell, suffix = self.sheet, self.cell, self.cell.suffix
+        multiplier = self.applied.get(key)
+        derived = multiplier is not None and not multiplier.is_the_key
+        follows_earnings = derived and multiplier.source.startswith("revenue.earnings_multiplier")
+        multiplier_name = key.removeprefix("revenue.")
+        phase_key = key.split(".", 2)[2] if key.startswith("phases.") else None
+        shared = phase_key in self.shared
+        recorded, kind = False, Kind.CELL
+        if follows_earnings:  # not given apart: the cell follows the earnings multiplier's
+            put_formula(sheet, row, column, f"=revenue_earnings_multiplier{suffix}", number_format)
+            recorded, kind = True, Kind.FORMULA_OR_VALUE
+        elif derived and self.table and multiplier_name in TABLE_MULTIPLIERS:  # looked up in the table
+            put_formula(sheet, row, column, multiplier_lookup(self.table, multiplier_name, suffix), number_format)
+            recorded, kind = True, Kind.FORMULA
+        elif shared:  # a later phase's salary, or its growth, is the initial phase's (shared)
+            put_formula(sheet, row, column, shared_formula(key, suffix), number_format)
+            kind = Kind.SHARED
+        elif isinstance(value, str) and not exact_in_cell(value):  # the full text on the Round trip sheet
+            put(sheet, row, column, value, number_format)  # (cut at the cell's limit)
+            recorded, kind = True, Kind.TEXT
+        else:
+            put(sheet, row, column, multiplier.value if derived else value, number_format)
+            if key.endswith(".from_csv"):
+                kind = Kind.RECORD  # where the stream's amounts came from: they are in its row
+        if not self.comparison:
+            mark = "shared" if shared else "applied" if derived else "yes" if given else "default"
+            put(sheet, row, column + 1, mark)
+        if derived:
+            note = f"Applied: {multiplier.value:g} from {multiplier.source}"
+            if not follows_earnings:  # a table row: netbenefit reads the table, not this key
+                title = table_title(cell.number, self.comparison)
+                note += (
+                    f" (replaces the scenario's value: looked up in the sheet {title} "
+                    "by business.naics; change the NAICS code, typed as text, or the table)"
+                )
+            put(sheet, row, self.note_column, note)
+        elif shared:
+            put(
+                sheet,
+                row,
+                self.note_column,
+                f"Every phase: the initial phase's, as shared lists it ({shared_note(key)})",
+            )
+        cell.names[key] = name = input_name(key) + suffix
+        define_name(self.workbook, name, INPUTS_SHEET, f"{column_letter(column)}{row}")
+        cell.positions[name] = (row, column)
+        reference = f"{INPUTS_SHEET}!{column_letter(column)}{row}"
+        cell.record.append((key, name, reference, given, kind, value, recorded))
+
+
 def _by_year_sheet(
     workbook: Book, results: Sequence[Result], cells: Sequence[ScenarioCells], comparison: bool
-) -> list[dict[str, tuple[str, int]]]:
+) -> list[dict[str, tuple[str, int, str, str]]]:
     """The Inputs by year sheet: one named row per list of each scenario, over years 0 to the
-    horizon (a ramp from its first item, phase year 1). Returns, per scenario, list key -> (name, row)."""
+    horizon (a ramp from its first item, phase year 1). Returns, per scenario, list key -> (name,
+    row, the range as the Round trip sheet records it, its kind)."""
     sheet = workbook.create_sheet(INPUTS_BY_YEAR_SHEET)
     horizons = [int(result.computation.years[-1]) for result in results]
     header_row(sheet, ["Input", "Name", "Unit", *(f"Year {t}" for t in range(max(horizons) + 1))])
     row = 2
-    rows: list[dict[str, tuple[str, int]]] = []
+    rows: list[dict[str, tuple[str, int, str, str]]] = []
     for result, cell, horizon in zip(results, cells, horizons, strict=True):
         cell.horizon = horizon
         placed = {}
@@ -177,15 +234,16 @@ def _by_year_sheet(
                 first, last = FIRST_YEAR_COLUMN + 1, FIRST_YEAR_COLUMN + len(values)
                 for t, value in values.items():
                     put(sheet, row, FIRST_YEAR_COLUMN + t, value, WEIGHT_FORMAT).fill = LIVE_FILL
-            else:
+            else:  # a year the scenario gives no amount is an empty cell (the formulas read 0)
                 put(sheet, row, 3, f"{unit or 'USD'}, by phase year")
                 first, last = FIRST_YEAR_COLUMN, FIRST_YEAR_COLUMN + horizon
                 for t in range(horizon + 1):
-                    put(sheet, row, FIRST_YEAR_COLUMN + t, values.get(t, 0.0), MONEY_FORMAT).fill = LIVE_FILL
+                    put(sheet, row, FIRST_YEAR_COLUMN + t, values.get(t), MONEY_FORMAT).fill = LIVE_FILL
             reference = f"${column_letter(first)}${row}:${column_letter(last)}${row}"
             workbook.names[name] = f"{quote_sheetname(INPUTS_BY_YEAR_SHEET)}!{reference}"
             cell.by_year[list_key] = name
-            placed[list_key] = (name, row)
+            span = f"{INPUTS_BY_YEAR_SHEET}!{column_letter(first)}{row}:{column_letter(last)}{row}"
+            placed[list_key] = (name, row, span, Kind.LIST if kind == "ramp" else Kind.YEARS)
             row += 1
         rows.append(placed)
     fit_widths(sheet)
@@ -262,6 +320,9 @@ def multiplier_table_sheet(workbook: Book, result: Result, cell: ScenarioCells, 
             put(sheet, r, c, value)
     name = f"multiplier_table{cell.suffix}"
     workbook.names[name] = f"{quote_sheetname(title)}!$A$2:$D${len(rows) + 1}"
+    cell.record.append(
+        ("revenue.multiplier_table", name, f"{title}!A2:D{len(rows) + 1}", False, Kind.TABLE, None, False)
+    )
     fit_widths(sheet)
     sheet.freeze_panes = "A2"
     return name

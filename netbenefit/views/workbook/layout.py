@@ -16,6 +16,10 @@ from ...law.labels.table import PERCENT_FORMAT as PERCENT_FORMAT
 from ...law.labels.table import RATE_FORMAT as RATE_FORMAT
 from ...law.labels.table import WEIGHT_FORMAT as WEIGHT_FORMAT
 from ...law.labels.table import WORKBOOK_LABELS, table_entry
+from ...model.scenario.workbook_form import CELL_TEXT_LIMIT as CELL_TEXT_LIMIT
+from ...model.scenario.workbook_form import INPUTS_BY_YEAR_SHEET as INPUTS_BY_YEAR_SHEET
+from ...model.scenario.workbook_form import INPUTS_SHEET as INPUTS_SHEET
+from ...model.scenario.workbook_form import ROUND_TRIP_SHEET as ROUND_TRIP_SHEET
 
 # ----------------------------------------------------------------------------------------------
 # Sheet names, formats
@@ -23,8 +27,6 @@ from ...law.labels.table import WORKBOOK_LABELS, table_entry
 
 #: Fixed sheet names.
 SUMMARY_SHEET = "Summary"
-INPUTS_SHEET = "Inputs"
-INPUTS_BY_YEAR_SHEET = "Inputs by year"
 CASHFLOW_SHEET = "Cash flows"  # the cash-flow sheet of a single result
 PHASE_TESTS_SHEET = "Phase tests"
 CHECKS_SHEET = "Checks"
@@ -41,6 +43,7 @@ FIXED_SHEETS = (
     BY_TAX_SHEET,
     CLAWBACK_SHEET,
     WARNINGS_SHEET,
+    ROUND_TRIP_SHEET,
 )
 #: Sheet names Excel reserves for itself (a sheet so named cannot be opened): never given to a scenario.
 EXCEL_RESERVED_SHEETS = ("History",)
@@ -49,8 +52,6 @@ SHEET_NAME_LIMIT = 31
 #: Excel's limits on a formula: its length and the arguments of one function. [characters, arguments]
 FORMULA_LENGTH_LIMIT = 8192
 FORMULA_ARGUMENT_LIMIT = 255
-#: Excel's limit on the length of a cell's text. [characters]
-CELL_TEXT_LIMIT = 32767
 #: The widest a workbook column is made. [characters]
 MAX_COLUMN_WIDTH = 64
 #: Fill of the input cells the formulas read (a reviewer changes them and the model follows).
@@ -93,7 +94,10 @@ TABLE_HEADERS = {
     "deciding_test": "Deciding test, 71(a)(5)",
     "pv_benefits": "PV of net benefits [USD]",
     "pv_credits": "PV of requested credits [USD]",
-    "max_credit_pv": "Largest credit that passes, PV [USD]",
+    "max_credit_pv": "Requested credits scaled alike until every test passes, PV [USD]",
+    "whole_project_ratio": "Whole project's ratio, PV of net benefits / PV of credits (not the test that decides)",
+    "ratio_without_extension": "Deciding ratio without the elected extension",
+    "extension_decides": "Passes only with the elected extension, 71(a)(5)(d)",
     "requested_credits": "Requested credits, nominal [USD]",
     "discount_rate": "Discount rate [per year]",
     "jobs_clause": "Jobs clause, 71(c)",
@@ -116,8 +120,13 @@ TABLE_HEADERS = {
     "total": "Total at risk [USD]",
     "pv_total": "Total at risk, PV [USD]",
 }
+#: A multiple shown as one (a margin of 0.7217 is 72.17 percentage points).
+MULTIPLE_FORMAT = "0.0000"
 TABLE_FORMATS = {
     "ratio": PERCENT_FORMAT,
+    "whole_project_ratio": PERCENT_FORMAT,
+    "ratio_without_extension": PERCENT_FORMAT,
+    "margin": MULTIPLE_FORMAT,
     "threshold": PERCENT_FORMAT,
     "discount_rate": RATE_FORMAT,
     "extended_years": NUMBER_FORMAT,

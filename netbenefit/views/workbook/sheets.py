@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...law.labels import share
+from ...law.labels.written import test_name
 from ...law.parameters import parameter
 from ...model.compare import SUMMARY_COLUMNS, summary_row
 from .book import Book, Sheet
@@ -77,6 +78,17 @@ def phase_tests_sheet(workbook, results: Sequence[Result], cells: Sequence[Scena
         first_pass, last_pass = pass_cells[0], pass_cells[-1].rsplit("!", 1)[1]
         covered = f"{quote_sheetname(cell.sheet)}!{cell.covered}"
         put_formula(target, int(cell.passes[1:]), column, f"=IF({covered},AND({first_pass}:{last_pass}),NA())")
+        tests = quote_sheetname(PHASE_TESTS_SHEET)
+        first_row, ratio_letter, label_letter = (
+            row - len(cell.phase_columns),
+            chr(ord("D") + offset),
+            chr(ord("A") + offset),
+        )
+        cell.phase_ratios = f"{tests}!${ratio_letter}${first_row}:${ratio_letter}${row - 1}"
+        cell.phase_labels = f"{tests}!${label_letter}${first_row}:${label_letter}${row - 1}"
+        if cell.whole_project_ratio:  # phased: the deciding test is the lowest cumulative ratio, 71(a)(5)
+            formula = f"=IF({covered},MIN({cell.phase_ratios}),NA())"
+            put_formula(target, int(cell.ratio[1:]), ord(cell.ratio[0]) - ord("A") + 1, formula, PERCENT_FORMAT)
     fit_widths(sheet)
     sheet.freeze_panes = "A2"
 
@@ -106,8 +118,11 @@ def summary_sheet(sheet, results: Sequence[Result], cells: Sequence[ScenarioCell
             number_format = TABLE_FORMATS.get(column, MONEY_FORMAT)
             if column in live:
                 put_formula(sheet, row_number, k, f"={live[column]}{cell.suffix}", number_format)
-            elif column == "max_credit_pv":
-                put_formula(sheet, row_number, k, f"=pv_benefits{cell.suffix}/threshold{cell.suffix}", number_format)
+            elif column in ("margin", "max_credit_pv"):  # formulas of the deciding test's ratio
+                put_formula(sheet, row_number, k, f"={column}{cell.suffix}", number_format)
+            elif column == "whole_project_ratio":  # a project of one phase: its one test is the whole project
+                name = "whole_project_ratio" if cell.whole_project_ratio else "ratio"
+                put_formula(sheet, row_number, k, f"={name}{cell.suffix}", number_format)
             elif column == "eligible":  # every check: the formula checks follow the input cells, the others are values
                 others = _other_checks_pass(results[row_number - 2])
                 terms = [f"passes{cell.suffix}", *(cell.checks[c] for c in FORMULA_CHECKS if c in cell.checks)]
@@ -175,9 +190,19 @@ def check_sentence(check: str, cell: ScenarioCells) -> str:
             f"premises must accommodate more than {share(accommodation)} of the new and retained full-time "
             'employees."'
         )
+    verdict = (
+        f'TEXT(ratio{suffix},"0.00%")&IF(passes{suffix}," meets"," does not meet")&" the threshold of "'
+        f'&TEXT(threshold{suffix},"0%")'
+    )
+    if cell.whole_project_ratio:  # phased: the deciding test, the lowest cumulative ratio (earliest on a tie)
+        test = f"MATCH(ratio{suffix},{cell.phase_ratios},0)"
+        phases = f'IF({test}=1,"{test_name("phases 1")}","phases "&INDEX({cell.phase_labels},{test}))'
+        return (
+            f'="The deciding test, "&{phases}&" (the lowest of the cumulative tests\' ratios): "&{verdict}'
+            f'&" (71(a)(5)) at a "&TEXT(discount_rate{suffix},"0.00%")&" discount rate."'
+        )
     return (
-        f'="PV of net benefits / PV of requested credits = "&TEXT(ratio{suffix},"0.00%")'
-        f'&IF(passes{suffix}," meets"," does not meet")&" the threshold of "&TEXT(threshold{suffix},"0%")'
+        f'="PV of net benefits / PV of requested credits = "&{verdict}'
         f'&" (71(a)(5), every cumulative phase test) at a "&TEXT(discount_rate{suffix},"0.00%")&" discount rate."'
     )
 
