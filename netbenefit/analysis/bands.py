@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ScenarioError
+from ..io.arguments import checked, mapping
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
 from ..model.scenario import Scenario
@@ -37,6 +38,7 @@ def _cumulative(computation) -> tuple[np.ndarray, np.ndarray]:
     return np.cumsum(counted * discount, axis=1), np.cumsum(credits * discount, axis=1)
 
 
+@checked(vary=mapping)  # netbenefit.io.arguments (draws: below)
 def cumulative_pv_bands(
     scenario: Scenario,
     vary: Mapping[str, Any],

@@ -285,7 +285,7 @@ class Diff:
     def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write this comparison as a memo PDF: the ratios, the inputs that differ, the attribution
         and its waterfall (options ``date``, ``preparer``, ``paper``). Returns the path."""
-        return views.write_diff_memo(self, Path(path), **options)
+        return views.write_diff_memo(self, path, **options)
 
 
 def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:

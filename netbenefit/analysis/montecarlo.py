@@ -38,6 +38,7 @@ import pandas as pd
 
 from .. import views
 from ..errors import ScenarioError
+from ..io.arguments import checked, count, mapping, optional
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
 from ..model.memory import check_memory
@@ -250,6 +251,7 @@ def _progress_bar(enabled: bool | None, total: int, chunks: int):
     return tqdm(total=total, unit="draw", unit_scale=True, desc="Monte Carlo", file=sys.stderr, leave=False)
 
 
+@checked(draws=count(1), seed=optional(count(0)), chunk_size=count(1), vary=optional(mapping))  # io.arguments
 def montecarlo(
     scenario: Scenario,
     draws: int = 10_000,

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from ..io import arguments
 from ..law import finance
 from ..law.labels import money_exact
 from ..model.cashflows import compute
@@ -78,6 +79,7 @@ def _trend(margin: np.ndarray) -> str:
     return "the ratio rises and falls with the rate"
 
 
+@arguments.checked(low=arguments.number, high=arguments.number, points=arguments.count(2))  # io.arguments
 def break_even_discount_rate(
     scenario: Scenario, low: float = RATE_RANGE[0], high: float = RATE_RANGE[1], points: int = 400
 ) -> SolverResult:
@@ -162,6 +164,7 @@ def break_even_discount_rate(
 # ----------------------------------------------------------------------------------------------
 
 
+@arguments.checked(years=arguments.count(1), first_year=arguments.count(0), low=arguments.number, high=arguments.number)
 def implied_discount_rate(
     annual_credit: float,
     years: int,

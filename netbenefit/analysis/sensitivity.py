@@ -10,6 +10,7 @@ import pandas as pd
 
 from .. import views
 from ..errors import ScenarioError
+from ..io.arguments import checked, mapping, number
 from ..law.rules import CHECK_IDS
 from ..model.cashflows import compute
 from ..model.conventions import Conventions
@@ -54,7 +55,7 @@ class SensitivityTable(pd.DataFrame):
 
     def _repr_html_(self) -> str:
         if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
-            return pd.DataFrame(self)._repr_html_()
+            return views.result_table_html(pd.DataFrame(self))  # the one renderer, as every table
         return views.sensitivity_html(self)
 
     def tornado(self, ax=None):
@@ -62,6 +63,7 @@ class SensitivityTable(pd.DataFrame):
         return views.tornado(self, ax=ax)
 
 
+@checked(ranges=mapping, relative=number)  # netbenefit.io.arguments
 def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: float = 0.2) -> pd.DataFrame:
     """The ratio at a low and a high value of each key, the others kept at the scenario's values.
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import views
 from ..errors import ScenarioError
+from ..io import arguments
 from ..law import award
 from ..law.labels import money_exact
 from ..law.parameters import parameter
@@ -336,6 +337,7 @@ def _award_keys(scenario: Scenario, key: str | None, keys: Sequence[str] | None)
 # ----------------------------------------------------------------------------------------------
 
 
+@arguments.checked(max_jobs=arguments.count(1), chunk_size=arguments.count(1))  # netbenefit.io.arguments
 def min_new_jobs(scenario: Scenario, max_jobs: int = 100_000, chunk_size: int = 20_000) -> SolverResult:
     """The smallest whole number of new full-time jobs (``jobs.new``) that meets the job minimum
     of section 71(c)(1) (check ``71(a)(2)``) and passes the net positive benefit test.

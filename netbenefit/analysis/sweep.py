@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ScenarioError
+from ..io.arguments import checked, count, mapping
 from ..model.conventions import of_scenario
 from ..model.scenario import Scenario
 from ..model.scenario.loading import scenario_argument
@@ -19,6 +20,7 @@ from .variants import DEFAULT_CHUNK_SIZE, run
 MAX_COMBINATIONS = 50_000_000
 
 
+@checked(grid=mapping, chunk_size=count(1))  # netbenefit.io.arguments
 def sweep(
     scenario: Scenario,
     grid: Mapping[str, Sequence[Any]],

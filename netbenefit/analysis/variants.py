@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..io.arguments import checked, count, mapping
 from ..model.cashflows import compute
 from ..model.scenario import Scenario
 from ..model.tables import ResultTable
@@ -74,6 +75,7 @@ def frame(keys: Mapping[str, np.ndarray], columns: Mapping[str, np.ndarray]) -> 
     return ResultTable(pd.DataFrame(data, copy=False))
 
 
+@checked(values=mapping, chunk_size=count(1))  # netbenefit.io.arguments
 def evaluate_variants(
     scenario: Scenario,
     values: Mapping[str, Any],

@@ -4,9 +4,13 @@ Exit status: 0 when evaluated (eligible or not); 2 for input that cannot be eval
 scenario file or value, a bad option, an existing output that --force does not allow), with one
 line on stderr naming the file, the key and the problem; 1 when an output cannot be written (a
 full disk, a read-only folder), with one line naming the file; the files written before stay
-whole, since each is written to a temporary name and renamed. A run stopped by SIGINT (Ctrl-C)
-or SIGTERM removes its temporary file, prints one line and exits with 130 or 143 (128 + the
-signal's number, as shells report it).
+whole, since each is written to a temporary name and renamed. A run stopped by SIGINT (Ctrl-C),
+SIGTERM or SIGHUP (its terminal closed) removes its temporary file, prints one line and exits with
+130, 143 or 129 (128 + the signal's number, as shells report it); its chart workers stop with it.
+
+An empty ``SOURCE_DATE_EPOCH`` is removed from the environment before any import (a library
+imported later would read it itself: :mod:`netbenefit._startup`); one that is not a whole number
+of seconds is refused in one line (exit 2) before any work, by every command.
 
 Plausibility warnings (:mod:`netbenefit.model.plausibility`) are printed on stderr, one line each,
 beginning ``netbenefit: warning:``, and the status stays 0; with ``--strict`` (every command) they
@@ -29,7 +33,7 @@ from collections.abc import Callable, Sequence
 from .. import _startup
 from ..errors import ScenarioError
 from ..io.safe_text import terminal
-from ..io.writing import OutputError, put_back_handlers
+from ..io.writing import STOP_SIGNALS, OutputError, put_back_handlers, source_date
 from ..model.plausibility import PlausibilityWarning
 from ..version import installed_version
 from .commands import actuals, award, compare, diff, evaluate, montecarlo, portfolio, report, schema, sweep
@@ -76,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 class _Stopped(BaseException):
-    """Raised in the main thread by SIGTERM (as :class:`_Interrupted` is by SIGINT), so that every
+    """Raised in the main thread by SIGTERM or SIGHUP (as :class:`_Interrupted` is by SIGINT), so that every
     ``finally`` and ``except BaseException`` runs: temporary files are removed, locks released."""
 
     def __init__(self, number: int) -> None:
@@ -89,8 +93,13 @@ class _Stopped(BaseException):
 #: may happen to run), and the command then goes on to its end; main reports the stop all the same.
 _RECEIVED: list[int] = []
 
-#: The word of the one-line message for each signal that stops a command.
-_STOP_WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+#: The word of the one-line message for each signal that stops a command (netbenefit.io.writing.STOP_SIGNALS).
+_STOP_WORDS = {
+    number: word
+    for number, word in ((signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated"),
+                         (getattr(signal, "SIGHUP", None), "hung up"))
+    if number in STOP_SIGNALS
+}  # fmt: skip
 
 
 class _Interrupted(KeyboardInterrupt):
@@ -188,6 +197,7 @@ def _command(argv: Sequence[str] | None) -> int:
     sys.unraisablehook = _quiet_stops(unraisable_hook)
     try:
         _take_over_signals(previous)  # first thing: from here a signal is a stop, reported in one line
+        _startup.unset_blank_source_date()  # done at start-up in its own process; in-process runs too
         if _startup.RECEIVED:  # received while the command line started (netbenefit._startup)
             _RECEIVED.extend(_startup.RECEIVED)
             _startup.RECEIVED.clear()
@@ -245,7 +255,7 @@ def _hold_to_the_end(previous: dict) -> None:
 
 
 def _take_over_signals(previous: dict) -> None:
-    """Set :func:`_stop` as the handler of SIGINT and SIGTERM (in the main thread), recording in
+    """Set :func:`_stop` as the handler of SIGINT, SIGTERM and SIGHUP (in the main thread), recording in
     ``previous`` each handler it replaces: the one before the command line held the signals while
     it started (netbenefit._startup), if it did. A signal ignored (SIG_IGN) stays ignored."""
     if threading.current_thread() is not threading.main_thread():
@@ -268,6 +278,7 @@ def _stopped(number: int) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     try:
+        source_date()  # a SOURCE_DATE_EPOCH that cannot be read: one line, before any work or import
         return args.handler(args)
     except PlausibilityWarning as error:  # --strict: every warning of the scenario, as errors
         for line in error.lines:

@@ -4,7 +4,8 @@ A scenario names files (``streams.N.from_csv``, ``revenue.multiplier_table``) an
 actual-results file (``years_from_csv``); any key added later that names a file reads it through
 :func:`read_named_file`, so that every such file is held to the same rule:
 
-- the name is a relative path (no ``..`` leading out, no absolute path, no control character);
+- the name is a relative path (no ``..`` leading out, no absolute path) under the text rule
+  (:mod:`netbenefit.io.text_rule`: no control character, lone surrogate or bidirectional override);
 - after resolving symbolic links (``os.path.realpath``) the file is inside the folder of the
   file that names it (a link to a file outside it, a linked sub-folder leading out or a chain of
   links ending outside is refused);
@@ -22,11 +23,11 @@ from __future__ import annotations
 import os
 import re
 import stat
-import unicodedata
 from pathlib import Path
 from typing import Any
 
 from ..errors import ScenarioError
+from .text_rule import refused_character
 
 #: A scenario file or a file it names larger than this is refused before it is parsed. [bytes]
 MAX_FILE_BYTES = 512 * 1024  # not a statutory number: a v1 file is a few kilobytes
@@ -37,8 +38,9 @@ def path_inside(name: Any, base: Path, source: str, key: str, folder: str) -> Pa
     ``folder`` in words) and inside it once symbolic links are resolved. Raises ScenarioError."""
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(source, key, "must be the path of a CSV file")
-    if any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
-        raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r} (a control character)")
+    problem = refused_character(name)  # the text rule: a control character, a lone surrogate, a bidi override
+    if problem is not None:
+        raise ScenarioError(source, key, f"{problem}, got {name!r}")
     relative = os.path.normpath(name)
     if os.path.isabs(relative) or relative.split(os.sep)[0] == os.pardir:
         raise ScenarioError(source, key, f"must be a path inside {folder}, got {name!r}")

@@ -11,7 +11,8 @@ One function per sink, so that every writer treats user text alike:
 - :func:`terminal` for a line printed on the terminal: every control or other non-printable
   character (an escape sequence that would clear the screen or retitle the window) is written as
   its escape sequence, as error messages are (:mod:`netbenefit.errors`).
-- :func:`html` for HTML text and attribute values.
+- :func:`html` for HTML text and attribute values; it gives :class:`Markup`, which a table of
+  :mod:`netbenefit.views.html.table` takes as HTML, where it escapes any other text.
 
 :func:`csv_table` applies :func:`csv_field` to the text of a DataFrame: its values, column names
 and index.
@@ -65,11 +66,22 @@ def terminal_lines(text: str) -> str:
 _NOT_IN_HTML = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def html(text: Any) -> str:
+class Markup(str):
+    """HTML that netbenefit wrote itself, every user text in it escaped (by :func:`html`): where a
+    page takes text, it is taken as it is (:func:`netbenefit.views.html.table.table_html`), where any
+    other text is escaped. Only :func:`html` and the package's own markup make one."""
+
+    __slots__ = ()
+
+
+def html(text: Any) -> Markup:
     """``text`` escaped for HTML text and quoted attribute values; a control character (a NUL) or
-    a lone surrogate written as its escape (``\\x00``), never raw."""
+    a lone surrogate written as its escape (``\\x00``), never raw. :class:`Markup` (escaped
+    already) is given back as it is."""
+    if isinstance(text, Markup):
+        return text
     escaped = _html.escape(str(text), quote=True)
-    return _NOT_IN_HTML.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), escaped)
+    return Markup(_NOT_IN_HTML.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), escaped))
 
 
 def _table(frame, guard: Callable[[Any], Any]):

@@ -1,8 +1,9 @@
-"""Writing one file safely: to a temporary name, synced, then renamed into place, with SIGINT and
-SIGTERM held while it is renamed; the output folder's own folders are never made through a link.
+"""Writing one file safely: to a temporary name, synced, then renamed into place, with the signals
+that end a run held while it is named; the output folder's own folders are never made through a link.
 A failing or interrupted run never leaves a half-written file.
 
-The ground floor of file writing: it imports nothing of netbenefit's, and everything that writes
+The ground floor of file writing: it imports nothing of netbenefit's but the argument checks
+(:mod:`netbenefit.io.arguments`), and everything that writes
 a file (:mod:`netbenefit.views.result_files`, the workbook, the HTML report, the charts) writes through it."""
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from .arguments import output_file
 
 
 class OutputError(Exception):
@@ -113,19 +116,63 @@ def source_date() -> dt.datetime | None:
 @contextlib.contextmanager
 def dates_fixed():
     """Within the block, ``SOURCE_DATE_EPOCH`` is set (to the date of :data:`NO_DATE` when it was
-    not set), for the libraries that stamp a file with it: fontTools, which WeasyPrint uses to
-    embed fonts in a PDF, records the time of writing in each font otherwise. A set value is
-    checked first (:func:`source_date`) and kept."""
+    not set, or set empty), for the libraries that stamp a file with it: fontTools, which
+    WeasyPrint uses to embed fonts in a PDF, records the time of writing in each font otherwise. A
+    set value is checked first (:func:`source_date`) and kept; the environment is put back after."""
     if source_date() is not None:
         yield
         return
     import calendar
 
+    before = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = str(calendar.timegm((*NO_DATE, 0, 0, 0)))
     try:
         yield
     finally:
+        _put_back_source_date(before)
+
+
+def _put_back_source_date(value: str | None) -> None:
+    if value is None:
         os.environ.pop("SOURCE_DATE_EPOCH", None)
+    else:
+        os.environ["SOURCE_DATE_EPOCH"] = value
+
+
+def blank_source_date() -> bool:
+    """Whether ``SOURCE_DATE_EPOCH`` is set to empty text (or spaces), as CI templates set it."""
+    value = os.environ.get("SOURCE_DATE_EPOCH")
+    return value is not None and not value.strip()
+
+
+@contextlib.contextmanager
+def blank_source_date_unset():
+    """Within the block, an empty ``SOURCE_DATE_EPOCH`` is not in the environment (and is put back
+    after): netbenefit reads it as not set (:func:`source_date`), but a library imported inside
+    the block may read it itself when it is imported (``numpy.f2py``, which SciPy loads, reads it
+    with ``int()``, and fails on empty text). The command line removes it for good before any
+    import (:mod:`netbenefit._startup`)."""
+    if not blank_source_date():
+        yield
+        return
+    before = os.environ.pop("SOURCE_DATE_EPOCH")
+    try:
+        yield
+    finally:
+        if "SOURCE_DATE_EPOCH" not in os.environ:
+            _put_back_source_date(before)
+
+
+@contextlib.contextmanager
+def written_file(function: str, path: Any):
+    """The checks of a file the Python API writes (``to_pdf``, ``to_excel``, ``to_html``), before
+    any work: its path (:func:`netbenefit.io.arguments.output_file`: a name a file can have, in a
+    folder that exists), then ``SOURCE_DATE_EPOCH`` (:func:`source_date`); the block runs with an
+    empty ``SOURCE_DATE_EPOCH`` unset (:func:`blank_source_date_unset`). Yields the path."""
+    target = output_file(path, "path", function)
+    source_date()
+    with blank_source_date_unset():
+        yield target
 
 
 def _umask() -> int:
@@ -175,9 +222,16 @@ def sha256_of(path: str | Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+#: The signals that end a run: Ctrl-C (SIGINT), a request to stop (SIGTERM) and a closed terminal
+#: or session (SIGHUP, where the system has it). Each is held while a file is named and while the
+#: chart library is imported, and the command line ends a run on each in one line.
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
 @contextlib.contextmanager
 def signals_held():
-    """Hold SIGINT and SIGTERM back while the body runs; they are acted on after it.
+    """Hold the signals that end a run (:data:`STOP_SIGNALS`) back while the body runs; they are
+    acted on after it.
 
     Held at the level of Python's handlers, not with a signal mask: a mask holds a signal for
     one thread only, and the kernel hands a signal sent to the process to any other thread (a
@@ -194,7 +248,7 @@ def signals_held():
 
     previous: dict[int, Any] = {}
     try:
-        for number in (signal.SIGINT, signal.SIGTERM):
+        for number in STOP_SIGNALS:
             previous[number] = signal.signal(number, hold)
         yield
     finally:
@@ -212,11 +266,16 @@ CHART_LIBRARIES = ("matplotlib", "matplotlib.figure", "matplotlib.backends.backe
 
 
 def import_held(modules: Sequence[str] = CHART_LIBRARIES) -> None:
-    """Import ``modules`` with SIGINT and SIGTERM held (:func:`signals_held`): a signal landing
-    while a C extension initialises is acted on once the import is done, never inside it (an
-    exception raised there can abort the interpreter)."""
+    """Import ``modules`` with the signals that end a run held (:func:`signals_held`): a signal
+    landing while a C extension initialises is acted on once the import is done, never inside it
+    (an exception raised there can abort the interpreter, or leave a half-initialised module and a
+    traceback). Every first use of the chart library passes here
+    (:func:`netbenefit.views.charts.style.chart_library`); once they are imported, nothing is held."""
     import importlib
+    import sys
 
+    if all(name in sys.modules for name in modules):
+        return
     with signals_held():
         for name in modules:
             importlib.import_module(name)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..io import arguments
 from .labels import money_exact
 from .parameters import citation, parameter
 
@@ -186,6 +187,17 @@ def scenario_credit_per_job(inputs, prefix: str = "") -> PerJob:
     return credit_per_job(base, bonuses, flag(key + "labor_harmony"), cap)
 
 
+@arguments.checked(
+    location=arguments.mapping,
+    bonuses=arguments.iterable,
+    labor_harmony=arguments.flag,
+    cap=arguments.optional(arguments.number),
+    new_jobs=arguments.number,
+    retained_jobs=arguments.number,
+    retained_jobs_eligible=arguments.flag,
+    eligibility_period_years=arguments.count(1),
+    phase=arguments.count(1),
+)  # netbenefit.io.arguments: a ScenarioError naming the argument
 def award_table(
     *,
     location: dict[str, bool],

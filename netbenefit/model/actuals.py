@@ -28,6 +28,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
 from ..errors import ScenarioError
+from ..io.arguments import checked, path_kind
 from ..io.named_files import csv_number, read_named_file
 from ..io.text_rule import Line
 from .scenario import MAX_YEARS, Scenario, load_scenario, read_yaml, scenario_error
@@ -211,6 +212,7 @@ def read_actual_years_csv(name: Any, base: Path, source: str) -> list[dict[str, 
     return parsed
 
 
+@checked(path=path_kind)  # text or a Path (netbenefit.io.arguments)
 def load_actuals(path: str | Path) -> Actuals:
     """Read and validate a YAML file of actual results (``years`` or ``years_from_csv``).
 

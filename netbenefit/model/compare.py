@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import views
+from ..io.arguments import checked, iterable, optional
 from .evaluate import evaluate
 from .result import Result
 from .scenario import Scenario, load_scenario
@@ -86,6 +87,7 @@ def under_methods(scenario: Scenario, methods: Iterable[str]) -> list[Scenario]:
     return [scenario.replace({"method": m, "name": f"{scenario.name} (method {m})"}) for m in methods]
 
 
+@checked(items=iterable, methods=optional(iterable))  # netbenefit.io.arguments
 def compare(items: Iterable[Result | Scenario | str | Path], *, methods: Iterable[str] | None = None) -> pd.DataFrame:
     """A summary table, one row per scenario (results, scenarios or scenario files), or one row per
     scenario and method with ``methods`` (e.g. ``("netbenefit", "authority")``).
@@ -118,6 +120,7 @@ class Comparison:
     results: tuple[Result, ...]
 
     @classmethod
+    @checked("Comparison.of", items=iterable)
     def of(cls, items: Iterable[Result | Scenario | str | Path]) -> Comparison:
         return cls(tuple(item if isinstance(item, Result) else evaluate(item) for item in items))
 
@@ -136,15 +139,15 @@ class Comparison:
     def to_excel(self, path: str | Path) -> Path:
         """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
         :func:`netbenefit.views.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
-        return views.write_workbook(self.results, Path(path))
+        return views.write_workbook(self.results, path)
 
     def to_html(self, path: str | Path) -> Path:
         """Write the report ``netbenefit report`` writes for these scenarios
         (:func:`netbenefit.views.html.report_html`): their comparison, then each one. Atomic;
         returns the path; an OSError names the file."""
-        return views.write_report(self.results, Path(path))
+        return views.write_report(self.results, path)
 
     def to_pdf(self, path: str | Path, **options) -> Path:
         """Write the memo of these scenarios as a PDF: a comparison page, then each one's first
         pages (options as :meth:`Result.to_pdf`; appendices with ``appendix=True``). Returns the path."""
-        return views.write_memo(self.results, Path(path), **options)
+        return views.write_memo(self.results, path, **options)

@@ -147,16 +147,21 @@ def plausibility_warnings(scenario: Scenario) -> tuple[str, ...]:
     fix (``did you mean 0.06?``). Keys the scenario does not give (or does not know, such as a
     key of a later format) are skipped.
     """
+    return tuple(line for _, _, line in _findings(scenario)) + _table_warnings(scenario)
+
+
+def _findings(scenario: Scenario) -> list[tuple[str, float, str]]:
+    """``(dotted key, value, line)`` of each input of ``scenario`` outside its plausible range."""
     data = scenario  # read through its attributes: no plain copy is made
-    lines = []
+    found = []
     for plausible in RANGES:
         for pattern in plausible.keys:
             for key, value, jobs in _values(data, pattern, plausible.measure):
                 measured = value / jobs if plausible.measure == "per_job" else value
                 if plausible.outside(measured):
                     where = scenario.place(key)  # the key, or the cell of a workbook read back
-                    lines.append(_message(scenario.source, where, value, measured, jobs, plausible))
-    return tuple(lines) + _table_warnings(scenario)
+                    found.append((key, value, _message(scenario.source, where, value, measured, jobs, plausible)))
+    return found
 
 
 def _table_warnings(scenario: Scenario) -> tuple[str, ...]:
@@ -177,10 +182,17 @@ def _table_warnings(scenario: Scenario) -> tuple[str, ...]:
 
 
 def warn_if_implausible(scenario: Scenario, *, stacklevel: int = 2) -> tuple[str, ...]:
-    """Emit each plausibility warning of ``scenario`` with :func:`warnings.warn`; return them."""
+    """Emit each plausibility warning of ``scenario`` with :func:`warnings.warn`; return them all.
+
+    A value already warned about as it was given (:meth:`Scenario.replace` warns of the values it
+    is given, and records them in ``scenario.warned_values``) is not warned about again: each
+    value is offered its warning once. The lines returned (``Result.warnings``) hold them all."""
     lines = plausibility_warnings(scenario)
+    warned = getattr(scenario, "warned_values", frozenset())
+    already = {line for key, value, line in _findings(scenario) if (key, value) in warned}
     for line in lines:
-        warnings.warn(PlausibilityWarning(line, lines), stacklevel=stacklevel + 1)
+        if line not in already:
+            warnings.warn(PlausibilityWarning(line, lines), stacklevel=stacklevel + 1)
     return lines
 
 
@@ -329,11 +341,16 @@ def _message(
 
 
 def _suggestion(value: float, jobs: float, plausible: PlausibleRange) -> float | None:
-    """The value the likely fix gives, if it falls inside the range; else None."""
+    """The value the likely fix gives, if it falls inside the range and is a value the user could
+    have meant; else None. A percent written for a decimal is a number of 1 or more (``30`` for
+    0.30): a value already below 1 is a decimal, and dividing it by 100 (0.3 to 0.003, 0.3% for a
+    rate of 30%) names nothing the user meant."""
     fix = plausible.fix
     if fix == "none":
         return None
     if fix == "divide_by_100":
+        if abs(value) < 1:  # already a decimal (0.3 for 30%): a smaller decimal is not what was meant
+            return None
         candidates = [value / 100]
     elif fix == "multiply_by_1000":
         candidates = [value * THOUSAND]

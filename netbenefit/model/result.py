@@ -437,12 +437,12 @@ class Result:
         """Write the workbook of this result (:mod:`netbenefit.views.workbook`): inputs, cash flows whose
         discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
         checks, phase tests. Atomic; returns the path; an OSError names the file."""
-        return views.write_workbook([self], Path(path), comparison=False)
+        return views.write_workbook([self], path, comparison=False)
 
     def to_html(self, path) -> Path:
         """Write the self-contained HTML report of ``netbenefit report``. Atomic; returns the path;
         an OSError names the file."""
-        return views.write_report(self, Path(path))
+        return views.write_report(self, path)
 
     def to_pdf(self, path, **options) -> Path:
         """Write the memo of this result as a PDF (:func:`netbenefit.views.html.memo.memo_html`: the
@@ -450,7 +450,7 @@ class Result:
         on a first page; the appendix after). ``options``: ``date``, ``preparer``, ``appendix``,
         ``sensitivity``, ``montecarlo``, ``draws``, ``seed``, ``diff``, ``actuals``, ``paper``.
         Needs WeasyPrint (the pdf extra). Returns the path."""
-        return views.write_memo(self, Path(path), **options)
+        return views.write_memo(self, path, **options)
 
     def plot(self, kind: str = "cumulative_pv", ax=None):
         """A chart of this result; returns the Axes.

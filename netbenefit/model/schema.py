@@ -5,8 +5,11 @@ pydantic's ``model_json_schema`` with :class:`_ScenarioSchema`), so that it hold
 JSON Schema can express, exactly what the loader holds:
 
 - types, ranges and required keys, as pydantic writes them;
-- the text rule (:mod:`netbenefit.io.text_rule`): a name or a path holds no control character, a
-  description none but line breaks and tabs (a ``pattern``, found from the validator of the field);
+- the text rule (:mod:`netbenefit.io.text_rule`): a name or a path holds no control character, no
+  lone surrogate and no bidirectional override or isolate, a description none of them but line
+  breaks and tabs (a ``pattern`` written from the rule's own ranges, found from the validator of
+  the field);
+- a list of distinct items (``shared``): ``uniqueItems``, found from the validator of the field;
 - year keys (``capital_investment``, a stream's ``by_year``, a recapture table): whole numbers in
   their range, as ``propertyNames``; a recapture table is not empty (``minProperties``);
 - a date is a date, or a date and time at midnight (which the loader reads as that date);
@@ -17,7 +20,7 @@ The rules across several keys are checked on load only; the schema's description
 (:data:`CROSS_KEY_RULES`). ``netbenefit schema`` writes it. With the YAML language server (VS
 Code, vim, emacs), a first line ``# yaml-language-server: $schema=scenario.schema.json`` in a
 scenario file makes the editor flag an unknown key, a share above 1 or a missing required key
-while it is typed. ``tests/properties/test_schema_agrees_with_the_loader.py`` holds the schema to
+while it is typed. ``tests/fuzz/test_schema_agrees_with_the_loader.py`` holds the schema to
 the loader on generated and bundled files.
 """
 
@@ -28,8 +31,9 @@ from typing import Any
 
 from pydantic.json_schema import GenerateJsonSchema
 
-from ..io.text_rule import description_text, no_control_characters
+from ..io.text_rule import DESCRIPTION_ALLOWS, REFUSED_RANGES, description_text, no_control_characters
 from .scenario import Scenario, blocks
+from .scenario.fields import unique_items
 from .scenario.limits import MAX_YEARS
 
 #: The JSON Schema draft pydantic writes.
@@ -38,10 +42,28 @@ DRAFT = "https://json-schema.org/draft/2020-12/schema"
 #: The end of the text, in every regular expression engine (``$`` also matches before a last line
 #: break in Python's and others').
 END = "(?![\\s\\S])"
-#: Text under the text rule: no control character (Unicode category Cc). [ECMA-262 pattern]
-LINE_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*" + END
-#: A description: line breaks and tabs allowed, no other control character.
-PROSE_PATTERN = "^[^\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f]*" + END
+
+
+def refused_class(allowed: str = "") -> str:
+    """The characters the text rule refuses (:data:`netbenefit.io.text_rule.REFUSED_RANGES`) but
+    ``allowed``, as the body of an ECMA-262 character class (``\\u0000-\\u0008``...)."""
+    kept = sorted(ord(char) for char in allowed)
+    parts = []
+    for first, last in REFUSED_RANGES:
+        start = first
+        for code in [*(k for k in kept if first <= k <= last), last + 1]:
+            if start <= code - 1:
+                end = code - 1
+                parts.append(f"\\u{start:04x}" if start == end else f"\\u{start:04x}-\\u{end:04x}")
+            start = code + 1
+    return "".join(parts)
+
+
+#: Text under the text rule: no control character (Unicode category Cc), no lone surrogate, no
+#: bidirectional override or isolate. [ECMA-262 pattern]
+LINE_PATTERN = f"^[^{refused_class()}]*" + END
+#: A description: line breaks and tabs allowed, nothing else the rule refuses.
+PROSE_PATTERN = f"^[^{refused_class(DESCRIPTION_ALLOWS)}]*" + END
 #: A date (YYYY-MM-DD).
 DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}" + END
 #: A date and time at midnight, which the loader reads as the date (YAML 1.1 timestamps).
@@ -60,6 +82,7 @@ CROSS_KEY_RULES = (
     "a later phase's amounts by year start at year 1",
     "a stream gives by_year or from_csv, not both; from_csv names a CSV file inside the scenario file's folder",
     "the model's timeline (every phase's years, commitment and amounts) is at most 1,000 years",
+    "shared is given only with later phases, and a later phase leaves out the keys shared",
 )
 
 
@@ -90,6 +113,8 @@ class _ScenarioSchema(GenerateJsonSchema):
             json_schema = _with(json_schema, "pattern", PROSE_PATTERN)
         elif function is getattr(blocks, "_not_empty_table", None):
             json_schema = _with(json_schema, "minProperties", 1)
+        elif function is unique_items:
+            json_schema = _with(json_schema, "uniqueItems", True)
         return json_schema
 
     def dict_schema(self, schema) -> dict[str, Any]:

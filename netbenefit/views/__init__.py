@@ -3,7 +3,8 @@
 A :class:`~netbenefit.model.result.Result`, a :class:`~netbenefit.model.scenario.Scenario`, a
 :class:`~netbenefit.analysis.diff.Diff`, a comparison, a Monte Carlo run, a sensitivity table, a solver's
 result and a portfolio each show themselves in a notebook, write their workbook or report and draw
-their charts through one function here per view, which imports the view module when first
+their charts through one function here per view (a writer checks the path it is given first,
+:func:`netbenefit.io.writing.written_file`), which imports the view module when first
 called, by a real import an import reader follows, as pandas reaches its plotting backend
 (``pandas/plotting/_core.py``). So no model or analysis module
 imports the HTML, workbook, chart, notebook or output code, even inside a function: the floors of
@@ -20,6 +21,8 @@ True
 from __future__ import annotations
 
 from typing import Any
+
+from ..io.writing import written_file  # every file the Python API writes: its path checked first
 
 
 def result_html(*args: Any, **kwargs: Any) -> Any:
@@ -43,25 +46,30 @@ def scenario_charts() -> dict[str, Any]:
     return SCENARIO_CHARTS
 
 
-def write_workbook(*args: Any, **kwargs: Any) -> Any:
-    """:func:`netbenefit.views.workbook.write_workbook`."""
-    from .workbook import write_workbook  # a view, a floor above the model: imported on first use
+def write_workbook(results: Any, path: Any, **kwargs: Any) -> Any:
+    """:func:`netbenefit.views.workbook.write_workbook` (``to_excel``: the path checked first,
+    :func:`netbenefit.io.writing.written_file`)."""
+    with written_file("to_excel", path) as target:
+        from .workbook import write_workbook  # a view, a floor above the model: imported on first use
 
-    return write_workbook(*args, **kwargs)
-
-
-def write_report(*args: Any, **kwargs: Any) -> Any:
-    """:func:`netbenefit.views.html.write_report`."""
-    from .html import write_report  # a view, a floor above the model: imported on first use
-
-    return write_report(*args, **kwargs)
+        return write_workbook(results, target, **kwargs)
 
 
-def write_memo(*args: Any, **kwargs: Any) -> Any:
-    """:func:`netbenefit.views.html.memo.write_memo`."""
-    from .html.memo import write_memo  # a view, a floor above the model: imported on first use
+def write_report(results: Any, path: Any, **kwargs: Any) -> Any:
+    """:func:`netbenefit.views.html.write_report` (``to_html``: the path checked first)."""
+    with written_file("to_html", path) as target:
+        from .html import write_report  # a view, a floor above the model: imported on first use
 
-    return write_memo(*args, **kwargs)
+        return write_report(results, target, **kwargs)
+
+
+def write_memo(results: Any, path: Any, **options: Any) -> Any:
+    """:func:`netbenefit.views.html.memo.write_memo` (``to_pdf``: the path and every option checked
+    first, :func:`netbenefit.views.html.memo.memo_options`)."""
+    with written_file("to_pdf", path) as target:
+        from .html.memo import memo_options, write_memo  # a view, a floor above the model: imported on first use
+
+        return write_memo(results, target, **memo_options(options, "to_pdf"))
 
 
 def scenario_html(*args: Any, **kwargs: Any) -> Any:
@@ -99,11 +107,13 @@ def ratio_waterfall(*args: Any, **kwargs: Any) -> Any:
     return ratio_waterfall(*args, **kwargs)
 
 
-def write_diff_memo(*args: Any, **kwargs: Any) -> Any:
-    """:func:`netbenefit.views.html.memo.write_diff_memo`."""
-    from .html.memo import write_diff_memo  # a view, a floor above the model: imported on first use
+def write_diff_memo(diff: Any, path: Any, **options: Any) -> Any:
+    """:func:`netbenefit.views.html.memo.write_diff_memo` (``to_pdf``: the path and every option
+    checked first)."""
+    with written_file("to_pdf", path) as target:
+        from .html.memo import memo_options, write_diff_memo  # a view, a floor above the model: imported on first use
 
-    return write_diff_memo(*args, **kwargs)
+        return write_diff_memo(diff, target, **memo_options(options, "to_pdf", diff=True))
 
 
 def montecarlo_html(*args: Any, **kwargs: Any) -> Any:
@@ -155,18 +165,20 @@ def portfolio_charts() -> dict[str, Any]:
     return PORTFOLIO_CHARTS
 
 
-def write_portfolio_workbook(*args: Any, **kwargs: Any) -> Any:
-    """:func:`netbenefit.views.portfolio_files.write_portfolio_workbook`."""
-    from .portfolio_files import write_portfolio_workbook  # a view, a floor above the model: imported on first use
+def write_portfolio_workbook(portfolio: Any, path: Any) -> Any:
+    """:func:`netbenefit.views.portfolio_files.write_portfolio_workbook` (``to_excel``: the path checked first)."""
+    with written_file("to_excel", path) as target:
+        from .portfolio_files import write_portfolio_workbook  # a view, a floor above the model: imported on first use
 
-    return write_portfolio_workbook(*args, **kwargs)
+        return write_portfolio_workbook(portfolio, target)
 
 
-def write_portfolio_page(*args: Any, **kwargs: Any) -> Any:
-    """:func:`netbenefit.views.portfolio_files.write_portfolio_page`."""
-    from .portfolio_files import write_portfolio_page  # a view, a floor above the model: imported on first use
+def write_portfolio_page(portfolio: Any, path: Any) -> Any:
+    """:func:`netbenefit.views.portfolio_files.write_portfolio_page` (``to_html``: the path checked first)."""
+    with written_file("to_html", path) as target:
+        from .portfolio_files import write_portfolio_page  # a view, a floor above the model: imported on first use
 
-    return write_portfolio_page(*args, **kwargs)
+        return write_portfolio_page(portfolio, target)
 
 
 def chart_module() -> Any:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..io.run_folder import current_run, relative_name
-from ..io.writing import CHART_FILE_STEMS, source_date
+from ..io.writing import CHART_FILE_STEMS, import_held, source_date
 from ..model.result import Result
 from .chart_keys import NotDigestible, chart_key, result_digest, style_digest
 from .charts.style import DPI, PNG_OPTIONS, figure_bytes
@@ -73,6 +73,7 @@ def warm_up() -> None:
     """Import the chart machinery and draw one small text in this process, so that the worker
     processes forked after it inherit Matplotlib's modules and its list of fonts instead of each
     loading them (its text is never written anywhere)."""
+    import_held()  # the chart library imported with the signals held
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(2.0, 1.0), layout="constrained")

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..io.writing import import_held
 from ..model.result import OnDemand
 from ..version import installed_version
 
@@ -158,6 +159,7 @@ def style_digest() -> str:
     """The digest of the chart library and its settings: the versions of Matplotlib, FreeType
     and Pillow and every ``rcParams`` value (``backend`` left out: it is not read when a figure
     is printed to a file, and reading it may switch backends)."""
+    import_held()  # the chart library imported with the signals held
     import matplotlib
     import PIL
     from matplotlib import ft2font

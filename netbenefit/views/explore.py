@@ -28,10 +28,10 @@ from typing import Any
 from ..analysis.keys import key_label, key_spec, moves_in_whole_steps
 from ..analysis.sensitivity import sensitivity
 from ..errors import ScenarioError
+from ..io import arguments
 from ..io.safe_text import html
 from ..model.evaluate import evaluate
 from ..model.scenario import Scenario, load_scenario
-from ..model.scenario.loading import unnameable
 from ..model.scenario.shared import covered
 from .charts import cumulative_pv
 from .charts.cumulative import (
@@ -248,15 +248,9 @@ class Explorer:
         that cannot be written (a missing folder, which is not made; a NUL; a folder in the way) is
         said in the status line, never raised out of the button's callback."""
         given = path if path is not None else self.path.value
-        try:
-            target = Path(given)
-            problem = unnameable(str(target))
-            if problem is not None:
-                raise ValueError(f"the path {problem}")
-            if not target.parent.is_dir():
-                raise FileNotFoundError(f"no folder {target.parent}: it is not made")
-            written = self.variant.to_yaml(target)
-        except (OSError, ValueError, TypeError) as error:  # a ScenarioError is a ValueError
+        try:  # the path checked as every writer's is (netbenefit.io.arguments.output_file)
+            written = self.variant.to_yaml(arguments.output_file(given, "path", "export"))
+        except (OSError, ValueError) as error:  # a ScenarioError is a ValueError
             self.status.value = f"<span style='color:#a34700'>cannot write {_escape(given)}: {_escape(error)}</span>"
             return None
         self.status.value = f"wrote {_escape(written)}"
@@ -384,6 +378,12 @@ def _default_path(scenario) -> str:
     return f"{stem}_variant.yaml"
 
 
+def _keys(value: Any, argument: str, function: str) -> list:
+    """One dotted key (its slider, not a slider per character) or several."""
+    return [value] if isinstance(value, str) else list(arguments.iterable(value, argument, function))
+
+
+@arguments.checked(count=arguments.count(1), keys=arguments.optional(_keys))  # netbenefit.io.arguments
 def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
     """Sliders for ``scenario`` (a Scenario or a path) in Jupyter: :class:`Explorer`.
 
@@ -398,6 +398,4 @@ def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
 
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
-    if isinstance(keys, str):  # one key: its slider (not a slider per character)
-        keys = [keys]
     return Explorer(scenario, count=count, keys=keys)

@@ -3,19 +3,23 @@ DataFrames indexed by check id or scenario with display formats.
 
 Each ``*_html`` function is the ``_repr_html_`` of one object; :func:`styled` formats any
 result table by the units of its columns (:mod:`netbenefit.law.labels`): ``$35,734,024``, ``480.6%``,
-``6%``, never ``2.607269e+07``. Nothing here computes a rule; the HTML escapes every user text.
+``6%``, never ``2.607269e+07``. Nothing here computes a rule; every table is made by the one
+renderer, :mod:`netbenefit.views.html.table`, which escapes every value, header and index label.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
-from html import escape
 from typing import TYPE_CHECKING, Any
 
+from ..io.safe_text import Markup
+from ..io.safe_text import html as escape  # one rule for user text in HTML
 from ..law import labels
 from ..model.compare import compare
 from .charts import new_figure, ratio_waterfall
-from .html import STYLE, figure_png_base64, flatten, html_table, written_value
+from .html import STYLE, figure_png_base64, flatten, written_value
+from .html.table import Cell, frame_html, pairs_html, plain_text, table_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -30,23 +34,19 @@ def _wrap(body: str) -> str:
     return f'<div class="netbenefit"><style>{STYLE}</style>{body}</div>'
 
 
-def _rows(pairs) -> str:
-    return "".join(f"<tr><th>{escape(str(name))}</th><td>{escape(str(value))}</td></tr>" for name, value in pairs)
+def _code(text: Any) -> Markup:
+    return Markup(f"<code>{escape(text)}</code>")
 
 
 def scenario_html(scenario: Scenario) -> str:
     """A scenario in a notebook: its name, source and every input as written, with its label."""
-    rows = []
-    for key, value in flatten(scenario.as_written):
-        words = labels.label(key, default="")
-        rows.append(
-            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>"
-            f"<td>{escape(written_value(value))}</td></tr>"
-        )
+    rows = [
+        [_code(key), labels.label(key, default=""), written_value(value)]
+        for key, value in flatten(scenario.as_written)
+    ]
     return _wrap(
         f"<b>Scenario {escape(scenario.name)}</b> <small>({escape(scenario.source)})</small>"
-        "<details open><summary>Inputs as written</summary><table><thead><tr><th>Key</th><th>Input</th>"
-        f"<th>Value</th></tr></thead><tbody>{''.join(rows)}</tbody></table></details>"
+        f"<details open><summary>Inputs as written</summary>{table_html(['Key', 'Input', 'Value'], rows)}</details>"
     )
 
 
@@ -64,11 +64,11 @@ def _detail(name: str, value: Any) -> str:
 def solver_html(result: SolverResult) -> str:
     """A solver's answer: the value, the status, the message and the supporting numbers."""
     value = "none" if result.value is None else labels.number(result.value)
-    details = _rows((name.replace("_", " "), _detail(name, v)) for name, v in result.details.items())
+    details = [(name.replace("_", " "), _detail(name, v)) for name, v in result.details.items()]
     style = "background:#e8f1fa;color:#0b4f8a" if result.solved else "background:#fde9d9;color:#a34700"
     return _wrap(
         f'<div class="headline" style="{style}"><b>{escape(result.status.replace("_", " "))}</b>: '
-        f"{escape(result.message)}</div><table><tbody>{_rows([('Value', value)])}{details}</tbody></table>"
+        f"{escape(result.message)}</div>{pairs_html([('Value', value), *details])}"
     )
 
 
@@ -91,17 +91,12 @@ def montecarlo_html(run: MonteCarloResult) -> str:
     varied = ", ".join(labels.varied_short_label(key, known) for key in run.vary)
     failures = ""
     if summary.check_failures:
-        failures = "<h3>Draws failing each check</h3><table><thead><tr><th>Check</th><th>Draws</th><th>Share</th>"
-        failures += "</tr></thead><tbody>"
-        failures += "".join(
-            f"<tr><td><code>{escape(check_id)}</code></td><td class='num'>{count:,}</td>"
-            f"<td class='num'>{labels.share(count / summary.draws, 1)}</td></tr>"
+        rows = [
+            [_code(check_id), Cell(f"{count:,}", numeric=True), Cell(labels.share(count / summary.draws, 1), True)]
             for check_id, count in summary.check_failures.items()
-        )
-        failures += "</tbody></table>"
-    return _wrap(
-        f"<b>Monte Carlo</b>: {escape(varied)}; seed {run.seed}<table><tbody>{_rows(pairs)}</tbody></table>{failures}"
-    )
+        ]
+        failures = f"<h3>Draws failing each check</h3>{table_html(['Check', 'Draws', 'Share'], rows)}"
+    return _wrap(f"<b>Monte Carlo</b>: {escape(varied)}; seed {escape(run.seed)}{pairs_html(pairs)}{failures}")
 
 
 def sensitivity_html(table: pd.DataFrame) -> str:
@@ -113,21 +108,24 @@ def sensitivity_html(table: pd.DataFrame) -> str:
         key = row["key"]
         ends = []
         for end in ("low", "high"):
-            text = f"{_detail(key, row[end])} &rarr; {labels.ratio(row[f'ratio_{end}'], 1)}"
+            text = f"{escape(_detail(key, row[end]))} &rarr; {escape(labels.ratio(row[f'ratio_{end}'], 1))}"
             if not row.get(f"eligible_{end}", True):
                 text += ' <b style="color:#a34700">not eligible</b>'
-            ends.append(text)
+            ends.append(Markup(text))
         rows.append(
-            f"<tr><td>{escape(known.get(key) or labels.label(key, default=key))}</td>"
-            f"<td class='num'>{escape(_detail(key, row['base']))}</td>"
-            f"<td>{ends[0]}</td><td>{ends[1]}</td><td class='num'>{labels.ratio(row['swing'], 1)}</td></tr>"
+            [
+                known.get(key) or labels.label(key, default=key),
+                Cell(_detail(key, row["base"]), numeric=True),
+                *ends,
+                Cell(labels.ratio(row["swing"], 1), numeric=True),
+            ]
         )
     base = labels.ratio(float(table["ratio_base"].iloc[0]), 1) if len(table) else ""
     threshold = labels.ratio(float(table["threshold"].iloc[0])) if len(table) else ""
+    head = ["Input", "Base", Markup("Low value &rarr; ratio"), Markup("High value &rarr; ratio"), "Swing"]
     return _wrap(
-        f"<b>One-way sensitivity</b>: base ratio {base} vs {threshold} threshold<table><thead><tr><th>Input</th>"
-        "<th>Base</th><th>Low value &rarr; ratio</th><th>High value &rarr; ratio</th><th>Swing</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<b>One-way sensitivity</b>: base ratio {escape(base)} vs {escape(threshold)} threshold"
+        f"{table_html(head, rows)}"
     )
 
 
@@ -192,42 +190,60 @@ def _listed(value: Any) -> str:
 
 
 def styled(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] | None = None):
-    """``frame`` as a pandas Styler: each column formatted by its unit, headers in words.
+    """``frame`` as a pandas Styler: each column formatted by its unit, headers in words, and every
+    value, header, index label and index name escaped as the one renderer escapes them
+    (:mod:`netbenefit.views.html.table`; the Styler itself leaves a name or a callable's text raw).
+    A notebook shows netbenefit's tables through the renderer, which also cuts a long table as
+    pandas does; this is for a Styler of your own.
 
     >>> styled(result.cashflows)  # doctest: +SKIP
     """
-    styler = frame.style.format(formats(frame, unknown=unknown, units=units), na_rep="")
+    shown = formats(frame, unknown=unknown, units=units)
+
+    def cell_of(column):
+        form = shown.get(column)
+        if callable(form):
+            return lambda value: escape(form(value))
+        if isinstance(form, str):
+            return lambda value: escape(plain_text(value) if isinstance(value, str) else form.format(value))
+        return lambda value: escape(plain_text(value))
 
     def header(name):
-        return labels.label(str(name), default=str(name))
+        return escape(labels.label(str(name), default=str(name)))
 
-    return styler.format_index(header, axis=1)
+    safe = frame.rename_axis(index=[None if n is None else escape(n) for n in frame.index.names])
+    safe = safe.rename_axis(columns=[None if n is None else escape(n) for n in frame.columns.names])
+    styler = safe.style.format({column: cell_of(column) for column in frame.columns}, na_rep="")
+    return styler.format_index(header, axis=1).format_index(lambda label: escape(label), axis=0)
 
 
 def result_table_html(table: pd.DataFrame, unknown: str = "", units: Mapping[str, str] | None = None) -> str:
     """A table in a notebook (:class:`netbenefit.model.tables.ResultTable`): headers in words with
-    units, cells by unit (``units`` by column name, before the labels')."""
+    units, cells by unit (``units`` by column name, before the labels'), every value, header and
+    index label escaped, and cut as pandas cuts its own tables (``display.max_rows``,
+    ``display.min_rows``, ``display.max_columns``: :func:`netbenefit.views.html.table.frame_html`)."""
     import pandas as pd
 
     plain = pd.DataFrame(table)
-    try:
-        import jinja2  # noqa: F401 - pandas' Styler needs it (the notebook extra)
-    except ImportError:  # the same headers and cells, without the Styler
+    shown = formats(plain, unknown=unknown, units=units)
 
-        def cell(column, value) -> str:
-            return escape(_cell(column, value, (units or {}).get(str(column), unknown)))
+    def cell(column, value) -> str:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return ""
+        form = shown.get(column)
+        if callable(form):
+            return form(value)
+        if isinstance(form, str) and not isinstance(value, str):
+            return form.format(value)
+        return plain_text(value)
 
-        return _wrap(html_table(plain, cell, index=plain.index.name))
-    styler = styled(plain, unknown=unknown, units=units)
-    if plain.index.name is None and isinstance(plain.index, pd.RangeIndex):
-        styler = styler.hide(axis="index")
-    return _wrap(styler.to_html())
+    def header(name) -> str:
+        return labels.label(str(name), default=str(name))
 
-
-def _cell(column: Any, value: Any, unknown: str) -> str:
-    if isinstance(value, list | tuple):
-        return _listed(value)
-    return labels.cell(str(column), value, unknown=unknown)
+    index = None
+    if plain.index.name is not None or not isinstance(plain.index, pd.RangeIndex):
+        index = "" if plain.index.name is None else header(plain.index.name)
+    return _wrap(frame_html(plain, cell, header=header, index=index, truncate=True))
 
 
 def diff_html(diff: Any) -> str:
@@ -251,36 +267,34 @@ def diff_html(diff: Any) -> str:
         ("PV of net benefits", _change(diff.pv_benefits_a, diff.pv_benefits_b)),
         ("PV of tax credits", _change(diff.pv_credits_a, diff.pv_credits_b)),
     ]
-    inputs = "".join(
-        f"<tr><td>{escape(labels.label(row.key, default=row.key))}</td><td>{escape(_detail(row.key, row.old))}</td>"
-        f"<td>{escape(_detail(row.key, row.new))}</td></tr>"
+    inputs = [
+        [labels.label(row.key, default=row.key), _detail(row.key, row.old), _detail(row.key, row.new)]
         for row in diff.inputs.itertuples(index=False)
-    )
+    ]
     inputs_table = (
-        "<h3>Inputs that differ</h3><table><thead><tr><th>Input</th><th>A</th><th>B</th></tr></thead>"
-        f"<tbody>{inputs}</tbody></table>"
+        f"<h3>Inputs that differ</h3>{table_html(['Input', 'A', 'B'], inputs)}"
         if inputs
         else "<p>The two scenarios have the same inputs.</p>"
     )
     attribution = ""
     table = diff.attribution_shown
     if not table.empty:
-        rows = "".join(
-            f"<tr><td>{escape(_group_label(row.key))}</td><td class='num'>{100 * row.contribution:+.1f} pts</td></tr>"
+        rows = [
+            [_group_label(row.key), Cell(f"{100 * row.contribution:+.1f} pts", numeric=True)]
             for row in table.itertuples(index=False)
-        )
+        ]
         total = 100 * float(table["contribution"].sum())
+        rows.append([Cell("Total", header=True), Cell(f"{total:+.1f} pts", numeric=True)])
         how = "by block" if diff.grouped else "by input"
         what = "the ratio" if table is diff.attribution else "the margin (the threshold and the window as rows)"
         attribution = (
-            f"<h3>What moved {what}, {how} (Shapley values; they add up)</h3><table><thead><tr><th>Input</th>"
-            f"<th>Contribution [percentage points]</th></tr></thead><tbody>{rows}"
-            f"<tr><th>Total</th><td class='num'>{total:+.1f} pts</td></tr></tbody></table>"
+            f"<h3>What moved {what}, {how} (Shapley values; they add up)</h3>"
+            f"{table_html(['Input', 'Contribution [percentage points]'], rows)}"
         )
     figure, ax = new_figure()
     ratio_waterfall(diff, ax=ax)
     chart = f'<img alt="Ratio waterfall from A to B" src="data:image/png;base64,{figure_png_base64(figure)}">'
-    return _wrap(f"<b>Diff</b><table><tbody>{_rows(pairs)}</tbody></table>{inputs_table}{attribution}{chart}")
+    return _wrap(f"<b>Diff</b>{pairs_html(pairs)}{inputs_table}{attribution}{chart}")
 
 
 def _ratios(a: float, b: float) -> str:

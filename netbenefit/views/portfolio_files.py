@@ -21,6 +21,7 @@ from ..model.fiscal import BENEFIT_COLUMNS
 from .charts.portfolio import PORTFOLIO_CHARTS
 from .charts.style import new_figure, save_figure
 from .html import figure_png_base64
+from .html.table import Cell, table_html
 from .result_files import csv_bytes, write_named_bytes
 
 if TYPE_CHECKING:
@@ -240,7 +241,7 @@ def _fiscal_table_html(portfolio: Portfolio) -> str:
     ]
     if portfolio.cap is not None:
         heads.append("Cap headroom")
-    rows = ["<tr>" + "".join(f"<th>{escape(h)}</th>" for h in heads) + "</tr>"]
+    rows = []
     for year, row in table.iterrows():
         cells = [
             f"FY{year}",
@@ -255,7 +256,7 @@ def _fiscal_table_html(portfolio: Portfolio) -> str:
         ]
         if portfolio.cap is not None:
             cells.append(money(row.cap_headroom))
-        rows.append("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+        rows.append(cells)
     total = [
         "Total",
         money(portfolio.requested_credits),
@@ -269,17 +270,15 @@ def _fiscal_table_html(portfolio: Portfolio) -> str:
     ]
     if portfolio.cap is not None:
         total.append("")
-    rows.append("<tr>" + "".join(f"<th>{escape(c)}</th>" for c in total) + "</tr>")
-    return "<table>" + "".join(rows) + "</table>"
+    rows.append([Cell(text, header=True) for text in total])
+    return table_html(heads, rows)
 
 
 def _applications_html(portfolio: Portfolio) -> str:
     heads = ["Application", "Approval", "Credits", "Counted benefits", "Ratio", "Threshold", "Test"]
     rows = [
-        "<tr>" + "".join(f"<th{' class=l' if i == 0 else ''}>{escape(h)}</th>" for i, h in enumerate(heads)) + "</tr>"
-    ]
-    for row in portfolio.applications.itertuples(index=False):
-        cells = [
+        [
+            Cell(row.application, cls="l"),
             row.approval_date,
             money(row.requested_credits),
             money(row.counted_benefits),
@@ -287,12 +286,9 @@ def _applications_html(portfolio: Portfolio) -> str:
             f"{row.threshold:.0%} ({row.threshold_clause})",
             "passes" if row.passes else "FAILS",
         ]
-        rows.append(
-            f"<tr><td class=l>{escape(row.application)}</td>"
-            + "".join(f"<td>{escape(c)}</td>" for c in cells)
-            + "</tr>"
-        )
-    return "<table>" + "".join(rows) + "</table>"
+        for row in portfolio.applications.itertuples(index=False)
+    ]
+    return table_html([Cell(heads[0], cls="l"), *heads[1:]], rows)
 
 
 def portfolio_html(portfolio: Portfolio) -> str:

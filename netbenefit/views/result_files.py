@@ -51,10 +51,14 @@ def prepare_output_folder(folder: Path, force: bool) -> Path:
 
 
 def prepare_output_file(path: Path, force: bool) -> Path:
-    """Check that the file ``path`` may be written: missing, or ``force`` given; and that
-    ``SOURCE_DATE_EPOCH``, if set, can be read (:func:`source_date`)."""
+    """Check that the file ``path`` may be written: in a folder that exists (the folder of a file
+    is not made, as pandas' writers do not make it; an output folder, ``compare --out DIR``, is),
+    missing, or ``force`` given; and that ``SOURCE_DATE_EPOCH``, if set, can be read (:func:`source_date`)."""
     source_date()
     path = Path(path)
+    if not path.parent.is_dir():
+        what = "is not a folder" if path.parent.exists() else "does not exist"
+        raise OutputError(f"{path}: the folder {path.parent} {what}; make it first (the folder of a file is not made)")
     if path.is_dir():
         raise OutputError(f"{path}: is a folder; give the path of the file to write")
     if path.exists() and not force:
@@ -71,7 +75,31 @@ CHART_CHOICES = ("all", "summary", "none")
 _CHART_JOBS: list[Result] = []
 
 
-def _chart_worker_started() -> None:
+#: Linux's prctl option that has a signal sent to a process when its parent ends (PR_SET_PDEATHSIG).
+_PR_SET_PDEATHSIG = 1
+
+
+def _stop_with_parent(parent: int) -> None:
+    """Have the system send this process SIGTERM when its parent ends (Linux's
+    ``prctl(PR_SET_PDEATHSIG)``, through the C library); then, if the parent ``parent`` has already
+    ended meanwhile, end now. Elsewhere the worker ends when it next reads the pool's closed pipe."""
+    import ctypes
+    import os
+    import signal
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):  # no C library to ask: the pool's pipe ends the worker
+        return
+    if os.getppid() != parent:  # the parent ended before the request: nothing would be sent
+        os._exit(128 + int(signal.SIGTERM))
+
+
+def _chart_worker_started(parent: int) -> None:
     """In a worker process of :func:`write_charts`, which draws charts and exits: the objects it
     inherited are set aside from the garbage collector (``gc.freeze``), and it collects after
     10,000 new objects instead of 700 (a chart makes tens of thousands; what a collection frees
@@ -80,14 +108,19 @@ def _chart_worker_started() -> None:
 
     Signals: the worker leaves the stop to the command (its parent), which reports it in one line
     and cancels the charts not yet drawn. Ctrl-C, which the terminal sends to every process of the
-    group, is ignored here (the parent waits for the chart being drawn); SIGTERM ends the worker at
-    once, as by default, never raising the command's stop inside the pool's machinery (where it
-    could leave a lock held and the parent waiting for ever)."""
+    group, is ignored here (the parent waits for the chart being drawn); SIGTERM and SIGHUP end the
+    worker at once, as by default, never raising the command's stop inside the pool's machinery
+    (where it could leave a lock held and the parent waiting for ever). And the worker stops with
+    its parent: when the parent ends, however it ends (a SIGHUP or SIGKILL sent to it alone), the
+    system sends the worker SIGTERM (:func:`_stop_with_parent`), so no worker goes on drawing."""
     import gc
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    _stop_with_parent(parent)
     gc.freeze()
     gc.set_threshold(10_000)  # the older generations' thresholds as they were
 
@@ -227,7 +260,9 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
     _CHART_JOBS[:] = results
     try:
         fork = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=fork, initializer=_chart_worker_started) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=fork, initializer=_chart_worker_started, initargs=(os.getpid(),)
+        ) as pool:
             futures = [pool.submit(_forked_chart_images, index, chart, tuple(formats)) for index, chart in draw]
 
             def in_workers(progress) -> list[Path]:

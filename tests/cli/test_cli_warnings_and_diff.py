@@ -71,7 +71,7 @@ def test_json_output_carries_the_warnings(tmp_path, capsys):
     "command",
     [
         ["compare", "{path}", "--out", "{out}"],
-        ["report", "{path}", "--out", "{out}/r.html"],
+        ["report", "{path}", "--out", "{out}.html"],
         ["award", "{path}"],
         ["sweep", "{path}", "--set", "jobs.new=200,260"],
         ["montecarlo", "{path}", "--draws", "10", "--seed", "1", "--vary", "jobs.new=uniform(200,300)"],
@@ -86,7 +86,7 @@ def test_strict_on_every_command_that_loads_scenarios(tmp_path, capsys, command)
     assert main([*args, "--strict"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.startswith(f"netbenefit: {path}: discount_rate: ")
-    assert not out.exists()  # nothing written
+    assert not out.exists() and not out.with_suffix(".html").exists()  # nothing written
 
 
 @pytest.mark.parametrize("path", sorted(SCENARIOS.glob("*.yaml")), ids=lambda p: p.stem)

@@ -170,14 +170,15 @@ def test_a_lone_surrogate_in_a_description_is_one_line_on_every_command(tmp_path
 
 
 def test_diff_prints_through_the_terminal_writer(tmp_path):
-    # Was: the description printed raw (a carriage return or a bidirectional override acted on).
+    # Was: the description printed raw (a carriage return acted on). A bidirectional override is
+    # now refused on reading (tests/fuzz/test_text_that_reorders_refused.py).
     a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
     a.write_text(yaml.safe_dump(base_scenario_dict()), encoding="utf-8")
-    b.write_text(yaml.safe_dump(base_scenario_dict() | {"description": "evil\rFAKE \u202egnp.exe"}), encoding="utf-8")
+    b.write_text(yaml.safe_dump(base_scenario_dict() | {"description": "evil\rFAKE \u200fgnp.exe"}), encoding="utf-8")
     code, out, err = run("diff", str(a), str(b))
     assert code == 0, err
-    assert "\r" not in out and "\u202e" not in out
-    assert "\\r" in out and "\\u202e" in out
+    assert "\r" not in out and "\u200f" not in out
+    assert "\\r" in out and "\\u200f" in out
 
 
 # ----------------------------------------------------------------------------------------------

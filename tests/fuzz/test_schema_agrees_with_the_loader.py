@@ -49,7 +49,16 @@ def _schema_accepts(data) -> bool:
     return VALIDATOR.is_valid(_plain(data))
 
 
-CONTROL = st.sampled_from(["\x00", "\x07", "\x1b", "\x7f", "\x85", "\t", "\n", "\r"])
+#: Characters the text rule refuses (control characters, lone surrogates, bidirectional overrides
+#: and isolates) or allows only in a description (a tab, a line break), and their neighbours it allows.
+CONTROL = st.sampled_from([
+    "\x00", "\x07", "\x1b", "\x7f", "\x85", "\t", "\n", "\r", "\ud800", "\udbff", "\udfff", "\u202a", "\u202e",
+    "\u2066", "\u2069", "\u200f", "\u202f", "\u2065", "\u206a", "\U0001f600",
+])  # fmt: skip
+SHARED = st.sampled_from([
+    [], ["jobs.salary_growth"], ["jobs.salary_growth", "jobs.salary_growth"], ["jobs.median_salary"],
+    ["jobs.median_salary", "jobs.salary_growth"], ["jobs.median_salary", "jobs.salary_growth", "jobs.median_salary"],
+])  # fmt: skip
 
 
 def _set_name(data, text):
@@ -65,6 +74,7 @@ def changed(draw):
     change = draw(st.sampled_from([
         "none", "name", "description", "phase name", "stream name", "year key", "phase year key",
         "recapture", "starts_in_year", "streams", "approval_date", "share", "money", "kind", "unknown key",
+        "shared",
     ]))  # fmt: skip
     phases = data.get("phases") or []
     if change == "name":
@@ -101,6 +111,16 @@ def changed(draw):
         data["award"][next(iter(data["award"]))] = draw(st.sampled_from([-1, 0, 5e6]))
     elif change == "kind":
         data["discount_rate"] = draw(st.sampled_from(["0.05", True, None, [0.05], 0.05]))
+    elif change == "shared" and phases:
+        # every later phase leaves out the keys that may be shared: the rule across keys holds,
+        # and the list's own rule (distinct items) is what is tried
+        data["shared"] = draw(SHARED)
+        for phase in phases:
+            for key in ("median_salary", "salary_growth") if data["shared"] else ():
+                phase["jobs"].pop(key, None)
+        if "jobs.median_salary" not in data["shared"] and "median_salary" in data["jobs"]:
+            for phase in phases:
+                phase["jobs"]["median_salary"] = data["jobs"]["median_salary"]
     elif change == "unknown key":
         data[draw(st.sampled_from(["discount_rates", "jobs_new"]))] = 1
     return data
@@ -126,3 +146,30 @@ def test_a_bundled_scenario_is_accepted_by_both(path):
 def test_the_rules_across_keys_are_listed_in_the_schema_s_description():
     description = scenario_schema()["description"]
     assert all(rule in description for rule in CROSS_KEY_RULES)
+
+
+def _phased_campus() -> dict:
+    return yaml.safe_load((ROOT / "scenarios" / "phased_campus.yaml").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["shared twice", "a lone surrogate in the name", "U+202E in the name", "U+2066 in the description"],
+)
+def test_the_cases_the_schema_let_through_are_refused_by_both(change):
+    # Was: the schema accepted each, and the loader refused it.
+    data = _phased_campus()
+    if change == "shared twice":
+        data["shared"] = ["jobs.salary_growth", "jobs.salary_growth"]
+        for phase in data["phases"]:
+            phase["jobs"].pop("salary_growth", None)
+        data["shared"] = data["shared"][:1]
+        assert _loader_accepts(data) and _schema_accepts(data)  # once: both accept
+        data["shared"] *= 2
+    elif change == "a lone surrogate in the name":
+        data["name"] = "Campus \ud800"
+    elif change == "U+202E in the name":
+        data["name"] = "Campus \u202esupmaC"
+    else:
+        data["description"] = "Two phases \u2066x\u2069"
+    assert not _loader_accepts(data) and not _schema_accepts(data)

@@ -1,7 +1,7 @@
-"""Signals from the first line to the last: a SIGINT or SIGTERM sent to the command line's whole
-process group (as a terminal's Ctrl-C is) while it starts, while compare's chart workers draw, or
-after it has written its files, ends it with one line and 130 or 143, never a hang, a traceback or
-death by the signal."""
+"""Signals from the first line to the last: a SIGINT, SIGTERM or SIGHUP sent to the command line's
+whole process group (as a terminal's Ctrl-C is, or its closing) while it starts, while compare's
+chart workers draw, or after it has written its files, ends it with one line and 130, 143 or 129,
+never a hang, a traceback or death by the signal."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
 NAMES = ("party_city", "mega_project", "office_hq_default_area", "phased_campus", "small_business")
-WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated"}
+WORDS = {signal.SIGINT: "interrupted", signal.SIGTERM: "terminated", signal.SIGHUP: "hung up"}
 
 
 def _start(argv, **extra) -> subprocess.Popen:
@@ -51,7 +51,7 @@ def _stopped_with_one_line(child: subprocess.Popen, number: int, *, may_have_end
                                    "files written so far are complete"]  # fmt: skip
 
 
-NUMBERS = [signal.SIGINT, signal.SIGTERM]
+NUMBERS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 
 
 @pytest.mark.slow

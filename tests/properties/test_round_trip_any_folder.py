@@ -38,6 +38,7 @@ def test_every_bundled_scenario_written_to_another_folder_loads_back_equal(tmp_p
     # with CSV streams loaded back unequal (from_csv compared) although diff called them the same.
     scenario = load_scenario(path)
     elsewhere = tmp_path / "elsewhere" / "deeper"
+    elsewhere.mkdir(parents=True)  # the folder of a file is not made (as pandas' writers do not)
     loaded = load_scenario(scenario.to_yaml(elsewhere / path.name))
     assert loaded == scenario and hash(loaded) == hash(scenario)
     assert netbenefit.evaluate(loaded).ratio == netbenefit.evaluate(scenario).ratio
@@ -51,6 +52,7 @@ def test_a_table_inside_the_target_folder_is_named_relative_to_it(tmp_path):
     written = scenario.to_yaml(tmp_path / "scenarios" / "data" / "copy.yaml")
     assert "multiplier_table: multipliers_example.csv" in written.read_text(encoding="utf-8")
     assert load_scenario(written) == scenario
+    (tmp_path / "elsewhere").mkdir()
     written = scenario.to_yaml(tmp_path / "elsewhere" / "copy.yaml")  # the table is not inside: inline
     text = written.read_text(encoding="utf-8")
     assert "multiplier_table: null" in text and "written inline" in text

@@ -101,8 +101,15 @@ def test_no_bundled_scenario_raises_a_warning(path):
     assert plausibility_warnings(netbenefit.load_scenario(path)) == ()
 
 
+def _as_read(office, discount_rate, salary_growth):
+    """``office`` with these values as a file gives them (no warning given yet)."""
+    data = office.to_dict()
+    data["discount_rate"], data["jobs"]["salary_growth"] = discount_rate, salary_growth
+    return netbenefit.Scenario.from_dict(data, source=str(OFFICE), base_dir=OFFICE.parent)
+
+
 def test_evaluate_warns_and_fills_result_warnings(office):
-    scenario = office.replace({"discount_rate": 6, "jobs.salary_growth": 3})
+    scenario = _as_read(office, 6, 3)
     with pytest.warns(PlausibilityWarning) as caught:
         result = netbenefit.evaluate(scenario)
     assert len(result.warnings) == 2 and [str(w.message) for w in caught] == list(result.warnings)
@@ -136,3 +143,46 @@ def test_the_notebook_view_and_the_report_show_the_warnings(office):
     for page in (result._repr_html_(), report_html(result)):
         assert "Plausibility warnings" in page and "did you mean 0.06?" in page
     assert "Plausibility warnings" not in netbenefit.evaluate(office)._repr_html_()
+
+
+def _plausibility_warnings_of(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = call()
+    return value, [str(w.message) for w in caught if issubclass(w.category, PlausibilityWarning)]
+
+
+@pytest.mark.parametrize(
+    "key, value, fix",
+    [
+        ("discount_rate", 0.3, None),  # a decimal already: 0.003 (0.3%) is not what a 30% rate meant
+        ("discount_rate", 0.99, None),
+        ("discount_rate", 6, "did you mean 0.06?"),
+        ("discount_rate", 1, "did you mean 0.01?"),
+        ("jobs.salary_growth", 0.5, None),
+        ("jobs.salary_growth", 3, "did you mean 0.03?"),
+        ("inflation", 0.5, None),
+        ("inflation", 1, "did you mean 0.01?"),
+    ],
+)
+def test_the_hint_names_only_a_value_the_user_could_have_meant(office, key, value, fix):
+    # Was: Scenario.replace({"discount_rate": 0.3}) said "did you mean 0.003?", and said it twice.
+    variant, given = _plausibility_warnings_of(lambda: office.replace({key: value}))
+    result, evaluated = _plausibility_warnings_of(lambda: netbenefit.evaluate(variant))
+    assert len(given) == 1 and evaluated == []  # warned once, as it was given; evaluate does not say it again
+    (line,) = result.warnings  # the result keeps it
+    for text in (given[0], line):
+        assert f": {key}: " in text
+        assert (fix in text) if fix else "did you mean" not in text
+
+
+def test_a_value_warned_about_once_stays_warned_through_later_variants(office):
+    variant, given = _plausibility_warnings_of(lambda: office.replace({"discount_rate": 0.3}))
+    again, more = _plausibility_warnings_of(lambda: variant.replace({"jobs.new": 250}))
+    _, evaluated = _plausibility_warnings_of(lambda: netbenefit.evaluate(again))
+    assert len(given) == 1 and more == [] and evaluated == []
+    changed, said = _plausibility_warnings_of(lambda: again.replace({"discount_rate": 0.4}))
+    _, evaluated = _plausibility_warnings_of(lambda: netbenefit.evaluate(changed))
+    assert len(said) == 1 and "0.4 (given to Scenario.replace)" in said[0] and evaluated == []
+    _, read = _plausibility_warnings_of(lambda: netbenefit.evaluate(_as_read(office, 0.3, 0.02)))
+    assert len(read) == 1  # a value read from a file is warned about when evaluated

@@ -420,11 +420,11 @@ class Portfolio:
 
     def to_excel(self, path) -> Path:
         """The workbook of :func:`netbenefit.views.portfolio_files.write_portfolio_workbook`. Atomic."""
-        return views.write_portfolio_workbook(self, Path(path))
+        return views.write_portfolio_workbook(self, path)
 
     def to_html(self, path) -> Path:
         """The self-contained page of :func:`netbenefit.views.portfolio_files.write_portfolio_page`. Atomic."""
-        return views.write_portfolio_page(self, Path(path))
+        return views.write_portfolio_page(self, path)
 
 
 def _check_finite(by_application: pd.DataFrame, applications: pd.DataFrame) -> None:

@@ -28,7 +28,7 @@ from ...model.compare import under_methods
 from ...model.evaluate import evaluate
 from ...model.methods import METHODS
 from ...model.scenario import Scenario, load_scenario
-from .options import scenario_inputs
+from .options import refuse_apart, scenario_inputs
 
 
 def register(subparsers) -> None:
@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         write_comparison,
     )
 
+    charts = [("--svg", args.svg), ("--no-cache", args.no_cache)]  # refused apart, never ignored
+    refuse_apart("--charts all or summary", args.charts != "none", charts, "is about charts; --charts none draws none")
     check_output_folder(args.out, args.force)  # a folder that may not be written: refused before any line
     check_unlocked(args.out)  # nor one another run is writing
 

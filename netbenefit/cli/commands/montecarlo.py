@@ -17,6 +17,7 @@ from .options import (
     dask_client,
     parse_options,
     parse_vary,
+    refuse_apart,
     scenario_inputs,
     write_table,
 )
@@ -57,6 +58,7 @@ def check_run_options(args: argparse.Namespace) -> None:
     per_draw = 8 * (2 + (RESULT_COLUMNS_BOUND + len(args.vary) if args.out is not None else 0))
     check_memory("command line", "--draws", args.draws * per_draw, f"a run of {args.draws:,} draws")
     check_scheduler_options(args)
+    refuse_apart("--out FILE", args.out is not None, [("--force", args.force)], "overwrites an existing --out file")
 
 
 def run(args: argparse.Namespace) -> int:

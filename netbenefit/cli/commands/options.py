@@ -7,7 +7,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ...errors import ScenarioError
 from ...io.safe_text import csv_table
@@ -203,6 +205,23 @@ def summarised_warnings():
                 f"the first, {values[0]['value']}, {values[0]['rest']}"
             )
         warnings.warn(PlausibilityWarning(message), stacklevel=2)
+
+
+def refuse_apart(needed: str, present: bool, given: Sequence[tuple[str, Any]], what: str) -> None:
+    """Options that work only with ``needed``: when it is not ``present``, the first of ``given``
+    (``(option, value)``) whose value is given (not None, False or empty) is refused in one line,
+    never silently ignored: ``--force: overwrites an existing --out file; give it with --out FILE``."""
+    if present:
+        return
+    for option, value in given:
+        if is_given(value):
+            raise ScenarioError(option, "", f"{what}; give it with {needed}")
+
+
+def is_given(value: Any) -> bool:
+    """Whether an option's value was given: not None, False, empty text or an empty list (``0``
+    is given: ``--seed 0``)."""
+    return not (value is None or value is False or (isinstance(value, str | list) and not value))
 
 
 def write_table(table, path: Path) -> None:

@@ -31,7 +31,14 @@ from ...io.safe_text import terminal, terminal_lines
 from ...io.writing import atomic_write, signals_held
 from ...law.labels import money_exact
 from ...model.evaluate import evaluate
-from .options import add_scheduler_option, check_scheduler_options, cluster_failures, dask_client, scenario_inputs
+from .options import (
+    add_scheduler_option,
+    check_scheduler_options,
+    cluster_failures,
+    dask_client,
+    refuse_apart,
+    scenario_inputs,
+)
 
 
 def register(subparsers) -> None:
@@ -124,6 +131,8 @@ def check_options(args: argparse.Namespace) -> None:
     from ...analysis.portfolio.book import check_cap  # pandas: deferred past start-up
 
     check_cap(args.cap)
+    svg = [("--svg", args.svg)]  # refused apart, never ignored
+    refuse_apart("--charts all", args.charts != "none", svg, "is about charts; --charts none draws none")
     if args.montecarlo is None:
         given = [
             option

@@ -12,9 +12,11 @@ The PDF is the memo a director reads (:mod:`netbenefit.views.html.memo`): for ea
 with the verdict, the deciding test and its margin, the award, the break-even discount rate and
 the three drivers that move the ratio most, then its charts; several scenarios open with a
 comparison page. The appendix (checks, conventions, cash flows, clawback) follows for one
-scenario, and for several with ``--appendix``. ``--date`` (default today, or ``SOURCE_DATE_EPOCH``)
-and ``--preparer`` head it; ``--sensitivity``, ``--vary KEY=DIST`` (Monte Carlo, with ``--draws``
-and ``--seed``), ``--diff REFERENCE.yaml`` and ``--actuals FILE`` add their pages.
+scenario, and for several with ``--appendix``. ``--date`` (exactly YYYY-MM-DD; default today, or
+``SOURCE_DATE_EPOCH``) and ``--preparer`` head it; ``--sensitivity``, ``--vary KEY=DIST`` (Monte
+Carlo, with ``--draws`` and ``--seed``), ``--diff REFERENCE.yaml`` and ``--actuals FILE`` add their
+pages. Every memo option needs ``--pdf``, and ``--draws`` and ``--seed`` need ``--vary``: an option
+given without the one it works with is refused in one line (exit 2), never ignored.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ...io.arguments import date_text
 from ...io.safe_text import terminal
 from ...io.writing import OutputError, atomic_write_text
 from ...model.evaluate import evaluate
 from ...version import installed_version
-from .options import parse_options, parse_vary, scenario_inputs
+from .options import is_given, parse_options, parse_vary, refuse_apart, scenario_inputs
 
 
 def register(subparsers) -> None:
@@ -48,18 +51,18 @@ def register(subparsers) -> None:
         metavar="KEY=DIST",
         help="a Monte Carlo page: a key and its distribution, as for netbenefit montecarlo; repeatable",
     )
-    memo.add_argument("--draws", type=_draws, default=2_000, help="Monte Carlo draws (default 2,000)")
-    memo.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
+    memo.add_argument("--draws", type=_draws, default=None, help="Monte Carlo draws, with --vary (default 2,000)")
+    memo.add_argument("--seed", type=int, default=None, help="Monte Carlo seed, with --vary (default 0)")
     memo.add_argument("--diff", type=Path, metavar="REFERENCE.yaml", help="a page on what changed from this scenario")
     memo.add_argument("--actuals", type=Path, metavar="FILE", help="a page on the actual results (one scenario)")
     parser.set_defaults(handler=run)
 
 
 def _date(text: str):
-    import datetime as dt
-
+    """Exactly YYYY-MM-DD, as the help says (not ``20260310`` or ``2026-W10-1``, which Python's
+    ``date.fromisoformat`` also reads): :func:`netbenefit.io.arguments.date_text`."""
     try:
-        return dt.date.fromisoformat(text)
+        return date_text(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"give a date as YYYY-MM-DD, not {text!r}") from None
 
@@ -75,12 +78,13 @@ def _draws(text: str) -> int:
 
 
 #: The options that shape the PDF memo, by their command-line names.
-MEMO_OPTIONS = ("date", "preparer", "appendix", "sensitivity", "vary", "diff", "actuals")
+MEMO_OPTIONS = ("date", "preparer", "appendix", "sensitivity", "vary", "draws", "seed", "diff", "actuals")
 
 
 def memo_options(args: argparse.Namespace) -> dict:
-    """The keyword arguments of :func:`netbenefit.views.html.memo.memo_html` from the command line."""
-    return {
+    """The keyword arguments of :func:`netbenefit.views.html.memo.memo_html` from the command line
+    (``--draws`` and ``--seed`` not given: the memo's own defaults)."""
+    options = {
         "date": args.date,
         "preparer": args.preparer,
         "appendix": True if args.appendix else None,
@@ -92,6 +96,7 @@ def memo_options(args: argparse.Namespace) -> dict:
         "actuals": args.actuals,
         "paper": args.paper,
     }
+    return {name: value for name, value in options.items() if value is not None or name not in ("draws", "seed")}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -102,9 +107,11 @@ def run(args: argparse.Namespace) -> int:
     pdf_only = args.out.suffix.lower() == ".pdf"
     if pdf_only and not args.pdf:
         raise OutputError(f"{args.out}: a .pdf file needs --pdf; or give an .html file")
-    given = [f"--{name}" for name in MEMO_OPTIONS if getattr(args, name) not in (None, False, "", [])]
+    given = [f"--{name}" for name in MEMO_OPTIONS if is_given(getattr(args, name))]
     if given and not args.pdf:
         raise OutputError(f"{', '.join(given)}: shape the PDF memo; add --pdf")
+    what = "sets the Monte Carlo page of the memo"  # refused apart, never ignored
+    refuse_apart("--vary KEY=DIST", bool(args.vary), [("--draws", args.draws), ("--seed", args.seed)], what)
     if args.actuals is not None and len(args.files) > 1:
         raise OutputError("--actuals: actual results belong to one scenario; give one scenario file")
     html_path = None if pdf_only else prepare_output_file(args.out, args.force)

@@ -8,6 +8,7 @@ from pathlib import Path
 from ...io.safe_text import terminal
 from ...io.writing import atomic_write_text
 from ...model.schema import scenario_schema_text
+from .options import refuse_apart
 
 
 def register(subparsers) -> None:
@@ -22,6 +23,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    refuse_apart("--out FILE", args.out is not None, [("--force", args.force)], "overwrites an existing --out file")
     text = scenario_schema_text()
     if args.out is None:
         sys.stdout.write(text)

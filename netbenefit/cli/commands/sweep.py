@@ -16,6 +16,7 @@ from .options import (
     dask_client,
     parse_options,
     parse_setting,
+    refuse_apart,
     scenario_inputs,
     summarised_warnings,
     write_table,
@@ -50,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from ...views.result_files import prepare_output_file  # the views that write files: deferred past start-up
 
     check_scheduler_options(args)  # every option before any file is read
+    refuse_apart("--out FILE", args.out is not None, [("--force", args.force)], "overwrites an existing --out file")
     if args.out is not None:
         prepare_output_file(args.out, args.force)  # refuse an existing file before any work
     grid = parse_options(args.settings, parse_setting, "--set")

@@ -28,6 +28,19 @@ def _sequence(value: Any) -> Any:
 
 #: A list of items (portions, ramp shares, streams, phases, bonuses): a YAML sequence, never a set.
 Items = BeforeValidator(_sequence)
+
+
+def unique_items(items: tuple) -> tuple:
+    """A list whose items are distinct (``shared``): an item given again is named by its place
+    (``shared.1: jobs.median_salary is listed twice``). The JSON Schema says it as ``uniqueItems``."""
+    for i, item in enumerate(items):
+        if item in items[:i]:
+            raise ValueError(f"{i}: {item} is listed twice")
+    return items
+
+
+#: A list of distinct items (:func:`unique_items`).
+UniqueItems = AfterValidator(unique_items)
 #: A name (of the scenario, a phase, a stream or a bonus): text of one character or more, printable.
 Name = Annotated[str, Strict(), Field(min_length=1), AfterValidator(no_control_characters)]
 YearKey = Annotated[int, Strict(), Field(ge=1, le=MAX_YEARS)]  # project (or phase) year, 1 = first year

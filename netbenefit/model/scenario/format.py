@@ -16,6 +16,8 @@ from pydantic import Field, PrivateAttr, Strict, ValidationError
 
 from ... import views
 from ...errors import ScenarioError
+from ...io.arguments import checked, mapping, optional, output_file, path, path_kind
+from ...io.arguments import plain as plain_data
 from ...io.text_rule import Prose
 from ...io.writing import write_file
 from ..plausibility import emit, entered_warnings, quieted
@@ -34,7 +36,7 @@ from .blocks import (
     Stream,
 )
 from .csv_files import read_csv_streams, read_multiplier_table
-from .fields import Block, ByYear, Items, Name, empty_by_year
+from .fields import Block, ByYear, Items, Name, UniqueItems, empty_by_year
 from .partial import partial
 from .paths import MISSING, at_path, plain, set_path, variant_name
 from .problems import error_of, problem_list
@@ -72,7 +74,7 @@ class Scenario(Block):
     attestations: Attestations = Attestations()
     phases: Annotated[tuple[Phase, ...], Items] = ()
     #: Drivers of the initial phase that every later phase shares (netbenefit.model.scenario.shared).
-    shared: Annotated[tuple[SharedKey, ...], Items] = ()
+    shared: Annotated[tuple[SharedKey, ...], Items, UniqueItems] = ()
     readings: Readings = Readings()
     #: The set of conventions (netbenefit/law/parameters/methods.yaml): this project's, or the authority's
     #: published choices where they are known.
@@ -96,10 +98,14 @@ class Scenario(Block):
     #: The values at dotted keys the model has read (netbenefit.model.cashflows.Inputs): the scenario is
     #: immutable, so each is looked up once, whatever the number of evaluations.
     _values_at: dict[str, Any] = PrivateAttr(default_factory=dict)
+    #: The (dotted key, value) pairs a plausibility warning was given for as they were given
+    #: (:meth:`replace`): evaluating the scenario does not warn of them again.
+    _warned: frozenset[tuple[str, float]] = PrivateAttr(default=frozenset())
 
     # -- construction ----------------------------------------------------------------------
 
     @classmethod
+    @checked("Scenario.from_dict", base_dir=optional(path))  # netbenefit.io.arguments
     def from_dict(
         cls,
         data: Any,
@@ -121,7 +127,7 @@ class Scenario(Block):
         base = Path(base_dir) if base_dir is not None else Path.cwd()
         if not isinstance(data, Mapping):
             raise ScenarioError(source, "", "the scenario must be a mapping of keys to values")
-        data_given = data
+        data = data_given = plain_data(data)  # any Mapping, a read-only one inside it too: plain dicts
         problems: list[tuple[str, str]] = []  # every problem of the file, told in one run
         data = read_csv_streams(dict(data), source, base, problems)
         problems += shared_problems(data)
@@ -151,6 +157,7 @@ class Scenario(Block):
         return scenario
 
     @classmethod
+    @checked("Scenario.from_excel", path=path_kind)  # text or a Path (netbenefit.io.arguments)
     def from_excel(cls, path: str | Path, scenario: int | None = None) -> Scenario:
         """The scenario of a workbook netbenefit wrote (:meth:`Result.to_excel`, ``compare``), as
         edited: rebuilt from its input cells and validated as a scenario file is
@@ -202,6 +209,7 @@ class Scenario(Block):
         """
         return without_shared(plain(self), self.shared)
 
+    @checked("to_yaml", path=optional(output_file))  # netbenefit.io.arguments: a file in a folder that exists
     def to_yaml(self, path: str | Path | None = None) -> str | Path:
         """The scenario as a YAML scenario file that :func:`load_scenario` reads back to an equal
         scenario (every value, defaults included), from any folder. Streams read from CSV
@@ -253,6 +261,7 @@ class Scenario(Block):
     def __hash__(self) -> int:
         return equality_hash(self)
 
+    @checked("Scenario.replace", changes=optional(mapping))  # any Mapping (netbenefit.io.arguments)
     def replace(self, changes: Mapping[str, Any] | None = None, **keyword_changes: Any) -> Scenario:
         """A validated copy with the values at some dotted key paths changed.
 
@@ -285,14 +294,24 @@ class Scenario(Block):
         if written is not None:
             variant._written = written
 
+        variant._warned = self._warned
         if not quieted():  # a percent for a rate: a PlausibilityWarning, every line carried by each
             via = "given to Scenario.replace"
             lines = []
             for key, value in changes.items():
-                lines += entered_warnings(key, [value], via=via, scenario=variant)
+                said = entered_warnings(key, [value], via=via, scenario=variant)
+                if said and isinstance(value, int | float):  # warned once: evaluate does not say it again
+                    variant._warned = variant._warned | {(key, float(value))}
+                lines += said
             emit(tuple(lines), stacklevel=2)
         return variant
 
+    @property
+    def warned_values(self) -> frozenset[tuple[str, float]]:
+        """The ``(dotted key, value)`` pairs :meth:`replace` gave a plausibility warning for (each
+        value is warned about once: :func:`netbenefit.evaluate` does not warn of them again, and
+        keeps their lines in ``Result.warnings``)."""
+        return self._warned
     def _table(self) -> str | None:
         return self.revenue.multiplier_table if self.revenue is not None else None
 

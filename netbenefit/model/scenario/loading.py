@@ -3,6 +3,7 @@ loader (:mod:`netbenefit.io.strict_yaml`), then validated into a :class:`Scenari
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -11,23 +12,10 @@ import yaml
 
 from ...errors import ScenarioError
 from ...io import strict_yaml
+from ...io.arguments import checked, path_kind, unnameable
 from .format import Scenario
 from .limits import MAX_FILE_BYTES
 from .workbook_form import is_workbook_file
-
-
-def unnameable(path: str) -> str | None:
-    """Why no file can have the name ``path`` (a NUL; a lone surrogate the file system's encoding
-    cannot write, as an undecodable byte of a listed name can be), or None."""
-    import os
-
-    if "\x00" in path:
-        return "must not hold a NUL character (found \\x00)"
-    try:
-        os.fsencode(path)
-    except UnicodeEncodeError as error:
-        return f"must not hold a lone surrogate (found \\u{ord(path[error.start]):04x}), which no file name can hold"
-    return None
 
 
 def read_text_file(path: Path, source: str, key: str, what: str) -> str:
@@ -88,6 +76,7 @@ def _yaml_problem(error: yaml.YAMLError) -> str:
     return f"{problem}{where}"
 
 
+@checked(path=path_kind)  # text or a Path (netbenefit.io.arguments); its name is checked as it is read
 def load_scenario(path: str | Path) -> Scenario:
     """Read and validate a v1 scenario file.
 
@@ -114,7 +103,7 @@ def scenario_argument(value: Any, function: str) -> Scenario:
     file (loaded). Anything else is a ScenarioError saying a Scenario is expected."""
     if isinstance(value, Scenario):
         return value
-    if isinstance(value, str | Path):
+    if isinstance(value, str | os.PathLike):
         return load_scenario(value)
     raise ScenarioError(
         function, "", f"expected a Scenario or the path of a scenario file, not {type(value).__name__}"

@@ -103,7 +103,7 @@ def _problem(item: Mapping[str, Any], model: type[BaseModel] | None) -> tuple[st
         message = item["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
         problem = message[:1].lower() + message[1:]
         sub_key, _, rest = problem.partition(": ")
-        if kind == "value_error" and sub_key in SUB_KEYS and rest:  # a block's rule on one of its keys
+        if kind == "value_error" and (sub_key in SUB_KEYS or sub_key.isdigit()) and rest:  # a key or item of it
             key, problem = ".".join([*loc, sub_key]), rest
     if kind == "extra_forbidden":
         if len(loc) >= 2 and loc[-2] == "commitment" and "phases" in loc:

@@ -57,16 +57,13 @@ def covered(shared: tuple[str, ...]) -> set[str]:
 
 def shared_problems(data: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The problems of ``shared`` read from a file's plain data: a later phase stating a shared
-    key, an item listed twice, ``shared`` without later phases. Items that are not shareable are
-    told by validation (:func:`shareable`)."""
+    key, ``shared`` without later phases. Items that are not shareable, or listed twice, are told
+    by validation (``SharedKey``, :func:`netbenefit.model.scenario.fields.unique_items`)."""
     items = data.get("shared")
     if not isinstance(items, list | tuple) or not items:
         return []
-    problems = []
+    problems = []  # an item listed twice is the list's own rule (fields.unique_items)
     valid = [item for item in items if isinstance(item, str) and item in SHAREABLE]
-    for i, item in enumerate(items):
-        if item in valid and items.index(item) < i:
-            problems.append((f"shared.{i}", f"{item} is listed twice"))
     phases = data.get("phases")
     if not phases:
         problems.append(("shared", "names drivers the later phases share, and this scenario has no later phases"))

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...io.writing import atomic_write, source_date
+from ...io.writing import atomic_write, import_held, source_date
 from ...law import labels
 from ...model.conventions import Conventions
 
@@ -64,6 +64,7 @@ def plain_text(function: Callable) -> Callable:
 
     @functools.wraps(function)
     def drawn(*args, **kwargs):
+        chart_library()
         import matplotlib
 
         # only where math text would be on outside (not in a chart that another chart draws)
@@ -81,8 +82,17 @@ def plain_text(function: Callable) -> Callable:
     return drawn
 
 
+def chart_library() -> None:
+    """Import the chart library (matplotlib) with the signals that end a run held, the first time
+    (:func:`netbenefit.io.writing.import_held`): a signal landing while its C extensions initialise
+    is acted on after, in one line, never inside them (a traceback, exit 1). Every first use of it
+    passes here: a chart drawn (:func:`plain_text`), a figure made, printed or measured."""
+    import_held()
+
+
 def _use_headless_backend_unless_chosen() -> None:
     """Select ``Agg`` unless pyplot is already in use or ``MPLBACKEND`` chooses a backend."""
+    chart_library()
     if "matplotlib.pyplot" not in sys.modules and not os.environ.get("MPLBACKEND"):
         import matplotlib
 
@@ -108,6 +118,7 @@ def new_figure(size: tuple[float, float] = (10.0, 5.5)) -> tuple[Figure, Axes]:
     size : (float, float)
         Width and height. [inches]
     """
+    chart_library()
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=size, layout="constrained")
@@ -175,6 +186,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     The same figure always gives the same bytes: an SVG's ids are salted with
     :data:`SVG_HASH_SALT`, and an SVG or PDF records the date of
     :func:`netbenefit.io.writing.source_date` (``SOURCE_DATE_EPOCH``), or none."""
+    chart_library()
     if image_format == "png":
         from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
     elif image_format == "svg":
@@ -259,6 +271,7 @@ MISSING_GLYPHS = "[?]"
 @functools.cache
 def _drawable_codepoints() -> frozenset[int]:
     """The characters the charts' font can draw (Matplotlib's font for the house family)."""
+    chart_library()
     import matplotlib
     from matplotlib import font_manager, ft2font
 
@@ -372,6 +385,7 @@ def characters_across(ax: Axes, fontsize: float, share: float = _AXES_SHARE) -> 
 def set_title(ax: Axes, text: str, *, lines: int = 3) -> None:
     """The title of ``ax``, each of its lines wrapped to the Axes' width, at most ``lines`` lines
     (the last cut short with an ellipsis): a long name or a long list of keys stays in the figure."""
+    chart_library()
     from matplotlib import rcParams
     from matplotlib.font_manager import FontProperties
 

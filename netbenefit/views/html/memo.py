@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...errors import ScenarioError
+from ...io import arguments
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import source_date
 from ...model.result import Result
@@ -34,26 +36,51 @@ from .memo_sections import (
     memo_facts,
 )
 from .pieces import STYLE
-from .report import check_paper, print_css, write_pdf
+from .report import PAPER_SIZES, print_css, write_pdf
 
 if TYPE_CHECKING:
     from ...analysis.diff import Diff
 
 
 def memo_date(date: dt.date | str | None = None) -> dt.date:
-    """The date a memo carries: ``date`` (a date or ``YYYY-MM-DD``), else the date of
-    ``SOURCE_DATE_EPOCH`` when it is set (reproducible builds), else today."""
-    if isinstance(date, dt.datetime):
-        return date.date()
-    if isinstance(date, dt.date):
-        return date
-    if isinstance(date, str):
-        try:
-            return dt.date.fromisoformat(date)
-        except ValueError:
-            raise ValueError(f"date: give a date as YYYY-MM-DD, not {date!r}") from None
+    """The date a memo carries: ``date`` (a date or exactly ``YYYY-MM-DD``: a ScenarioError
+    otherwise), else the date of ``SOURCE_DATE_EPOCH`` when it is set (reproducible builds), else today."""
+    if date is not None:
+        return arguments.date(date, "date", "memo")
     fixed = source_date()
     return fixed.date() if fixed is not None else dt.date.today()
+
+
+#: The options of the memo (:func:`memo_html`), each with its check (:mod:`netbenefit.io.arguments`).
+MEMO_OPTIONS = {
+    "date": arguments.optional(arguments.date),
+    "preparer": arguments.text,
+    "appendix": arguments.optional(arguments.flag),
+    "sensitivity": arguments.flag,
+    "montecarlo": arguments.optional(arguments.mapping),
+    "draws": arguments.count(1),
+    "seed": arguments.optional(arguments.count(0)),
+    "diff": lambda value, argument, function: value,  # a Diff, a Scenario or a path: read by netbenefit.diff
+    "actuals": lambda value, argument, function: value,  # Actuals or a path: read by netbenefit.follow
+    "paper": lambda value, argument, function: arguments.choice(*PAPER_SIZES)(
+        value.lower() if isinstance(value, str) else value, argument, function
+    ),  # any case, as the report takes it
+}
+#: The options of the memo of a diff (:func:`diff_memo_html`).
+DIFF_MEMO_OPTIONS = ("date", "preparer", "paper")
+
+
+def memo_options(options: dict[str, Any], function: str = "memo_html", *, diff: bool = False) -> dict[str, Any]:
+    """``options`` of :func:`memo_html` (of :func:`diff_memo_html` with ``diff``), each checked: an
+    unknown option, or a value of the wrong kind, is a ScenarioError naming ``function`` and the
+    option (``to_pdf: draws: must be a whole number >= 1, not '5'``)."""
+    known = DIFF_MEMO_OPTIONS if diff else tuple(MEMO_OPTIONS)
+    checked = {}
+    for name, value in options.items():
+        if name not in known:
+            raise ScenarioError(function, name, f"is not an option of the memo; the options are {', '.join(known)}")
+        checked[name] = MEMO_OPTIONS[name](value, name, function)
+    return checked
 
 
 def _page(title: str, body: str, *, paper: str, date: dt.date, preparer: str) -> str:
@@ -115,7 +142,11 @@ def memo_html(
         A page on the actual results of the (one) scenario (:func:`netbenefit.follow`).
     paper : {"letter", "a4"}
     """
-    check_paper(paper)
+    options = memo_options(
+        {"date": date, "preparer": preparer, "appendix": appendix, "sensitivity": sensitivity, "montecarlo": montecarlo,
+         "draws": draws, "seed": seed, "paper": paper}
+    )  # fmt: skip
+    date, montecarlo, draws, seed = options["date"], options["montecarlo"], options["draws"], options["seed"]
     results = [results] if isinstance(results, Result) else list(results)
     if not results:
         raise ValueError("a memo needs at least one result")
@@ -140,7 +171,7 @@ def memo_html(
 def diff_memo_html(diff: Diff, *, date: dt.date | str | None = None, preparer: str = "", paper: str = "letter") -> str:
     """The memo of a :class:`~netbenefit.analysis.diff.Diff`: the ratio of each scenario, the inputs that
     differ and the attribution of the change, with its waterfall chart."""
-    check_paper(paper)
+    memo_options({"date": date, "preparer": preparer, "paper": paper}, diff=True)
     body = diff_page_html(diff, first=True)
     return _page(
         f"{diff.name_a} and {diff.name_b}: Emerge Program memo",

@@ -27,6 +27,7 @@ from ..charts.style import new_figure
 from .memo_actuals import actuals_page_html
 from .memo_sections import MemoFacts, MemoSections, driver_rows
 from .pieces import figure_html
+from .table import Cell, table_html
 
 if TYPE_CHECKING:
     from ...model.scenario import Scenario
@@ -203,21 +204,19 @@ def diff_page_html(diff: Any, *, first: bool = False, scenario: Scenario | None 
             return str(amount)
 
     keys = [str(key) for key in diff.inputs["key"]]
-    inputs = "".join(
-        f"<tr><td>{escape(_key_words(row.key, keys, scenario))}</td><td>{escape(shown(row.key, row.old))}</td>"
-        f"<td>{escape(shown(row.key, row.new))}</td></tr>"
+    inputs = [
+        [_key_words(row.key, keys, scenario), shown(row.key, row.old), shown(row.key, row.new)]
         for row in diff.inputs.itertuples(index=False)
         if row.key not in ("name", "description")
-    )
+    ]
     how = "by block" if diff.grouped else "by input"
     table = getattr(diff, "attribution_shown", diff.attribution)
-    attribution = "".join(
-        f"<tr><td>{escape(_key_words(str(row.key), keys, scenario))}</td>"
-        f"<td class='num'>{percentage_points(row.contribution, 2)}</td></tr>"
+    attribution = [
+        [_key_words(str(row.key), keys, scenario), Cell(percentage_points(row.contribution, 2), numeric=True)]
         for row in table.itertuples(index=False)
-    )
+    ]
     change = percentage_points(diff.margin_change, 2)
-    total = f"<tr><th>Total: the margin's change</th><td class='num'>{change}</td></tr>"
+    attribution.append([Cell("Total: the margin's change", header=True), Cell(change, numeric=True)])
     sentences = diff_sentences(diff)
     waterfall = ""
     if not table.empty:
@@ -232,10 +231,8 @@ def diff_page_html(diff: Any, *, first: bool = False, scenario: Scenario | None 
     return (
         f'<section class="memo-page diff{" first" if first else ""}"><h2>What changed: {escape(diff.name_a)} and '
         f"{escape(diff.name_b)}</h2>{paragraphs}"
-        "<table><thead><tr><th>Input</th><th>Reference</th><th>This scenario</th></tr></thead>"
-        f"<tbody>{inputs}</tbody></table>"
-        f"<table><thead><tr><th>Attributed {how}</th><th>Change of the margin</th></tr></thead>"
-        f"<tbody>{attribution}{total}</tbody></table>{waterfall}</section>"
+        f"{table_html(['Input', 'Reference', 'This scenario'], inputs)}"
+        f"{table_html([f'Attributed {how}', 'Change of the margin'], attribution)}{waterfall}</section>"
     )
 
 

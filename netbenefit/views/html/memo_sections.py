@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...analysis import break_even_discount_rate, sensitivity
+from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import import_held
 from ...law.labels import margin_points, money_exact, ratio, ratio_verdict, share, value, varied_short_label
@@ -38,6 +39,7 @@ from ..explore import RANKING_CHANGE, ranked_drivers
 from .pieces import FAIL_STYLE, PASS_STYLE, figure_html, html_table
 from .report import chart_or_sentence, clawback_section_html, conventions_html, schedule_cell
 from .result import cashflows_html, checks_html, phase_tests_html
+from .table import Cell, pairs_html, table_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -205,32 +207,32 @@ def _driver_name(facts: MemoFacts, key: str) -> str:
     return varied_short_label(key, facts.drivers.attrs.get("key_labels"))
 
 
-def _end_cell(key: str, at: Any, ratio_at: float, threshold: float, passes: bool, failed: str) -> str:
+def _end_cell(key: str, at: Any, ratio_at: float, threshold: float, passes: bool, failed: str) -> Markup:
     """One end of a driver, from the sensitivity's row: its value, the deciding test's ratio there
     with its verdict (written true to it), and the other checks that fail there."""
     written, _ = ratio_verdict(ratio_at, threshold, passes, 1)
     other = [check for check in str(failed).split() if check != "71(a)(5)"]
     words = f"not eligible: {', '.join(other)} {'fails' if len(other) == 1 else 'fail'}" if other else ""
-    return f"{escape(value(key, at))} &#8594; {written}, {verdict_word(passes)}{'; ' + escape(words) if words else ''}"
+    failing = f"; {escape(words)}" if words else ""
+    return Markup(f"{escape(value(key, at))} &#8594; {escape(written)}, {verdict_word(passes)}{failing}")
 
 
 def driver_rows(facts: MemoFacts, count: int) -> str:
-    rows = []
-    for row in facts.drivers.head(count).itertuples(index=False):
-        rows.append(
-            f"<tr><td>{escape(_driver_name(facts, row.key))}</td>"
-            f"<td class='num'>{escape(value(row.key, row.base))}</td>"
-            f"<td>{_end_cell(row.key, row.low, row.ratio_low, row.threshold, row.passes_low, row.failed_low)}</td>"
-            f"<td>{_end_cell(row.key, row.high, row.ratio_high, row.threshold, row.passes_high, row.failed_high)}</td>"
-            f"<td class='num'>{100 * row.swing:.1f} points</td><td>{escape(facts.grades.get(row.key, ''))}</td></tr>"
-        )
+    rows = [
+        [
+            _driver_name(facts, row.key),
+            Cell(value(row.key, row.base), numeric=True),
+            _end_cell(row.key, row.low, row.ratio_low, row.threshold, row.passes_low, row.failed_low),
+            _end_cell(row.key, row.high, row.ratio_high, row.threshold, row.passes_high, row.failed_high),
+            Cell(f"{100 * row.swing:.1f} points", numeric=True),
+            facts.grades.get(row.key, ""),
+        ]
+        for row in facts.drivers.head(count).itertuples(index=False)
+    ]
     if not rows:
         return "<p>No driver could be moved by +/-20% (no numeric key with a nonzero value).</p>"
-    return (
-        "<table class='drivers'><thead><tr><th>Driver</th><th>Value</th><th>At -20%: ratio, test</th>"
-        "<th>At +20%: ratio, test</th><th>Swing</th><th>Grade</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+    head = ["Driver", "Value", "At -20%: ratio, test", "At +20%: ratio, test", "Swing", "Grade"]
+    return table_html(head, rows, attributes="class='drivers'")
 
 
 def deciding_row(result: Result):
@@ -293,12 +295,13 @@ def summary_page_html(facts: MemoFacts, *, first: bool) -> str:
         (f"{MAX_CREDIT_WORDS}, present value", escape(max_credit_text(result, money_exact))),
         ("Break-even discount rate", escape(break_even_words(facts))),
     ]
-    table = "".join(f"<tr><th>{name}</th><td>{text}</td></tr>" for name, text in facts_rows)
+    # each name and text the package's own words around the text it escaped above
+    table = pairs_html(((Markup(name), Markup(text)) for name, text in facts_rows), attributes='class="facts"')
     return f"""<section class="memo-page summary{" first" if first else ""}">
 <h1>{escape(result.name)}</h1>
 <p>Memo on an application to the Emerge Program: eligibility and the net positive benefit test.</p>
 <div class="verdict" style="{style}"><b>{escape(summary_sentence(facts))}</b></div>
-<table class="facts"><tbody>{table}</tbody></table>
+{table}
 <h3>The {FIRST_PAGE_DRIVERS} drivers that move the ratio most</h3>
 <p>Each moved by 20% either way, the others kept (the default tornado): at each end, the ratio of the test
 that decides there and its verdict. The grade says where its value comes from (a cited parameter's grade, a
@@ -336,10 +339,10 @@ def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
     """The first page of a memo on several scenarios: one row each, the deciding test's ratio with the
     threshold, the margin and the verdict beside it (and a pass that rests on the elected extension
     said below the table), and the chart of the ratios."""
-    rows, notes = [], []
+    rows, styles, notes = [], [], []
     for facts in all_facts:
         result = facts.result
-        style = PASS_STYLE if result.eligible and result.passes else FAIL_STYLE
+        styles.append(PASS_STYLE if result.eligible and result.passes else FAIL_STYLE)
         value_text, threshold = deciding_ratio(result, 1)
         name = deciding_name(result)
         verdict = verdict_word(facts.deciding.passes)
@@ -350,17 +353,20 @@ def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
         eligible = "yes" if result.eligible else (f"no: {', '.join(failed)} {'fails' if len(failed) == 1 else 'fail'}"
                                                   if failed else "no")
         rows.append(
-            f'<tr style="{style}"><td>{escape(result.name)}</td>'
-            f"<td>{escape(name) if name else 'the project'}</td>"
-            f'<td class="num">{value_text}</td>'
-            f'<td class="num">{threshold}</td><td class="num">{margin_points(facts.margin, facts.deciding.passes)}</td>'
-            f"<td>{escape(verdict)}</td><td>{escape(eligible)}</td>"
-            f'<td class="num">{money_exact(result.requested_credits)}</td>'
-            f"<td>{escape(break_even_cell(facts))}</td></tr>"
+            [
+                result.name,
+                name or "the project",
+                Cell(value_text, numeric=True),
+                Cell(threshold, numeric=True),
+                Cell(margin_points(facts.margin, facts.deciding.passes), numeric=True),
+                verdict,
+                eligible,
+                Cell(money_exact(result.requested_credits), numeric=True),
+                break_even_cell(facts),
+            ]
         )
-    header = "".join(
-        f"<th>{h}</th>"
-        for h in (
+    header = list(
+        (
             "Scenario",
             "Deciding test",
             "Its net benefit ratio",
@@ -381,7 +387,7 @@ def comparison_page_html(all_facts: Sequence[MemoFacts]) -> str:
         "<p>Each scenario's deciding test of 71(a)(5) (the cumulative test with the lowest ratio; the project's "
         "only test where it has no later phases) against its own threshold; the margin is the ratio minus the "
         "threshold. Each scenario's first pages follow.</p>"
-        f"<table><thead><tr>{header}</tr></thead><tbody>{''.join(rows)}</tbody></table>{note}"
+        f"{table_html(header, rows, row_styles=styles)}{note}"
         f"{figure_html(figure, alt, CAPTION)}</section>"
     )
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...law.labels import label
 from ..charts.style import figure_bytes
+from .table import frame_html
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,21 +56,18 @@ def _header(column, streams=()) -> str:
     return label(str(column), streams=streams, default=str(column).replace("_", " "))
 
 
-def html_table(frame: pd.DataFrame, cell, *, index: str | None = None, streams=()) -> str:
-    """An HTML table of ``frame``; ``cell(column, value)`` gives each cell's text (HTML); headers
-    in words with units."""
-    header = "".join(
-        f"<th>{escape(_header(c, streams))}</th>" for c in ([index] if index else []) + list(frame.columns)
+def html_table(frame: pd.DataFrame, cell, *, index: str | None = None, streams=(), truncate: bool = False) -> str:
+    """An HTML table of ``frame`` (:func:`netbenefit.views.html.table.frame_html`, which escapes
+    every value, header and index label); ``cell(column, value)`` gives each cell's text, escaped,
+    or its HTML as :class:`~netbenefit.io.safe_text.Markup` (what :func:`escape` gives); headers in
+    words with units. Every row, or with ``truncate`` (a notebook) as many as pandas shows."""
+    return frame_html(
+        frame,
+        cell,
+        header=lambda column: _header(column, streams),
+        index=_header(index, streams) if index else None,
+        truncate=truncate,
     )
-    rows = []
-    for index_label, row in frame.iterrows():
-        cells = [f'<td class="num">{escape(str(index_label))}</td>'] if index else []
-        for column, value in row.items():
-            text = cell(column, value)
-            numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-            cells.append(f'<td class="num">{text}</td>' if numeric else f"<td>{text}</td>")
-        rows.append(f"<tr>{''.join(cells)}</tr>")
-    return f'<div class="scroll"><table><thead><tr>{header}</tr></thead><tbody>{"".join(rows)}</tbody></table></div>'
 
 
 # ----------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ...analysis.keys import key_label
 from ...errors import ScenarioError
+from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import atomic_write, dates_fixed, import_held, write_file
 from ...law.labels import TAX_LABELS, label, money_exact, ratio, ratio_verdict, share, years
@@ -30,6 +31,7 @@ from .result import (
     phase_tests_html,
     warnings_html,
 )
+from .table import Cell, pairs_html, table_html
 
 #: Paper sizes of the printed report (CSS ``@page size``).
 PAPER_SIZES = {"letter": "letter", "a4": "A4"}
@@ -187,8 +189,8 @@ def conventions_html(result: Result) -> str:
     for note in result.conventions:  # the model's own notes: multipliers, payroll, taxes left out
         label, _, text = note.partition(": ")
         rows.append((escape(label[:1].upper() + label[1:]), escape(text)))
-    body = "".join(f"<tr><th>{name}</th><td>{text}</td></tr>" for name, text in rows)
-    return f"<table><tbody>{body}</tbody></table>"
+    # each row the package's own words around the text it escaped above
+    return pairs_html((Markup(name), Markup(text)) for name, text in rows)
 
 
 def inputs_html(result: Result) -> str:
@@ -206,14 +208,8 @@ def inputs_html(result: Result) -> str:
             except (ScenarioError, KeyError, ValueError):
                 pass
         numeric = isinstance(value, int | float) and not isinstance(value, bool)
-        cell = '<td class="num">' if numeric else "<td>"
-        rows.append(
-            f"<tr><td><code>{escape(key)}</code></td><td>{escape(words)}</td>{cell}{escape(written_value(value))}</td></tr>"
-        )
-    return (
-        "<table><thead><tr><th>Key</th><th>Input</th><th>Value as written</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+        rows.append([Markup(f"<code>{escape(key)}</code>"), words, Cell(written_value(value), numeric=numeric)])
+    return table_html(["Key", "Input", "Value as written"], rows)
 
 
 def benefits_by_tax_html(result: Result) -> str:
@@ -221,19 +217,22 @@ def benefits_by_tax_html(result: Result) -> str:
     table = result.benefits_by_tax
     if table is None or table.empty:
         return ""
-    rows = "".join(
-        f"<tr><td>{escape(TAX_LABELS.get(row.tax, str(row.tax)))}</td><td class='num'>{money_exact(row.nominal)}</td>"
-        f"<td class='num'>{money_exact(row.pv)}</td></tr>"
+    rows = [
+        [
+            TAX_LABELS.get(row.tax, str(row.tax)),
+            Cell(money_exact(row.nominal), numeric=True),
+            Cell(money_exact(row.pv), numeric=True),
+        ]
         for row in table.itertuples(index=False)
+    ]
+    rows.append(
+        [
+            Cell("Total", header=True),
+            Cell(money_exact(float(table["nominal"].sum())), numeric=True),
+            Cell(money_exact(float(table["pv"].sum())), numeric=True),
+        ]
     )
-    total = (
-        f"<tr><th>Total</th><td class='num'>{money_exact(float(table['nominal'].sum()))}</td>"
-        f"<td class='num'>{money_exact(float(table['pv'].sum()))}</td></tr>"
-    )
-    return (
-        "<table><thead><tr><th>Tax</th><th>Nominal amount [USD]</th><th>Present value [USD]</th></tr></thead>"
-        f"<tbody>{rows}{total}</tbody></table>"
-    )
+    return table_html(["Tax", "Nominal amount [USD]", "Present value [USD]"], rows)
 
 
 def clawback_html(result: Result) -> str:
@@ -276,17 +275,16 @@ def _scenario_sections(result: Result) -> str:
     scenario = result.scenario
     extended = ""
     if result.extended_years > 0:
-        schedule = "".join(
-            f"<tr><td class='num'>{int(row.years_maintained)}</td>"
-            f"<td class='num'>{money_exact(row.repayment)}</td></tr>"
+        schedule = [
+            [Cell(f"{int(row.years_maintained)}", numeric=True), Cell(money_exact(row.repayment), numeric=True)]
             for row in result.repayment_schedule.itertuples(index=False)
-        )
+        ]
         extended = (
             f"<h3>Extended commitment, 71(a)(5)(d)</h3><p>{years(result.extended_years)} of extended commitment "
             "elected; PV of net benefits "
             f"without the extension {money_exact(result.pv_benefits_without_extension)}; incremental credit "
-            f"{money_exact(result.incremental_credit)}.</p><table><thead><tr><th>Extended years maintained [years]</th>"
-            f"<th>Repayment owed [USD]</th></tr></thead><tbody>{schedule}</tbody></table>"
+            f"{money_exact(result.incremental_credit)}.</p>"
+            f"{table_html(['Extended years maintained [years]', 'Repayment owed [USD]'], schedule)}"
         )
     donation = (
         f"<p>Infrastructure fund donation, 71(b)(2): {money_exact(result.infrastructure_fund_donation)}.</p>"

@@ -15,11 +15,13 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...law.labels import cell, jobs, money_exact, ratio, share
 from ...law.labels import net_benefit_headline as labels_headline
 from ..decision_words import MAX_CREDIT_WORDS, deciding_name, deciding_ratio, max_credit_text, phased
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
+from .table import Cell, table_html
 
 if TYPE_CHECKING:
     from ...model.result import Result
@@ -46,10 +48,13 @@ CASHFLOW_HEADLINE_COLUMNS = (
 # ----------------------------------------------------------------------------------------------
 
 
-def _verdict(passed: bool) -> str:
+def _verdict(passed: bool) -> Markup:
     style = PASS_STYLE if passed else FAIL_STYLE
     word = "PASS" if passed else "FAIL"
-    return f'<span style="{style};font-weight:bold;padding:0 4px;white-space:nowrap">{word}</span>'
+    return Markup(f'<span style="{style};font-weight:bold;padding:0 4px;white-space:nowrap">{word}</span>')
+
+
+_NO_WRAP = "white-space:nowrap"
 
 
 def _cashflow_cell(column: str, value) -> str:
@@ -90,13 +95,15 @@ def headline_html(result: Result) -> str:
 
 def checks_html(result: Result) -> str:
     """The checks of ``result.checks``: clause id, PASS or FAIL, message."""
-    rows = "".join(
-        f'<tr><td style="white-space:nowrap"><code>{escape(row.id)}</code></td>'
-        f'<td style="white-space:nowrap">{_verdict(bool(row.passed))}</td>'
-        f"<td>{escape(row.message)}</td></tr>"
+    rows = [
+        [
+            Cell(Markup(f"<code>{escape(row.id)}</code>"), style=_NO_WRAP),
+            Cell(_verdict(bool(row.passed)), style=_NO_WRAP),
+            row.message,
+        ]
         for row in result.checks.itertuples(index=False)
-    )
-    return f"<table><thead><tr><th>Clause</th><th>Result</th><th>Message</th></tr></thead><tbody>{rows}</tbody></table>"
+    ]
+    return table_html(["Clause", "Result", "Message"], rows)
 
 
 def _own_streams(result: Result) -> set[str]:
@@ -104,11 +111,14 @@ def _own_streams(result: Result) -> set[str]:
     return {s.name for s in scenario.streams} | {s.name for phase in scenario.phases for s in phase.streams}
 
 
-def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, group: int | None = None) -> str:
+def cashflows_html(
+    result: Result, columns: Sequence[str] | None = None, *, group: int | None = None, truncate: bool = False
+) -> str:
     """``result.cashflows`` by project year (every column, or ``columns``), money as dollars.
 
     With ``group``, the columns are split into tables of at most ``group`` columns, each with
-    the project year, so that a printed page keeps every column.
+    the project year, so that a printed page keeps every column. With ``truncate`` (a notebook),
+    the years are cut as pandas cuts a long table (``display.max_rows``).
     """
     frame = result.cashflows
     if columns is not None:
@@ -120,7 +130,7 @@ def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, grou
     for start in range(0, len(names), size):
         part = frame[names[start : start + size]]
         parts.append(
-            html_table(part, lambda column, value: escape(_cashflow_cell(column, value)), index="year", streams=streams)
+            html_table(part, _cashflow_cell, index="year", streams=streams, truncate=truncate)
         )
     return "".join(parts)
 
@@ -128,17 +138,18 @@ def cashflows_html(result: Result, columns: Sequence[str] | None = None, *, grou
 def phase_tests_html(result: Result) -> str:
     """The cumulative tests of a phased project (``result.phase_tests``)."""
     deciding = result.net_benefit_decision.deciding if len(result.phase_tests) > 1 else None
-    rows = "".join(
-        f"<tr><td>{'+'.join(str(k) for k in row.phases)}{' (decides)' if i == deciding else ''}</td>"
-        f"<td class='num'>{money_exact(row.pv_benefits)}</td>"
-        f"<td class='num'>{money_exact(row.pv_credits)}</td><td class='num'>{ratio(row.ratio, 1)}</td>"
-        f'<td style="white-space:nowrap">{_verdict(bool(row.passes))}</td></tr>'
+    rows = [
+        [
+            "+".join(str(k) for k in row.phases) + (" (decides)" if i == deciding else ""),
+            Cell(money_exact(row.pv_benefits), numeric=True),
+            Cell(money_exact(row.pv_credits), numeric=True),
+            Cell(ratio(row.ratio, 1), numeric=True),
+            Cell(_verdict(bool(row.passes)), style=_NO_WRAP),
+        ]
         for i, row in enumerate(result.phase_tests.itertuples(index=False))
-    )
-    return (
-        "<table><thead><tr><th>Phases</th><th>PV of net benefits [USD]</th><th>PV of tax credits [USD]</th>"
-        f"<th>Net benefit ratio [%]</th><th>Test</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
+    ]
+    head = ["Phases", "PV of net benefits [USD]", "PV of tax credits [USD]", "Net benefit ratio [%]", "Test"]
+    return table_html(head, rows)
 
 
 def award_calculation_html(result: Result) -> str:
@@ -181,7 +192,7 @@ def result_html(result: Result) -> str:
         f"<h3>Checks, P.L.2020, c.156, s.71</h3>{checks_html(result)}{phases}"
         f"<details><summary><b>Cash flows by project year</b> (nominal USD; present values at approval, "
         f"{share(result.discount_rate, 2)} discount rate)</summary>"
-        f"{cashflows_html(result, CASHFLOW_HEADLINE_COLUMNS)}</details></div>"
+        f"{cashflows_html(result, CASHFLOW_HEADLINE_COLUMNS, truncate=True)}</details></div>"
     )
 
 
@@ -192,26 +203,30 @@ def result_html(result: Result) -> str:
 
 def comparison_html(results: Sequence[Result]) -> str:
     """A styled summary table, one row per result, each row coloured by its net benefit test."""
-    rows = []
+    rows, styles = [], []
     for result in results:
         failed = " ".join(row.id for row in result.checks.itertuples(index=False) if not row.passed)
-        style = PASS_STYLE if result.passes else FAIL_STYLE
+        styles.append(PASS_STYLE if result.passes else FAIL_STYLE)
         value, threshold = deciding_ratio(result, 1)  # the deciding test's, written true to its verdict
         name = deciding_name(result)
         verdict = result.extension_words() or ("passes" if result.passes else "fails")
         rows.append(
-            f'<tr style="{style}"><td>{escape(result.name)}</td><td class="num">{escape(name + ": " if name else "")}'
-            f'{value}</td><td class="num">{threshold}</td><td>{escape(result.threshold_clause)}</td>'
-            f"<td>{escape(verdict)}</td><td>{'yes' if result.eligible else 'no'}</td>"
-            f'<td class="num">{money_exact(result.pv_benefits)}</td>'
-            f'<td class="num">{money_exact(result.pv_credits)}</td>'
-            f'<td class="num">{money_exact(result.max_credit_pv)}</td>'
-            f'<td class="num">{share(result.discount_rate, 2)}</td>'
-            f"<td>{escape(failed)}</td></tr>"
+            [
+                result.name,
+                Cell(f"{name}: {value}" if name else value, numeric=True),
+                Cell(threshold, numeric=True),
+                result.threshold_clause,
+                verdict,
+                "yes" if result.eligible else "no",
+                Cell(money_exact(result.pv_benefits), numeric=True),
+                Cell(money_exact(result.pv_credits), numeric=True),
+                Cell(money_exact(result.max_credit_pv), numeric=True),
+                Cell(share(result.discount_rate, 2), numeric=True),
+                failed,
+            ]
         )
-    header = "".join(
-        f"<th>{h}</th>"
-        for h in (
+    header = list(
+        (
             "Scenario",
             "Net benefit ratio of the deciding test [%]",
             "Threshold [%]",
@@ -225,7 +240,5 @@ def comparison_html(results: Sequence[Result]) -> str:
             "Failed checks",
         )
     )
-    return (
-        f'<div class="netbenefit"><style>{STYLE}</style><table><thead><tr>{header}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
+    return f'<div class="netbenefit"><style>{STYLE}</style>{table_html(header, rows, row_styles=styles)}</div>'
+
