@@ -2,7 +2,7 @@
 
     python benchmarks/bench_chart_types.py [--rounds N] [--smoke]
 
-One process draws the charts of a cold ``compare`` of the 13 bundled scenarios, in compare's
+One process draws the charts of a cold ``compare`` of the bundled scenarios, in compare's
 order, as its workers draw them (started as they are; :func:`netbenefit.views.charts.style.figure_bytes`:
 Matplotlib's own Agg canvas, 150 dpi, the same PNG writer), for ``N`` rounds after a warm-up round;
 beside each chart, the minimal chart of ``bench_compare.py``'s floor (one line of 11 points, a title,

@@ -6,7 +6,7 @@ against a floor of minimal charts, and rerun after one edit.
 Each side is a new process, timed wall-clock (the charts are drawn in parallel processes, so
 CPU time of one process would not tell), the sides taking turns in each round so that a change
 of load on the shared machine falls on all of them; each ratio is given of the minimum (the
-least noisy) and of the median of each side. The 13 bundled scenarios are copied (with their
+least noisy) and of the median of each side. The bundled scenarios are copied (with their
 data files) into a temporary folder first.
 
 - The baseline loads and evaluates the same files in one Python process
