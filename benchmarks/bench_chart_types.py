@@ -1,8 +1,8 @@
 """Benchmark: where each chart type's time goes, against the floor's minimal chart of its size.
 
-    python benchmarks/bench_chart_types.py [--rounds N]
+    python benchmarks/bench_chart_types.py [--rounds N] [--smoke]
 
-One process draws the charts of a cold ``compare`` of the 13 bundled scenarios, in compare's
+One process draws the charts of a cold ``compare`` of the bundled scenarios, in compare's
 order, as its workers draw them (started as they are; :func:`netbenefit.views.charts.style.figure_bytes`:
 Matplotlib's own Agg canvas, 150 dpi, the same PNG writer), for ``N`` rounds after a warm-up round;
 beside each chart, the minimal chart of ``bench_compare.py``'s floor (one line of 11 points, a title,
@@ -13,6 +13,9 @@ two axis labels) at the same pixel size, drawn the same way. CPU milliseconds pe
 - printing: the rest of the print, drawing into the Agg canvas;
 - PNG: Pillow's encoder;
 - glyphs (texts): the characters other than spaces of the texts the print draws, and the texts.
+
+``--smoke``: the charts of one scenario, one round after the warm-up (a check that the script runs,
+its numbers not meant to be read).
 """
 
 from __future__ import annotations
@@ -25,8 +28,22 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+import PIL.Image
+from matplotlib.backends.backend_agg import RendererAgg
+from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+import netbenefit
+from netbenefit.views import charts
+from netbenefit.views.chart_cache import warm_up
+from netbenefit.views.charts.style import figure_bytes, figure_size
+from netbenefit.views.result_files import _chart_jobs, _chart_worker_started
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.bench_compare import minimal_chart  # noqa: E402  (the floor's chart)
+
+#: The scenario of ``--smoke``.
+SMOKE_SCENARIO = "office_hq_default_area.yaml"
 
 PHASES = ("building", "layout", "printing", "PNG")
 
@@ -58,24 +75,18 @@ class Clock:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--smoke", action="store_true", help="one scenario, one round: a check that it runs (CI)")
     args = parser.parse_args()
-
-    import PIL.Image
-    from matplotlib.backends.backend_agg import RendererAgg
-    from matplotlib.layout_engine import ConstrainedLayoutEngine
-
-    import netbenefit
-    from benchmarks.bench_compare import minimal_chart  # the floor's chart
-    from netbenefit.views import charts
-    from netbenefit.views.chart_cache import warm_up
-    from netbenefit.views.charts.style import figure_bytes, figure_size
-    from netbenefit.views.result_files import _chart_jobs, _chart_worker_started
+    if args.smoke:
+        args.rounds = 1
 
     files = sorted((ROOT / "scenarios").glob("*.yaml"))
+    if args.smoke:
+        files = [ROOT / "scenarios" / SMOKE_SCENARIO]
     results = [netbenefit.evaluate(path) for path in files]
     jobs = _chart_jobs(results, "all")
     warm_up()
-    _chart_worker_started()  # the garbage collector as in compare's workers
+    _chart_worker_started(os.getppid())  # the garbage collector as in compare's workers (this process its own worker)
 
     clock = Clock()
     clock.wrap(ConstrainedLayoutEngine, "execute", "layout")

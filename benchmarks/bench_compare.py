@@ -1,12 +1,12 @@
 """Benchmark: ``netbenefit compare`` of the bundled scenarios against evaluating them in one process,
 against a floor of minimal charts, and rerun after one edit.
 
-    python benchmarks/bench_compare.py [--repeat N]
+    python benchmarks/bench_compare.py [--repeat N] [--smoke]
 
 Each side is a new process, timed wall-clock (the charts are drawn in parallel processes, so
 CPU time of one process would not tell), the sides taking turns in each round so that a change
 of load on the shared machine falls on all of them; each ratio is given of the minimum (the
-least noisy) and of the median of each side. The 13 bundled scenarios are copied (with their
+least noisy) and of the median of each side. The bundled scenarios are copied (with their
 data files) into a temporary folder first.
 
 - The baseline loads and evaluates the same files in one Python process
@@ -25,6 +25,9 @@ data files) into a temporary folder first.
   byte the cold run's of the same files.
 - ``compare`` with nothing changed, ``--charts summary`` and ``--charts none``, against the
   baseline (``--charts none``: goal 1.5x).
+
+``--smoke``: one round of every measure on one scenario (a check that the script runs, its numbers
+not meant to be read).
 """
 
 from __future__ import annotations
@@ -42,15 +45,16 @@ import tempfile
 import time
 from pathlib import Path
 
+from netbenefit.views.charts.style import figure_bytes, new_figure
+
 ROOT = Path(__file__).resolve().parents[1]
 EDITED = "office_hq_default_area.yaml"
+
 
 def minimal_chart(size: tuple[float, float], index: int = 0) -> bytes:
     """The floor's chart ``index`` as a PNG: the least a reader needs (one line of 11 points, a title
     of two lines, two axis labels and the tick labels), ``size`` inches, printed as the scenario
     charts are (:func:`netbenefit.views.charts.style.figure_bytes`)."""
-    from netbenefit.views.charts.style import figure_bytes, new_figure
-
     figure, ax = new_figure(size)
     ax.plot(range(1, 12), [index + k * k for k in range(11)], marker="o")
     ax.set_title(f"Chart {index}\nNet benefit ratio")
@@ -78,12 +82,12 @@ assert len(sizes) == chart_count(results)
 def draw(index):
     return len(minimal_chart(sizes[index], index))
 
-workers = min(len(results), os.cpu_count() or 1)
+workers = min(len(sizes), os.cpu_count() or 1)  # as compare starts them: one per core, at most one a chart
 from netbenefit.views.chart_cache import warm_up
 from netbenefit.views.result_files import _chart_worker_started
 warm_up()  # as compare does before its workers fork, which start as compare's do
 fork = multiprocessing.get_context("fork")
-with ProcessPoolExecutor(workers, mp_context=fork, initializer=_chart_worker_started) as pool:
+with ProcessPoolExecutor(workers, mp_context=fork, initializer=_chart_worker_started, initargs=(os.getpid(),)) as pool:
     assert all(pool.map(draw, range(len(sizes))))
 """
 
@@ -117,11 +121,14 @@ def ratio_line(name: str, times: dict, baseline: str, goal: float | None, note: 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="one round on one scenario: a check that it runs (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.repeat = 1
     work = Path(tempfile.mkdtemp(prefix="bench-compare-"))
     scenarios = work / "scenarios"
     shutil.copytree(ROOT / "scenarios", scenarios)
-    files = sorted(str(path) for path in scenarios.glob("*.yaml"))
+    files = sorted(str(path) for path in scenarios.glob("*.yaml") if not args.smoke or path.name == EDITED)
     out = work / "out"
     python = [sys.executable]
     compare = [*python, "-m", "netbenefit", "compare", *files]

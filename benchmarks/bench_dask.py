@@ -1,12 +1,13 @@
 """Benchmark: Monte Carlo on a local Dask cluster against the same run in one process.
 
-    python benchmarks/bench_dask.py [--draws 1000000] [--workers 2] [--repeat 3]
+    python benchmarks/bench_dask.py [--draws 1000000] [--workers 2] [--repeat 3] [--smoke]
 
 Starts a ``distributed.LocalCluster`` of ``--workers`` single-threaded worker processes, then
 times, wall-clock and interleaved, ``montecarlo`` of the office HQ scenario (the four keys of
 ``bench_analysis.py``, summary only) in this process and on the cluster, with chunks of 100,000
 draws; then the cost of a task, from a run of many tiny chunks. The results are asserted equal.
-Needs ``pip install 'netbenefit[dask]'``.
+Needs ``pip install 'netbenefit[dask]'``. ``--smoke``: one round of 20,000 draws on two workers
+(a check that the script runs, its numbers not meant to be read).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import statistics
 import time
 
 from bench_analysis import SCENARIO, VARY  # the same scenario and keys (this script's folder is on the path)
+from distributed import Client, LocalCluster
 
 import netbenefit
 from netbenefit.analysis import montecarlo
@@ -26,9 +28,10 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=1_000_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="one small round: a check that it runs (CI)")
     args = parser.parse_args()
-    from distributed import Client, LocalCluster
-
+    if args.smoke:
+        args.draws, args.workers, args.repeat = 20_000, 2, 1
     scenario = netbenefit.load_scenario(SCENARIO)
     with (
         LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,

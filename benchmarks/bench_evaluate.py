@@ -1,7 +1,7 @@
 """Benchmark: ``evaluate`` and ``load_scenario`` against a hand-written numpy computation, and the
 command line's cold start against ``import pandas``.
 
-    python benchmarks/bench_evaluate.py [--repeat N]
+    python benchmarks/bench_evaluate.py [--repeat N] [--cold-repeat N] [--smoke]
 
 Absolute times on shared machines are noisy, so each target is a ratio to a baseline doing the
 same work, measured in the same run, the two sides taking turns (interleaved repeats); each
@@ -16,6 +16,9 @@ ratio is given of the minimum (the least noisy) and of the median of each side:
   for every bundled scenario. Target: within 2x.
 - cold start: ``netbenefit evaluate FILE --json`` (and ``--help``, ``import netbenefit``) in a new
   process, against ``python -c "import pandas"``. Target: within 1.0x.
+
+``--smoke``: two repeats in the process, each new process once (a check that the script runs, its
+numbers not meant to be read).
 """
 
 from __future__ import annotations
@@ -96,7 +99,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=200, help="repeats of the in-process timings")
     parser.add_argument("--cold-repeat", type=int, default=7, help="repeats of each new process")
+    parser.add_argument("--smoke", action="store_true", help="each measure taken once or twice: a check that it runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.repeat, args.cold_repeat = 2, 1
 
     scenario = netbenefit.load_scenario(OFFICE)
     reference, result = hand_written_ratio(scenario), netbenefit.evaluate(scenario)

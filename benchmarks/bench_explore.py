@@ -1,6 +1,9 @@
 """Benchmark: the explorer (``netbenefit.explore``) opening and following a slider, against a floor.
 
-    python benchmarks/bench_explore.py [--repeat N]
+    python benchmarks/bench_explore.py [--repeat N] [--moves N] [--smoke]
+
+``--smoke``: one round of two moves, each measure taken once (a check that the script runs, its
+numbers not meant to be read). Needs ipywidgets (``pip install 'netbenefit[explore]'``).
 
 The scenario is ``scenarios/office_hq_default_area.yaml``. Each measure is CPU time of this
 process (``time.process_time``: the drawing is single-threaded, and the CPU time of a process is
@@ -34,7 +37,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT))  # the floor's new process imports this file as benchmarks.bench_explore
+
+import netbenefit  # noqa: E402
+from benchmarks.bench_compare import minimal_chart  # noqa: E402
+from netbenefit.views.charts import cumulative_pv  # noqa: E402
+from netbenefit.views.charts.style import figure_bytes, new_figure  # noqa: E402
+from netbenefit.views.explore import CHART_DPI, CHART_SIZE, Explorer  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "office_hq_default_area.yaml"
 #: The key moved by a drag, and how far each move takes it.
@@ -51,9 +60,6 @@ def timed(work) -> tuple[float, float]:
 def floor_chart() -> bytes:
     """The floor's minimal chart at the pixel size of the explorer's chart (printed at 150 dpi by
     ``minimal_chart``, so its size in inches is scaled from the explorer's resolution)."""
-    from benchmarks.bench_compare import minimal_chart
-    from netbenefit.views.explore import CHART_DPI, CHART_SIZE
-
     scale = CHART_DPI / 150
     return minimal_chart((CHART_SIZE[0] * scale, CHART_SIZE[1] * scale))
 
@@ -67,7 +73,7 @@ scenario = netbenefit.load_scenario({path!r})
 {work}
 print(time.perf_counter() - start)
 """
-OPEN_WORK = "from netbenefit.explore import Explorer\nExplorer(scenario)"
+OPEN_WORK = "from netbenefit.views.explore import Explorer\nExplorer(scenario)"
 FLOOR_WORK = "from benchmarks.bench_explore import floor_chart\nnetbenefit.evaluate(scenario)\nfloor_chart()"
 
 
@@ -81,11 +87,6 @@ def first_open(work: str) -> tuple[float, float]:
 
 def new_figure_move(variant) -> bytes:
     """A move as the explorer drew it before: the variant evaluated, a new chart drawn whole and printed."""
-    import netbenefit
-    from netbenefit.views.charts import cumulative_pv
-    from netbenefit.views.charts.style import figure_bytes, new_figure
-    from netbenefit.views.explore import CHART_DPI, CHART_SIZE
-
     figure, ax = new_figure(CHART_SIZE)
     cumulative_pv(netbenefit.evaluate(variant), ax=ax)
     return figure_bytes(figure, "png", dpi=CHART_DPI)
@@ -106,10 +107,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="rounds of each measure (default 7)")
     parser.add_argument("--moves", type=int, default=20, help="slider moves per round (default 20)")
+    parser.add_argument("--smoke", action="store_true", help="one round of two moves: a check that it runs (CI)")
     args = parser.parse_args()
-
-    import netbenefit
-    from netbenefit.views.explore import Explorer
+    if args.smoke:
+        args.repeat, args.moves = 1, 2
 
     scenario = netbenefit.load_scenario(SCENARIO)
     netbenefit.evaluate(scenario)  # imports and first-use caches warmed on both sides

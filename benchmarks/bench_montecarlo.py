@@ -1,6 +1,6 @@
 """Benchmark: ``montecarlo`` against a fused numpy reference that uses the model's structure.
 
-    python benchmarks/bench_montecarlo.py [--draws 1000000] [--repeat 5]
+    python benchmarks/bench_montecarlo.py [--draws 1000000] [--repeat 5] [--smoke]
 
 1,000,000 draws of four keys of ``scenarios/office_hq_default_area.yaml`` (as in
 ``bench_analysis.py``), draws kept, against a reference written for this scenario alone: jobs,
@@ -17,6 +17,9 @@ and ratios agree to 1e-12 relative and the pass and eligibility flags are identi
 Each side is timed in CPU seconds ``--repeat`` times, interleaved with ``montecarlo`` on its
 general path (``use_structure=False``) and the reference, so that a change of load on the shared
 machine falls on every side; ratios of the minimum and of the median. Goal: within 2x.
+
+``--smoke``: one run of each side, 2,000 draws (a check that the script runs, its numbers not meant
+to be read).
 """
 
 from __future__ import annotations
@@ -95,7 +98,10 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--smoke", action="store_true", help="one small run of each side: a check that it runs (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.draws, args.repeat = 2_000, 1
     scenario = netbenefit.load_scenario(SCENARIO)
     draws, seed = args.draws, args.seed
     sides = {

@@ -1,6 +1,6 @@
 """Benchmark: the portfolio Monte Carlo in one process against a local Dask cluster.
 
-    python benchmarks/bench_portfolio.py [--applications 200] [--draws 100000] [--workers 2] [--repeat 2]
+    python benchmarks/bench_portfolio.py [--applications 200] [--draws 100000] [--workers 2] [--repeat 2] [--smoke]
 
 The example portfolio (``scenarios/portfolio/montecarlo.yml``: its applications, their
 distributions and the shared macro draws) is repeated to ``--applications`` applications. The
@@ -8,8 +8,8 @@ run of ``--draws`` draws (chunks of 10,000 draws, groups of 20 applications: one
 timed wall-clock, in this process and on a ``distributed.LocalCluster`` of ``--workers``
 single-threaded worker processes (``local_cluster``: with the allocator setting of
 ``WORKER_ENVIRONMENT``), the two taking turns in each round; the fiscal-year sums are
-asserted equal, bit for bit. Then the per-task overhead: 400 tasks, each of one
-application and 10 draws, on both sides. From them, the expected throughput on N machines of
+asserted equal, bit for bit. Then the per-task overhead: as many tasks as the run has (100 by
+default), each of one application and 10 draws, on both sides. From them, the expected throughput on N machines of
 ``--cores`` cores each (default: this machine's):
 
     throughput(N) = min(N x cores x W / (W / r1 + overhead), C / reduce)
@@ -20,6 +20,9 @@ application) and ``reduce`` the client's time to add one chunk's sums (the group
 on the workers; measured here): the cluster's cores, each paying the overhead per task, until the
 client that adds the chunks' sums becomes the bottleneck. A model from two points, not a measurement on N
 machines; the network between real machines adds to the overhead. Needs ``netbenefit[dask]``.
+
+``--smoke``: 20 applications x 20,000 draws, one round (a check that the script runs, its numbers
+not meant to be read).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from distributed import Client
 
 from netbenefit.analysis.portfolio.montecarlo import (
     load_portfolio_file,
@@ -43,7 +47,6 @@ from netbenefit.analysis.portfolio.montecarlo import (
 ROOT = Path(__file__).resolve().parents[1]
 PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo.yml"
 CHUNK, GROUP = 10_000, 20
-TINY_TASKS = 400  # 20 applications x 20 chunks of 10 draws
 
 
 def repeated(book, count: int):
@@ -61,9 +64,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores per machine of the model")
+    parser.add_argument("--smoke", action="store_true", help="a small run, one round: a check that it runs (CI)")
     args = parser.parse_args()
-    from distributed import Client
-
+    if args.smoke:
+        args.applications, args.draws, args.repeat = 20, 20_000, 1
     book = repeated(load_portfolio_file(PORTFOLIO), args.applications)
     tiny_book = book  # its own draws, so that each tiny task computes
     tasks = -(-args.applications // GROUP) * -(-args.draws // CHUNK)
@@ -122,7 +126,7 @@ def main() -> None:
     one = min(times["one process"])
     rate = work / one
     # wall time on the cluster = tasks x (t + overhead) / workers; in one process = tasks x t
-    overhead = max(0.0, (min(small["cluster"]) * args.workers - min(small["one process"])) / TINY_TASKS)
+    overhead = max(0.0, (min(small["cluster"]) * args.workers - min(small["one process"])) / tasks)
     per_task = GROUP * CHUNK
     print(
         f"portfolio Monte Carlo: {args.applications} applications x {args.draws:,} draws = {work:,} application-draws; "
@@ -136,7 +140,7 @@ def main() -> None:
     )
     print(f"one-process rate: {rate:,.0f} application-draws a second")
     print(
-        f"per-task overhead ({TINY_TASKS} tasks of 1 application x 10 draws): {overhead * 1e3:.1f} ms a task "
+        f"per-task overhead ({tasks} tasks of 1 application x 10 draws): {overhead * 1e3:.1f} ms a task "
         f"(cluster {min(small['cluster']):.2f} s vs one process {min(small['one process']):.2f} s, min); "
         f"client reduce {reduce * 1e3:.1f} ms a chunk"
     )

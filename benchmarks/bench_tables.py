@@ -1,6 +1,6 @@
 """Benchmark: a 200,000-row table of Monte Carlo draws shown in a notebook (its ``_repr_html_``).
 
-    python benchmarks/bench_tables.py [--rows 200000] [--repeat 5]
+    python benchmarks/bench_tables.py [--rows 200000] [--repeat 5] [--smoke]
 
 The table is ``netbenefit.montecarlo(...).draws`` of ``scenarios/office_hq_default_area.yaml``
 (four keys varied), sliced to ``--rows`` rows: a ``ResultTable``, shown with its cells by unit.
@@ -16,7 +16,8 @@ them; the ratios are given of the minimum (the least noisy) and of the median of
 - pandas: ``pandas.DataFrame(table)._repr_html_()``, pandas' own display of the same table (the
   same rows, its own number formats): the baseline.
 
-The size of each page is printed too.
+The size of each page is printed too. ``--smoke``: 2,000 rows, one repeat (a check that the script
+runs, its times not a measurement).
 """
 
 from __future__ import annotations
@@ -58,7 +59,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--smoke", action="store_true", help="2,000 rows, one repeat: a check that it runs")
     args = parser.parse_args()
+    if args.smoke:
+        args.rows, args.repeat = 2_000, 1
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run = netbenefit.montecarlo(SCENARIO, draws=args.rows, vary=VARY, seed=1, progress=False)

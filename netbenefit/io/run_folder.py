@@ -73,6 +73,11 @@ class Run:
         self.listed += paths
         return paths
 
+    def may_keep(self) -> bool:
+        """Whether :meth:`unchanged` may say yes to any file: the cache is on and the previous run
+        recorded what drew a file (a chart)."""
+        return self.cache and any("drawn_from" in entry for entry in self.previous.values())
+
     def unchanged(self, name: str, drawn_from: str | None) -> bool:
         """Whether the file ``name`` (relative to the folder) may be kept as it is: the cache is
         on, the previous run recorded it drawn from ``drawn_from`` (not None), and its bytes are

@@ -32,6 +32,13 @@ def _options(image_format: str) -> dict:
     return options
 
 
+def charts_may_be_kept(root: Path) -> bool:
+    """Whether the run writing into ``root`` may keep a chart of the previous run: it keeps its cache
+    on and the previous run recorded what drew a chart (:meth:`Run.may_keep`). Outside a run, no."""
+    run = current_run(root)
+    return run is not None and run.may_keep()
+
+
 def kept_charts(
     root: Path,
     results: Sequence[Result],

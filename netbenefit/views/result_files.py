@@ -4,6 +4,7 @@ so that a failing or interrupted run never leaves a half-written file."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,7 @@ from ..io.writing import CHART_FILE_STEMS, OutputError, atomic_write, file_stems
 from ..model.compare import SUMMARY_COLUMNS, summary_row
 from ..model.result import Result
 from . import charts
-from .chart_cache import kept_charts, warm_up
+from .chart_cache import charts_may_be_kept, kept_charts, warm_up
 from .charts import meaningful_charts
 from .charts.style import figure_bytes
 from .workbook import write_workbook
@@ -235,12 +236,17 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
     stems = file_stems(results)
     places = [folder if index is None else folder / stems[index] for index, _ in jobs]
 
-    kept = kept_charts(folder.parent, results, jobs, places, formats)  # the charts a run keeps as they are
+    # the charts a run keeps as they are; when none can be (a cold run), their digests are taken for
+    # the manifest once the workers draw, instead of before they start
+    may_keep = charts_may_be_kept(folder.parent)
+    kept = kept_charts(folder.parent, results, jobs, places, formats) if may_keep else [None] * len(jobs)
     draw = [job for job, keep in zip(jobs, kept, strict=True) if keep is None]
     workers = min(len(draw), os.cpu_count() or 1) if workers is None else min(len(draw), max(1, workers))
     import multiprocessing
 
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if not may_keep:
+            kept_charts(folder.parent, results, jobs, places, formats)  # digests only: none is kept
 
         def in_this_process(progress) -> list[Path]:
             written: list[Path] = []
@@ -258,6 +264,12 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
 
     warm_up()  # once here, inherited by every worker
     _CHART_JOBS[:] = results
+    # What this process holds is set aside from its garbage collector while the workers draw (as
+    # Python advises before a fork): its collections while it writes the tables skip it, and the
+    # workers inherit it set aside. Not when the caller has set objects aside itself (kept so).
+    frozen = gc.get_freeze_count() == 0
+    if frozen:
+        gc.freeze()
     try:
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(
@@ -276,12 +288,16 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
                 return written
 
             try:
+                if not may_keep:
+                    kept_charts(folder.parent, results, jobs, places, formats)  # digests only: none is kept
                 yield in_workers
             except BaseException:
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
     finally:
         _CHART_JOBS.clear()
+        if frozen:
+            gc.unfreeze()
 
 
 def _kept_images(paths: list[Path], progress) -> list[Path]:

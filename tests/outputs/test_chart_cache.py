@@ -16,8 +16,9 @@ import pytest
 
 import netbenefit
 from netbenefit import cli
-from netbenefit.io.run_folder import LOCK_NAME, MANIFEST_NAME
+from netbenefit.io.run_folder import LOCK_NAME, MANIFEST_NAME, one_run
 from netbenefit.views.chart_keys import result_digest, style_digest
+from netbenefit.views.result_files import write_comparison
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
 NAMES = ("party_city", "office_hq_default_area", "phased_campus")
@@ -130,6 +131,23 @@ def test_a_manifest_records_the_digest_of_what_drew_each_chart(tmp_path, files):
     assert charts and all(len(entries[name]["drawn_from"]) == 64 for name in charts)
     assert not [name for name in entries if name not in charts and "drawn_from" in entries[name]]
     assert len({entries[name]["drawn_from"] for name in charts}) == len(charts)  # the file name is in it
+
+
+@pytest.mark.slow
+def test_a_cold_run_records_the_digests_whether_its_charts_are_drawn_in_this_process_or_in_workers(tmp_path, files):
+    """A run that can keep no chart takes the digests while the workers draw, not before: the
+    manifest is the same as when the charts are drawn in this process, every chart with its digest."""
+    results = [netbenefit.evaluate(path) for path in files]
+    manifests = []
+    for workers in (1, 2):
+        out = tmp_path / f"out-{workers}"
+        out.mkdir()
+        with one_run(out) as this_run:
+            this_run.wrote(write_comparison(results, out, workers=workers))
+        manifests.append(json.loads((out / MANIFEST_NAME).read_text()))
+    charts = [entry for name, entry in manifests[0]["files"].items() if name.startswith("charts/")]
+    assert charts and all(len(entry["drawn_from"]) == 64 for entry in charts)
+    assert manifests[0] == manifests[1]
 
 
 def test_the_digest_of_a_result_moves_with_any_input_and_not_with_the_tables_read():

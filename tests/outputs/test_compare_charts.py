@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,24 @@ def test_charts_drawn_in_worker_processes_are_the_files_one_process_writes(tmp_p
     ]
     assert _files(tmp_path / "serial") == _files(tmp_path / "parallel")
     assert len(serial) == file_count(results) - 2 - len(results)
+
+
+@pytest.mark.slow  # draws a scenario's charts twice
+def test_the_objects_set_aside_from_the_collector_while_workers_draw_are_given_back(tmp_path):
+    """The caller's objects are set aside from the garbage collector while the workers draw, and
+    given back after; objects the caller had set aside itself stay so."""
+    results = [evaluate(FILES[0])]
+    assert gc.get_freeze_count() == 0
+    write_charts(results, tmp_path / "first", workers=2)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        write_charts(results, tmp_path / "second", workers=2)
+        assert 0 < gc.get_freeze_count() <= frozen  # (less when one of them is freed meanwhile)
+    finally:
+        gc.unfreeze()
+    assert _files(tmp_path / "first") == _files(tmp_path / "second")
 
 
 def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
