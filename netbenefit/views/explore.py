@@ -11,19 +11,26 @@ verdict, the ratio against its threshold and the cumulative PV chart. "Export YA
 current variant as a scenario file (:meth:`Scenario.to_yaml`).
 
 The chart is drawn once (:class:`LiveChart`); a move updates its lines, title, legend, scale and
-footnote and prints it again, so a move costs little more than one evaluation and one print of the
-figure. The sliders update while dragged (``continuous_update=True``).
+footnote and prints again only the artists a move changes, over the rest kept from the previous
+print: the same bytes as a whole print, for less than one evaluation and one new minimal chart.
+The sliders update while dragged (``continuous_update=True``).
 
 Optional: ``pip install 'netbenefit[explore]'`` (ipywidgets). Without it, :func:`explore`
 returns :class:`Unavailable`, which shows a one-line message saying so.
 
-This module imports nothing heavy at its top: ``import netbenefit`` binds :func:`explore`.
+This module imports neither ipywidgets nor matplotlib at its top: ``import netbenefit`` binds :func:`explore`.
 """
 
 from __future__ import annotations
 
+import io
+import math
+import re
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from ..analysis.keys import key_label, key_spec, moves_in_whole_steps
 from ..analysis.sensitivity import sensitivity
@@ -41,7 +48,15 @@ from .charts.cumulative import (
     cumulative_pv_values,
     in_benefit_window,
 )
-from .charts.style import FOOTNOTE_GID, conventions_footnote, figure_bytes, money_axis, new_figure
+from .charts.style import (
+    FOOTNOTE_GID,
+    PNG_OPTIONS,
+    conventions_footnote,
+    figure_bytes,
+    money_axis,
+    new_figure,
+    plain_text,
+)
 from .decision_words import other_checks_words
 
 #: Keys the explorer considers, in this order; those the scenario gives a nonzero number are ranked.
@@ -125,8 +140,6 @@ def slider_label(scenario, key: str) -> str:
 def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
     """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
     count of jobs or a whole-number key in whole steps between whole ends."""
-    import math
-
     spec = key_spec(scenario, key)
     base = float(spec.base)
     low, high = sorted((base * (1 - span), base * (1 + span)))
@@ -274,11 +287,20 @@ class LiveChart:
     :meth:`update` sets the new values on its artists (the three lines, the title, the legend's
     words, the scale and the footnote) and :meth:`png` prints it. Where the chart's make-up
     changes (other years, the year the benefits reach the threshold multiple appearing or going,
-    another benefit window), it is drawn again whole."""
+    another benefit window), it is drawn again whole.
+
+    The first print after a drawing is a whole print (:func:`~netbenefit.views.charts.style.figure_bytes`),
+    which lays the figure out; the layout is kept after it. A print after a move draws only what a
+    move can change: the figure printed once without those artists is kept as a background (the
+    Agg canvas's ``copy_from_bbox``), and each print restores it and draws over it, in the order a
+    whole print draws them, the artists a move changes (the y-axis, the lines, the title, the
+    legend) and every artist drawn after them that may touch them. The bytes are those of a whole
+    print of the same figure (``tests/portfolio/test_explore.py`` compares them)."""
 
     def __init__(self, result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
         self.figure, self.ax = new_figure(size)
         self.dpi = dpi
+        self.canvas = None  # the Agg canvas that keeps the background, made at the first print after a move
         self._draw(result)
 
     @staticmethod
@@ -305,14 +327,13 @@ class LiveChart:
         self.shape = self._make_up(result)
         self.footnote = self._footnote(result)
         self._laid_out = False
+        self._background = None  # drawn again at the next print after a move
 
     def update(self, result) -> None:
         """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
         make-up changed. The values, words and title are those :func:`cumulative_pv` draws
         (:func:`~netbenefit.views.charts.cumulative.cumulative_pv_values`, ``..._labels``, ``..._title``):
         the deciding test's, as a chart drawn anew."""
-        import numpy as np
-
         if self._make_up(result) != self.shape:
             self._draw(result)
             return
@@ -337,15 +358,87 @@ class LiveChart:
                     text.remove()
             conventions_footnote(result, ax, extra=cumulative_pv_note(result))
             self.footnote = self._footnote(result)
+            self._background = None  # the background holds the footnote
 
     def png(self) -> bytes:
-        """The chart printed as a PNG. The layout is found on the first print and kept after it, so
-        that a move does not lay the figure out again."""
-        data = figure_bytes(self.figure, "png", dpi=self.dpi)
+        """The chart printed as a PNG: whole the first time after a drawing (the layout is found
+        then and kept after it), then over the kept background (see the class docstring)."""
         if not self._laid_out:
+            data = figure_bytes(self.figure, "png", dpi=self.dpi)
             self.figure.set_layout_engine("none")  # the axes keep the place the first print gave them
             self._laid_out = True
-        return data
+            return data
+        if self._background is None:
+            self._keep_background()
+        return self._print_over_background()
+
+    def _changing(self) -> list:
+        """The artists a move changes: the y-axis (its scale, ticks and grid), the lines, the title
+        and the legend."""
+        return [self.ax.yaxis, *self.ax.get_lines(), self.ax.title, self.ax.get_legend()]
+
+    @plain_text  # math text off, as in every print: a tick label made now is drawn as written
+    def _keep_background(self) -> None:
+        """Print the figure without the artists a move may change, and keep the pixels. Those are
+        the changing artists and every artist the Axes draw after the first of them (in the order of
+        ``Axes.draw``: by zorder, then as ``get_children`` lists them), save one that lies wholly
+        below the lowest pixel a changing artist can reach (the footnote, under the x-axis)."""
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib is imported only when a chart is drawn
+
+        self.canvas = FigureCanvasAgg(self.figure)
+        self.figure.set_dpi(self.dpi)
+        renderer = self.canvas.get_renderer()
+        changing = self._changing()
+        ordered = sorted((a for a in self.ax.get_children() if a is not self.ax.patch), key=attrgetter("zorder"))
+        first = min(ordered.index(artist) for artist in changing)
+        lowest = self._lowest_change(renderer)
+        self.over = [
+            artist
+            for artist in ordered[first:]
+            if any(artist is c for c in changing) or artist.get_window_extent(renderer).y1 >= lowest
+        ]
+        for artist in self.over:
+            artist.set_animated(True)  # left out of the canvas's draw (not of a saved figure's)
+        try:
+            self.canvas.draw()
+        finally:
+            for artist in self.over:
+                artist.set_animated(False)
+        self._background = self.canvas.copy_from_bbox(self.figure.bbox)
+
+    def _lowest_change(self, renderer) -> float:
+        """The lowest pixel row a move can draw on, less a margin [display pixels]: the lines, the
+        grid and the legend stay inside the Axes, the title above them, the y-axis's tick labels
+        within a line of its ends and its label where it is (a move changes its x alone)."""
+        box = self.ax.get_window_extent(renderer)
+        line = max((label.get_fontsize() for label in self.ax.yaxis.get_ticklabels()), default=12.0)
+        label = self.ax.yaxis.label.get_window_extent(renderer)
+        return min(box.y0 - line * self.dpi / 72, label.y0) - BACKGROUND_MARGIN
+
+    @plain_text
+    def _print_over_background(self) -> bytes:
+        """The kept background with the changing artists drawn over it, as a PNG written as
+        ``FigureCanvasAgg.print_png`` writes one (``matplotlib.image.imsave``, :data:`PNG_OPTIONS`)."""
+        import matplotlib.image  # matplotlib is imported only when a chart is drawn
+
+        self.canvas.restore_region(self._background)
+        for artist in self.over:
+            self.figure.draw_artist(artist)
+        buffer = io.BytesIO()
+        matplotlib.image.imsave(
+            buffer,
+            self.canvas.buffer_rgba(),
+            format="png",
+            origin="upper",
+            dpi=self.figure.dpi,
+            pil_kwargs=dict(PNG_OPTIONS),
+        )
+        return buffer.getvalue()
+
+
+#: Pixels kept between the lowest a move draws and an artist left in the background (antialiased
+#: edges reach a pixel beyond a text's box).
+BACKGROUND_MARGIN = 3  # not a statutory number: a view's choice
 
 
 def verdict_html(result) -> str:
@@ -372,8 +465,6 @@ def _escape(text: Any) -> str:
 
 
 def _default_path(scenario) -> str:
-    import re
-
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(str(scenario.source)).stem or scenario.name).strip("_") or "scenario"
     return f"{stem}_variant.yaml"
 
