@@ -42,7 +42,8 @@ sys.path.insert(0, str(ROOT))  # the floor's new process imports this file as be
 import netbenefit  # noqa: E402
 from benchmarks.bench_compare import minimal_chart  # noqa: E402
 from netbenefit.views.charts import cumulative_pv  # noqa: E402
-from netbenefit.views.charts.style import figure_bytes, new_figure  # noqa: E402
+from netbenefit.views.charts.printing import figure_bytes  # noqa: E402
+from netbenefit.views.charts.style import new_figure  # noqa: E402
 from netbenefit.views.explore import CHART_DPI, CHART_SIZE, Explorer  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "office_hq_default_area.yaml"

@@ -48,15 +48,8 @@ from .charts.cumulative import (
     cumulative_pv_values,
     in_benefit_window,
 )
-from .charts.style import (
-    FOOTNOTE_GID,
-    PNG_OPTIONS,
-    conventions_footnote,
-    figure_bytes,
-    money_axis,
-    new_figure,
-    plain_text,
-)
+from .charts.printing import PNG_OPTIONS, figure_bytes
+from .charts.style import FOOTNOTE_GID, conventions_footnote, money_axis, new_figure, plain_text
 from .decision_words import other_checks_words
 
 #: Keys the explorer considers, in this order; those the scenario gives a nonzero number are ranked.
@@ -289,7 +282,7 @@ class LiveChart:
     changes (other years, the year the benefits reach the threshold multiple appearing or going,
     another benefit window), it is drawn again whole.
 
-    The first print after a drawing is a whole print (:func:`~netbenefit.views.charts.style.figure_bytes`),
+    The first print after a drawing is a whole print (:func:`~netbenefit.views.charts.printing.figure_bytes`),
     which lays the figure out; the layout is kept after it. A print after a move draws only what a
     move can change: the figure printed once without those artists is kept as a background (the
     Agg canvas's ``copy_from_bbox``), and each print restores it and draws over it, in the order a

@@ -179,7 +179,7 @@ def test_a_print_after_a_move_is_a_whole_print_of_the_same_chart(monkeypatch):
     footnote). The first print is a cold chart's, byte for byte."""
     from netbenefit.views import explore as module
     from netbenefit.views.charts import cumulative_pv, new_figure
-    from netbenefit.views.charts.style import figure_bytes
+    from netbenefit.views.charts.printing import figure_bytes
     from netbenefit.views.explore import CHART_DPI, CHART_SIZE, LiveChart
 
     whole_prints, make_ups = [], set()

@@ -21,6 +21,7 @@ by tax, the clawback schedule, the ratio waterfall of a Diff).
 from .analysis import sweep, sweep_keys, tornado
 from .award import award_waterfall, credits_by_year, economist_view_chart
 from .montecarlo import fan, montecarlo_distribution
+from .printing import FORMATS, save_figure
 from .results import (
     COST_COLOUR,
     COST_LABEL,
@@ -42,7 +43,6 @@ from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
     FOOTNOTE_GID,
-    FORMATS,
     PALETTE,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
@@ -52,7 +52,6 @@ from .style import (
     footnote_of,
     new_figure,
     plain_text,
-    save_figure,
 )
 
 #: The charts, each drawn with math text off (netbenefit.views.charts.style.PLAIN_TEXT): a dollar sign in
