@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +29,14 @@ from .overflow import check_finite_sums, overflowing_key
 from .plausibility import warn_if_implausible
 from .result import Result
 from .scenario import Scenario, load_scenario
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import pandas as pd
+    from numpy.typing import ArrayLike
+
+    from .cashflows.computation import Component, PhaseFlows
 
 
 def evaluate(scenario: Scenario | str | Path) -> Result:
@@ -130,7 +139,7 @@ def _check_stream_overflow(scenario: Scenario, computation: Computation) -> None
     )
 
 
-def _scalar(array) -> float:
+def _scalar(array: ArrayLike) -> float:
     return float(np.asarray(array).reshape(-1)[0])
 
 
@@ -247,7 +256,7 @@ def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:
     return incremental_shares(*_cumulative_tests(c), incremental)
 
 
-def _cumulative_tests(c: Computation) -> tuple:
+def _cumulative_tests(c: Computation) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The cumulative phase tests (initial phase, then 1..k) of the one variant, as the 71(a)(5)(d)
     rules take them: (requested credits, PV of credits, PV of benefits without the extension,
     threshold), the first three cumulative over the phases."""
@@ -359,11 +368,11 @@ def _drivers_conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
     return taxes.schedule_conventions(first, last, names) + disclosures.notes(scenario)
 
 
-def _row(array, years: int) -> np.ndarray:
+def _row(array: ArrayLike, years: int) -> np.ndarray:
     return np.broadcast_to(array, (1, years))[0]
 
 
-def _component_rows(c: Computation):
+def _component_rows(c: Computation) -> Iterator[tuple[PhaseFlows, Component, np.ndarray, np.ndarray]]:
     """Each phase's stream components as (phase, component, signed amounts, phase weight)."""
     n_years = len(c.years)
     for phase in c.phases:
@@ -373,7 +382,7 @@ def _component_rows(c: Computation):
             yield phase, component, sign * _row(component.values, n_years), weight
 
 
-def _streams_table(c: Computation):
+def _streams_table(c: Computation) -> pd.DataFrame:
     """Long table: one row per phase, stream component and project year."""
     import pandas as pd
 
@@ -385,7 +394,7 @@ def _streams_table(c: Computation):
     counted = np.where(abated[:, None], 0.0, amount * weight)
     discount = _row(c.discount_factor, n_years)
 
-    def repeat(values):
+    def repeat(values: ArrayLike) -> np.ndarray:
         return np.repeat(np.asarray(values, dtype=object), n_years)
 
     return pd.DataFrame(
@@ -412,7 +421,7 @@ def _cashflow_columns(c: Computation) -> dict[str, np.ndarray]:
     column, summed over phases."""
     n_years = len(c.years)
 
-    def total(name):
+    def total(name: str) -> np.ndarray:
         return sum(_row(getattr(p, name), n_years) for p in c.phases)
 
     table = {
