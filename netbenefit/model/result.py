@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from ..law.rules.decision import Comparison, Decision
-
     from .cashflows import Computation
 
 
