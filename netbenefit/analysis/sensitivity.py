@@ -112,7 +112,7 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
         if spec is None or (isinstance(spec, int | float) and not isinstance(spec, bool)):
             change = relative if spec is None else float(spec)
             if info.kind == "flag":
-                values = [False, True]
+                values: list[Any] = [False, True]
             elif info.base is None:
                 raise ScenarioError(scenario.source, key, "has no value in the scenario; give (low, high)")
             else:

@@ -192,6 +192,8 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     extension_test = _extension_test(c, incremental)
     streams = OnDemand(_streams_table, c)
     excluded = tuple(dict.fromkeys(component.name for p in c.phases for component in p.components if component.abated))
+    # The tables are given as OnDemand (netbenefit.model.on_demand: built when first read); a reader gets
+    # the DataFrame the fields are typed as, hence the arg-type ignores.
     return Result(
         scenario=scenario,
         name=scenario.name,
@@ -203,17 +205,17 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         threshold_clause=threshold_clause,
         passes=passes,
         discount_rate=scenario.discount_rate,
-        checks=checks,
+        checks=checks,  # type: ignore[arg-type]
         capital_investment_minimum=minimum,
         capital_investment=investment,
         infrastructure_fund_donation=donation,
         jobs_clause=job_clause,
         retained_jobs_eligible=bool(_scalar(c.retained_jobs_eligible)),
-        phase_tests=phase_tests,
+        phase_tests=phase_tests,  # type: ignore[arg-type]
         extended_years=extended_years,
         extension_counted=bool(_scalar(c.extension_counts)) and extended_years > 0,
         incremental_credit=incremental,
-        repayment_schedule=repayment,
+        repayment_schedule=repayment,  # type: ignore[arg-type]
         pv_benefits_without_extension=_scalar(c.pv_benefits_without_extension),
         requested_credits=_scalar(c.requested_credits),
         max_credit_pv=_scalar(c.max_credit_pv),
@@ -224,10 +226,12 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         repayment_by_phase=_repayment_by_phase(scenario, c, incremental, extension_test),
         excluded_streams=excluded,
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
-        cashflows=ColumnsOnDemand(_cashflow_columns, c, index="year"),
-        streams=streams,
-        award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
-        clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
+        cashflows=ColumnsOnDemand(_cashflow_columns, c, index="year"),  # type: ignore[arg-type]
+        streams=streams,  # type: ignore[arg-type]
+        award_calculation=OnDemand(  # type: ignore[arg-type]
+            award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))
+        ),
+        clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),  # type: ignore[arg-type]
         clawback_note=explain.clawback_note(bool(_scalar(c.eligible))),
         warnings=explain.commitment_period_warnings(scenario, decisions["71(a)(5)"])
         + ((section_75_warning,) if section_75_warning else ()),
@@ -235,7 +239,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         whole_project_ratio=_scalar(c.whole_project_ratio),
         ratio_without_extension=decisions["71(a)(5)"].facts["ratio_without_extension"],
         passes_without_extension=decisions["71(a)(5)"].facts["passes_without_extension"],
-        benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
+        benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),  # type: ignore[arg-type]
         conventions=_conventions(scenario, c),
         computation=c,
     )
@@ -422,7 +426,7 @@ def _cashflow_columns(c: Computation) -> dict[str, np.ndarray]:
     n_years = len(c.years)
 
     def total(name: str) -> np.ndarray:
-        return sum(_row(getattr(p, name), n_years) for p in c.phases)
+        return sum(_row(getattr(p, name), n_years) for p in c.phases)  # type: ignore[return-value]  # phases: 1+
 
     table = {
         "year": np.asarray(c.years),
@@ -450,7 +454,7 @@ def _cashflow_columns(c: Computation) -> dict[str, np.ndarray]:
         table[f"weight_phase_{phase.number}"] = _row(phase.weight, n_years)
     counted = sum(_row(p.net_benefits * p.weight, n_years) for p in c.phases)
     discount = _row(c.discount_factor, n_years)
-    table["counted_net_benefits"] = counted
+    table["counted_net_benefits"] = counted  # type: ignore[assignment]  # a sum over 1+ phases: an array
     table["discount_factor"] = discount
     table["pv_net_benefits"] = counted * discount
     credits = total("credits")
