@@ -18,6 +18,7 @@ import sys  # noqa: E402
 import types  # noqa: E402
 from importlib import import_module  # noqa: E402
 from importlib.machinery import ModuleSpec  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 from .version import installed_version  # noqa: E402
 
@@ -48,13 +49,13 @@ class _PublicPaths:
                 return real + name[len(public) :]
         return None
 
-    def find_spec(self, name, path=None, target=None):
-        return None if self._real(name) is None else ModuleSpec(name, self)
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
+        return None if self._real(name) is None else ModuleSpec(name, self)  # type: ignore[arg-type]
 
-    def create_module(self, spec):
-        return import_module(self._real(spec.name))
+    def create_module(self, spec: ModuleSpec) -> types.ModuleType:
+        return import_module(self._real(spec.name))  # type: ignore[arg-type]
 
-    def exec_module(self, module):
+    def exec_module(self, module: types.ModuleType) -> None:
         pass  # the module ran when it was imported by its own path
 
 
@@ -69,7 +70,7 @@ class _FrontDoor(types.ModuleType):
     """The package: the public path ``netbenefit.portfolio`` (a module) never replaces the function
     ``netbenefit.portfolio`` when it is imported (the import system sets a package's attribute)."""
 
-    def __setattr__(self, name: str, value) -> None:
+    def __setattr__(self, name: str, value: Any) -> None:
         if name == "portfolio" and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)
@@ -113,8 +114,40 @@ _EXPORTS = {
 
 __all__ = sorted([*_EXPORTS, "compare", "evaluate"])
 
+if TYPE_CHECKING:  # the public names as a type checker and an editor see them (bound on first use below)
+    from .analysis.bands import cumulative_pv_bands as cumulative_pv_bands
+    from .analysis.diff import Diff as Diff
+    from .analysis.diff import diff as diff
+    from .analysis.montecarlo import montecarlo as montecarlo
+    from .analysis.portfolio import Portfolio as Portfolio
+    from .analysis.portfolio import portfolio as portfolio
+    from .analysis.portfolio import portfolio_montecarlo as portfolio_montecarlo
+    from .analysis.rates import break_even_discount_rate as break_even_discount_rate
+    from .analysis.rates import implied_discount_rate as implied_discount_rate
+    from .analysis.sensitivity import sensitivity as sensitivity
+    from .analysis.solvers import max_award as max_award
+    from .analysis.solvers import min_new_jobs as min_new_jobs
+    from .analysis.sweep import sweep as sweep
+    from .analysis.variants import evaluate_variants as evaluate_variants
+    from .errors import ScenarioError as ScenarioError
+    from .law.award import award_table as award_table
+    from .law.parameters import PARAMETERS as PARAMETERS
+    from .law.parameters import parameter as parameter
+    from .model.after_approval import Actuals as Actuals
+    from .model.after_approval import follow as follow
+    from .model.after_approval import load_actuals as load_actuals
+    from .model.compare import Comparison as Comparison
+    from .model.economics import economist_view as economist_view
+    from .model.economics import economist_view_of as economist_view_of
+    from .model.plausibility import PlausibilityWarning as PlausibilityWarning
+    from .model.result import Result as Result
+    from .model.scenario import Scenario as Scenario
+    from .model.scenario import load_scenario as load_scenario
+    from .views.charts import tornado as tornado
+    from .views.explore import explore as explore
 
-def __getattr__(name: str):
+
+def __getattr__(name: str) -> Any:
     if name == "__version__":
         globals()[name] = value = installed_version()
         return value

@@ -10,6 +10,8 @@ applications (``portfolio/``). May import the model, the law, ``io`` and ``error
 or the command line, but an analysis object reaches its views through ``netbenefit.views``.
 """
 
+from typing import Any
+
 from .. import views
 from .bands import BAND_COLUMNS, cumulative_pv_bands
 from .keys import KeySpec, check_values, key_label, key_spec
@@ -45,7 +47,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name == "tornado":  # the chart lives in netbenefit.charts; this old name still works, with a warning
         import warnings
 

@@ -27,7 +27,7 @@ The name and description of a scenario do not enter the model and get no value.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +49,7 @@ from .margin import benefit_window, margin_rows
 
 if TYPE_CHECKING:  # pandas is imported when a diff is made, not when netbenefit is
     import pandas as pd
+    from matplotlib.axes import Axes
 
 #: Beyond this many changed inputs, changes are grouped by top-level block (2^12 = 4,096 variants).
 MAX_PLAYERS = 12  # not a statutory number: a limit on the work of an exact attribution
@@ -278,7 +279,7 @@ class Diff:
         """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall."""
         return views.diff_html(self)
 
-    def plot(self, ax=None):
+    def plot(self, ax: Axes | None = None) -> Axes:
         """The ratio waterfall, :func:`netbenefit.views.charts.ratio_waterfall`; returns the Axes."""
         return views.ratio_waterfall(self, ax=ax)
 
@@ -398,7 +399,7 @@ class _InvalidCombination(Exception):
     """A combination of changes that the scenario format refuses (one change needs another)."""
 
 
-def _player_sets(scenario: Scenario, changes: Mapping[str, Any]):
+def _player_sets(scenario: Scenario, changes: Mapping[str, Any]) -> Iterator[list[tuple[str, list[str]]]]:
     """The ways to split the changes into players, finest first (see :func:`attribute`)."""
     keys = list(changes)
     deepest = max(len(key.split(".")) for key in keys)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -17,6 +17,9 @@ from ..model.conventions import Conventions
 from ..model.scenario import Scenario
 from .columns import result_columns
 from .keys import check_values, key_labels, key_spec, whole_steps
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 #: Columns of the sensitivity table.
 SENSITIVITY_COLUMNS = (
@@ -50,7 +53,7 @@ class SensitivityTable(pd.DataFrame):
     draws its tornado chart with :meth:`tornado`. Any table derived from it is a plain DataFrame."""
 
     @property
-    def _constructor(self):
+    def _constructor(self) -> type[pd.DataFrame]:
         return pd.DataFrame
 
     def _repr_html_(self) -> str:
@@ -58,7 +61,7 @@ class SensitivityTable(pd.DataFrame):
             return views.result_table_html(pd.DataFrame(self))  # the one renderer, as every table
         return views.sensitivity_html(self)
 
-    def tornado(self, ax=None):
+    def tornado(self, ax: Axes | None = None) -> Axes:
         """:func:`netbenefit.views.charts.tornado` of this table; returns the Axes."""
         return views.tornado(self, ax=ax)
 
@@ -109,7 +112,7 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
         if spec is None or (isinstance(spec, int | float) and not isinstance(spec, bool)):
             change = relative if spec is None else float(spec)
             if info.kind == "flag":
-                values = [False, True]
+                values: list[Any] = [False, True]
             elif info.base is None:
                 raise ScenarioError(scenario.source, key, "has no value in the scenario; give (low, high)")
             else:

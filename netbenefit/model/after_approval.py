@@ -60,7 +60,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -117,6 +117,11 @@ from .plausibility import PlausibilityWarning, quiet
 from .result import Result
 from .scenario import Scenario
 
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+    from .after_approval_steps import PhaseJobs, Projection
+
 __all__ = [
     "CSV_OPTIONAL",
     "CSV_REQUIRED",
@@ -157,7 +162,7 @@ __all__ = [
 # ----------------------------------------------------------------------------------------------
 
 
-def _plan(scenario: Scenario, actuals: Actuals, projected: Result):
+def _plan(scenario: Scenario, actuals: Actuals, projected: Result) -> tuple[Projection, PhaseJobs]:
     plan = projection(scenario, projected, len(actuals.totals()))
     return plan, phase_jobs(scenario, actuals, plan)
 
@@ -172,13 +177,15 @@ def certification(scenario: Scenario, actuals: Actuals, projected: Result) -> Ce
     return _certification(scenario, actuals, projected, *_plan(scenario, actuals, projected))
 
 
-def rerun_flags(scenario: Scenario, actuals: Actuals, certified: Certification, projected: Result | None = None):
+def rerun_flags(
+    scenario: Scenario, actuals: Actuals, certified: Certification, projected: Result | None = None
+) -> RerunFlags:
     """The re-run flag of 76(a)(2) (:func:`netbenefit.model.after_approval_steps.rerun_flags`)."""
     projected = evaluate(scenario) if projected is None else projected
     return _rerun_flags(scenario, actuals, certified, projection(scenario, projected, len(actuals.totals())))
 
 
-def clawback(scenario: Scenario, projected: Result, stop: int | None, certified) -> Clawback:
+def clawback(scenario: Scenario, projected: Result, stop: int | None, certified: Certification | ArrayLike) -> Clawback:
     """The clawback in the year the project stops (:func:`netbenefit.model.after_approval_steps.clawback`);
     ``certified`` is a :class:`Certification`, or (a project without later phases) the credits
     certified in the reported years."""
@@ -320,7 +327,7 @@ def _records(table: pd.DataFrame | None) -> list[dict[str, Any]]:
     return [] if table is None else pd.DataFrame(table).reset_index().to_dict(orient="records")
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """JSON-ready values: numpy scalars to Python, NaN to None."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}

@@ -72,7 +72,7 @@ def clawback(
     certified: Certification,
     plan: Projection,
     unserved: np.ndarray | None = None,
-):
+) -> Clawback:
     """The clawback in the year the project stops (``stop``: the last project year maintained, for
     every phase), on the credits each phase actually received: recapture within the phase's
     commitment period and its interest (C.34:1B-341(a)(4)), and the repayment of the incremental

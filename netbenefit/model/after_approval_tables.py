@@ -83,7 +83,9 @@ def phase_years_table(
     return shown(pd.DataFrame(columns, index=index))
 
 
-def phases_table(certified: Certification, owed: Clawback, plan: Projection | None = None, stop=None) -> ResultTable:
+def phases_table(
+    certified: Certification, owed: Clawback, plan: Projection | None = None, stop: int | None = None
+) -> ResultTable:
     """One row per phase: the credits approved, certified and forfeited over the reported years, the
     years of its own clock the business maintained (0: the phase had not started by the stop), its
     clock (commitment start and period, years after approval), what it owes, and the credits it
@@ -144,7 +146,7 @@ def clawback_rows(
     interest: float,
     repayment: float,
     reduction: float = 0.0,
-):
+) -> pd.DataFrame:
     """The years table with the clawback in the year it is owed: ``recapture``, ``reduction_recapture``,
     ``interest`` and ``repayment`` columns, and a row for that year when it follows the last year
     reported (its amounts empty, its flags False: nothing was reported for it)."""

@@ -21,7 +21,9 @@ from .scenario import Scenario
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
 
+    from ..law.rules.decision import Comparison, Decision
     from .cashflows import Computation
 
 
@@ -102,7 +104,7 @@ class Result:
     max_credit_pv_whole_project: float | None = None
     #: Each check as decided, by id (:class:`netbenefit.law.rules.decision.Decision`): the comparisons
     #: made and the one that decided. Sentences, headlines and the JSON are written from these.
-    decisions: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    decisions: Mapping[str, Decision] = field(default_factory=dict, repr=False, compare=False)
     #: The cumulative test whose incremental credit ``repayment_schedule`` repays (``"phases 1"``),
     #: 71(a)(5)(d): its "years maintained" are extended years of that test's phases. None: nothing to repay.
     extension_test: str | None = None
@@ -120,16 +122,18 @@ class Result:
     max_credit_pv_note: str = ""
 
     @property
-    def net_benefit_decision(self):
+    def net_benefit_decision(self) -> Decision:
         """The 71(a)(5) record: every cumulative test and the one that decides."""
         return self.decisions["71(a)(5)"]
 
     @property
-    def deciding_test(self):
+    def deciding_test(self) -> Comparison:
         """The 71(a)(5) test that decides (:class:`netbenefit.law.rules.decision.Comparison`): for a
         phased project the cumulative test with the lowest ratio, the earliest on a tie (it also
         binds ``max_credit_pv``); for a project without later phases, its one test."""
-        return self.net_benefit_decision.decided_by
+        decided = self.net_benefit_decision.decided_by
+        assert decided is not None  # 71(a)(5) always decides: its record has a deciding test
+        return decided
 
     def verdict(self, digits: int = 1) -> str:
         """:meth:`headline` after what it states: ``"ratio 491.6% vs 400% threshold (71(a)(5)):
@@ -244,7 +248,7 @@ class Result:
         years = np.asarray(self.computation.years)[reached]
         return int(years[0]) if len(years) else None
 
-    def deciding_test_cumulative_pv(self):
+    def deciding_test_cumulative_pv(self) -> tuple[np.ndarray, float]:
         """(cumulative PV of counted net benefits by project year, PV of requested credits) of the
         test that decides 71(a)(5): the sums over its phases (the whole project's for a project
         without later phases, as in ``cashflows``). [USD, PV at approval]"""
@@ -433,18 +437,18 @@ class Result:
         """Rich display in Jupyter: :func:`netbenefit.views.html.result_html`."""
         return views.result_html(self)
 
-    def to_excel(self, path) -> Path:
+    def to_excel(self, path: str | Path) -> Path:
         """Write the workbook of this result (:mod:`netbenefit.views.workbook`): inputs, cash flows whose
         discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
         checks, phase tests. Atomic; returns the path; an OSError names the file."""
         return views.write_workbook([self], path, comparison=False)
 
-    def to_html(self, path) -> Path:
+    def to_html(self, path: str | Path) -> Path:
         """Write the self-contained HTML report of ``netbenefit report``. Atomic; returns the path;
         an OSError names the file."""
         return views.write_report(self, path)
 
-    def to_pdf(self, path, **options) -> Path:
+    def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write the memo of this result as a PDF (:func:`netbenefit.views.html.memo.memo_html`: the
         verdict, the deciding test and its margin, the award, the break-even rate and the drivers
         on a first page; the appendix after). ``options``: ``date``, ``preparer``, ``appendix``,
@@ -452,7 +456,7 @@ class Result:
         Needs WeasyPrint (the pdf extra). Returns the path."""
         return views.write_memo(self, path, **options)
 
-    def plot(self, kind: str = "cumulative_pv", ax=None):
+    def plot(self, kind: str = "cumulative_pv", ax: Axes | None = None) -> Axes:
         """A chart of this result; returns the Axes.
 
         ``kind`` is a name of :data:`netbenefit.views.charts.SCENARIO_CHARTS`: ``cumulative_pv`` (the

@@ -28,7 +28,7 @@ import math
 import re
 from operator import attrgetter
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,6 +51,11 @@ from .charts.cumulative import (
 from .charts.printing import PNG_OPTIONS, figure_bytes
 from .charts.style import FOOTNOTE_GID, conventions_footnote, money_axis, new_figure, plain_text
 from .decision_words import other_checks_words
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..model.result import Result
 
 #: Keys the explorer considers, in this order; those the scenario gives a nonzero number are ranked.
 CANDIDATE_KEYS = (
@@ -90,7 +95,7 @@ class Unavailable:
         return f"<p><b>{html(self.reason)}</b></p>"
 
 
-def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
+def ranked_drivers(scenario: Scenario, count: int = 6) -> list[tuple[str, float, float]]:
     """The ``count`` keys whose +/-20% moves the ratio most: ``(key, base, swing)``, largest first."""
     rows = []
     for key in candidate_keys(scenario):
@@ -109,7 +114,7 @@ def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
     return rows[:count]
 
 
-def candidate_keys(scenario) -> list[str]:
+def candidate_keys(scenario: Scenario) -> list[str]:
     """The keys the explorer ranks: :data:`CANDIDATE_KEYS` of the initial phase, then those of each
     later phase (``phases.0.jobs.new``...) that the phases do not share (a shared key is the
     initial phase's, moved as one key: netbenefit.model.scenario.shared)."""
@@ -124,13 +129,13 @@ def candidate_keys(scenario) -> list[str]:
     return [*CANDIDATE_KEYS, *later]
 
 
-def slider_label(scenario, key: str) -> str:
+def slider_label(scenario: Scenario, key: str) -> str:
     """A slider's description: the key in words with its phase in a phased project (``Phase 1: New
     full-time jobs``; a shared key, ``Every phase: ...``)."""
     return key_label(scenario, key, short=True)
 
 
-def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
+def slider_range(scenario: Scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
     """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
     count of jobs or a whole-number key in whole steps between whole ends."""
     spec = key_spec(scenario, key)
@@ -162,14 +167,14 @@ class Explorer:
         What the notebook shows.
     """
 
-    def __init__(self, scenario, *, count: int = 6, keys=None) -> None:
+    def __init__(self, scenario: Scenario, *, count: int = 6, keys: Iterable[str] | None = None) -> None:
         import ipywidgets as widgets
 
         self.scenario = scenario
         self.result = evaluate(scenario)
         self.variant = scenario
         keys = list(keys) if keys is not None else [key for key, _, _ in ranked_drivers(scenario, count)]
-        self.sliders = {}
+        self.sliders: dict[str, Any] = {}
 
         for key in keys:
             low, high, step = slider_range(scenario, key)
@@ -190,7 +195,7 @@ class Explorer:
             self.sliders[key] = slider
         self.verdict = widgets.HTML()
         self.chart = widgets.Image(format="png")
-        self.live = None  # the chart drawn once, then updated (LiveChart)
+        self.live: LiveChart | None = None  # the chart drawn once, then updated (LiveChart)
         self.path = widgets.Text(
             value=_default_path(scenario), description="File", layout=widgets.Layout(width="620px")
         )
@@ -220,7 +225,7 @@ class Explorer:
                 changed[key] = slider.value
         return changed
 
-    def _changed(self, change=None) -> None:
+    def _changed(self, change: Any = None) -> None:
         changes = self.changes()
         try:
             self.variant = self.scenario.replace(changes) if changes else self.scenario
@@ -290,14 +295,14 @@ class LiveChart:
     legend) and every artist drawn after them that may touch them. The bytes are those of a whole
     print of the same figure (``tests/portfolio/test_explore.py`` compares them)."""
 
-    def __init__(self, result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
+    def __init__(self, result: Result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
         self.figure, self.ax = new_figure(size)
         self.dpi = dpi
         self.canvas = None  # the Agg canvas that keeps the background, made at the first print after a move
         self._draw(result)
 
     @staticmethod
-    def _make_up(result) -> tuple:
+    def _make_up(result: Result) -> tuple:
         """What the artists cannot follow by their values alone: the years, whether the benefits
         reach the threshold multiple, the benefit window and the test that decides."""
         return (
@@ -309,10 +314,10 @@ class LiveChart:
         )
 
     @staticmethod
-    def _footnote(result) -> str:
+    def _footnote(result: Result) -> str:
         return conventions_footnote(result, extra=cumulative_pv_note(result))
 
-    def _draw(self, result) -> None:
+    def _draw(self, result: Result) -> None:
         self.ax.clear()
         self.figure.set_layout_engine("constrained")
 
@@ -322,7 +327,7 @@ class LiveChart:
         self._laid_out = False
         self._background = None  # drawn again at the next print after a move
 
-    def update(self, result) -> None:
+    def update(self, result: Result) -> None:
         """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
         make-up changed. The values, words and title are those :func:`cumulative_pv` draws
         (:func:`~netbenefit.views.charts.cumulative.cumulative_pv_values`, ``..._labels``, ``..._title``):
@@ -434,7 +439,7 @@ class LiveChart:
 BACKGROUND_MARGIN = 3  # not a statutory number: a view's choice
 
 
-def verdict_html(result) -> str:
+def verdict_html(result: Result) -> str:
     """The verdict and a bar of the ratio against its threshold (HTML, text escaped)."""
     passes = bool(result.passes)
     colour = "#1f77b4" if passes else "#ff7f0e"
@@ -457,7 +462,7 @@ def _escape(text: Any) -> str:
     return html(str(text))
 
 
-def _default_path(scenario) -> str:
+def _default_path(scenario: Scenario) -> str:
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(str(scenario.source)).stem or scenario.name).strip("_") or "scenario"
     return f"{stem}_variant.yaml"
 
@@ -468,7 +473,9 @@ def _keys(value: Any, argument: str, function: str) -> list:
 
 
 @arguments.checked(count=arguments.count(1), keys=arguments.optional(_keys))  # netbenefit.io.arguments
-def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
+def explore(
+    scenario: Scenario | str | Path, *, count: int = 6, keys: str | Iterable[str] | None = None
+) -> Explorer | Unavailable:
     """Sliders for ``scenario`` (a Scenario or a path) in Jupyter: :class:`Explorer`.
 
     ``count``: how many of the ranked drivers get a slider; ``keys``: the dotted keys to give

@@ -38,10 +38,10 @@ same seed, chunk size and group size, whatever the number of workers.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -61,6 +61,12 @@ from ..columns import result_columns
 from ..distributed import payload_of, scenario_of
 from ..keys import drawn_values, key_spec
 from ..montecarlo import parse_distribution
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+    from numpy.typing import ArrayLike
+
+    from ..montecarlo import Distribution
 
 #: The macro draws a portfolio file may give, and the scenario key each replaces.
 MACRO_KEYS = {"salary_growth": "jobs.salary_growth", "discount_rate": "discount_rate", "inflation": "inflation"}
@@ -152,7 +158,7 @@ def _mapping(source: str, key: str, value: Any, what: str) -> Mapping:
     return value
 
 
-def _distribution(scenario, key: str, spec: Any, where: str):
+def _distribution(scenario: Scenario, key: str, spec: Any, where: str) -> Distribution:
     if isinstance(spec, str):  # the command line's form, normal(100, 10), is not YAML's
         raise ScenarioError(where, key, f"write the distribution as a list, e.g. [normal, 100, 10], not {spec!r}")
     try:
@@ -259,7 +265,7 @@ def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:
 WORKER_ENVIRONMENT = {"MALLOC_MMAP_THRESHOLD_": "268435456"}  # not a statutory number: 256 MB
 
 
-def local_cluster(n_workers: int | None = None):
+def local_cluster(n_workers: int | None = None) -> LocalCluster:
     """A ``distributed.LocalCluster`` of single-threaded worker processes with :data:`WORKER_ENVIRONMENT`."""
     import logging
 
@@ -294,12 +300,12 @@ def _stream(entropy: int, stream: int, chunk: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(stream, chunk)))
 
 
-def _rows(array, size: int, years: int) -> np.ndarray:
+def _rows(array: ArrayLike, size: int, years: int) -> np.ndarray:
     return np.broadcast_to(np.asarray(array, dtype=float), (size, years))
 
 
 def group_task(
-    applications: Sequence[tuple[Any, int, dict, np.ndarray]],
+    applications: Sequence[tuple[Any, int, dict, str]],
     macro: dict,
     entropy: int,
     chunk: int,
@@ -460,7 +466,7 @@ def portfolio_montecarlo(
     )
 
 
-def _fingerprint(scenario) -> str:
+def _fingerprint(scenario: Scenario) -> str:
     """A digest of the scenario's contents (the key of the values checked for it)."""
     import hashlib
     import json
@@ -469,11 +475,22 @@ def _fingerprint(scenario) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _members(book: PortfolioFile, group: list[int], payloads, prints) -> list:
+def _members(
+    book: PortfolioFile, group: list[int], payloads: Sequence[Any] | None, prints: Sequence[str]
+) -> list[tuple[Any, int, dict, str]]:
     return [(book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], prints[i]) for i in group]
 
 
-def _in_process(book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+def _in_process(
+    book: PortfolioFile,
+    groups: Sequence[list[int]],
+    chunks: Sequence[tuple[int, int, int]],
+    seed: int,
+    first: int,
+    n_fy: int,
+    out_of_range: str,
+    prints: Sequence[str],
+) -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
     """The tasks of :func:`_on_cluster`, and its additions, in the same order, in this process."""
     for c, start, stop in chunks:
         total = None
@@ -490,7 +507,17 @@ def add_parts(earlier: dict[str, np.ndarray], later: dict[str, np.ndarray]) -> d
     return {name: earlier[name] + later[name] for name in earlier}
 
 
-def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+def _on_cluster(
+    client: Client,
+    book: PortfolioFile,
+    groups: Sequence[list[int]],
+    chunks: Sequence[tuple[int, int, int]],
+    seed: int,
+    first: int,
+    n_fy: int,
+    out_of_range: str,
+    prints: Sequence[str],
+) -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
     """Every (group, chunk) a task; each chunk's groups added on the workers, in file order (the
     order of the one-process run: ``0 + a + b`` is ``a + b`` exactly), so that the client receives
     one part per chunk."""
@@ -517,7 +544,7 @@ def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, p
                 future.cancel()
 
 
-def _table(totals: dict[str, np.ndarray], first: int, n_fy: int):
+def _table(totals: dict[str, np.ndarray], first: int, n_fy: int) -> ResultTable:
     import pandas as pd
 
     data = {}

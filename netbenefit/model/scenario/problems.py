@@ -3,11 +3,12 @@ problem``), as one ScenarioError, with the fix where it helps ("did you mean 0.3
 
 from __future__ import annotations
 
+import difflib
 import functools
 import reprlib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ValidationError
@@ -178,8 +179,6 @@ def _decimal_key(model: type[BaseModel] | None, loc: list[str]) -> bool:
 
 def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
     """``"; did you mean X?"`` naming the known key closest to the unknown ``loc[-1]`` (difflib)."""
-    import difflib
-
     annotation: Any = model
     for segment in loc[:-1]:
         annotation = bare_annotation(annotation)
@@ -240,11 +239,11 @@ def _union_tag_positions(loc: tuple, kind: str = "") -> set[int]:
     return positions
 
 
-def _is_choice_error(error: dict) -> bool:
+def _is_choice_error(error: Mapping[str, Any]) -> bool:
     return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"], error["type"]))
 
 
-def _without_union_tags(errors: list[dict]) -> list[dict]:
+def _without_union_tags(errors: Sequence[Mapping[str, Any]]) -> list[dict]:
     """Errors of a choice-or-block key (``revenue.income_tax: progressive`` or a block): when the
     value is a mapping, the block's errors only, with the members' names taken out of the keys."""
     choice_errors = [e for e in errors if _is_choice_error(e)]

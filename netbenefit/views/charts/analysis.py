@@ -9,7 +9,7 @@ computes a rule. The conventions footnote is read from ``table.attrs["convention
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +30,12 @@ from .style import (
     conventions_footnote,
     percent_axis,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
 
 #: Font size of the labels at the ends of a tornado's bars. [pt]
 _END_FONTSIZE = 8
@@ -72,7 +78,7 @@ def _value(key: str, value: Any) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
-def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
+def tornado(sensitivity_table: pd.DataFrame, ax: Axes | None = None, *, threshold: bool = True) -> Axes:
     """A tornado chart of a one-way sensitivity table (:func:`~netbenefit.analysis.sensitivity`).
 
     One horizontal bar per input (its label in words with its unit), from the base ratio to the
@@ -140,7 +146,7 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
             )
     known, keys = table.attrs.get("key_labels"), list(table["key"])
     ax.set_yticks(positions, [_key_label(key, known, keys) for key in keys], fontsize=9)
-    handles = [
+    handles: list[Artist] = [
         Patch(color=LOW_COLOUR, label="Input at its low value"),
         Patch(color=HIGH_COLOUR, label="... at its high value"),
     ]
@@ -196,12 +202,19 @@ def _end_labels(ends: list, base: float) -> list:
 # ----------------------------------------------------------------------------------------------
 
 
-def sweep_keys(table) -> list[str]:
+def sweep_keys(table: pd.DataFrame) -> list[str]:
     """The varied keys of a sweep table (its columns that are not results)."""
     return [column for column in table.columns if column not in _RESULT_COLUMNS]
 
 
-def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, where: dict | None = None):
+def sweep(
+    table: pd.DataFrame,
+    x: str | None = None,
+    y: str | None = None,
+    ax: Axes | None = None,
+    *,
+    where: dict[str, Any] | None = None,
+) -> Axes:
     """The net benefit ratio against one or two varied keys of a sweep, the threshold drawn.
 
     One key: the ratio as a line over the key's values, passing points blue circles, failing ones
@@ -255,13 +268,13 @@ def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, 
     return ax
 
 
-def _format_axis(axis, key: str) -> None:
+def _format_axis(axis: Axis, key: str) -> None:
     from matplotlib.ticker import FuncFormatter
 
     axis.set_major_formatter(FuncFormatter(lambda value, _: _value(key, value)))
 
 
-def _sweep_line(table, x: str, threshold: float, ax) -> None:
+def _sweep_line(table: pd.DataFrame, x: str, threshold: float, ax: Axes) -> None:
     ordered = table.sort_values(x)
     values = ordered[x].to_numpy(dtype=float)
     ratios = ordered["ratio"].to_numpy(dtype=float)
@@ -308,7 +321,7 @@ def _sweep_line(table, x: str, threshold: float, ax) -> None:
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
 
 
-def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
+def _sweep_map(table: pd.DataFrame, x: str, y: str, threshold: float, ax: Axes) -> None:
     grid = table.pivot_table(index=y, columns=x, values="ratio", aggfunc="first")
     passes = table.pivot_table(index=y, columns=x, values="passes", aggfunc="first").astype(bool)
     xs, ys = grid.columns.to_numpy(dtype=float), grid.index.to_numpy(dtype=float)
@@ -343,7 +356,9 @@ def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
         ax.text(
             column, row, labels.ratio(ratio), ha="center", va="center", fontsize=7.5, color="white" if dark else "black"
         )
-    handles = [Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Net benefit test fails")]
+    handles: list[Artist] = [
+        Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Net benefit test fails")
+    ]
     if len(xs) > 1 and len(ys) > 1 and np.nanmin(ratios) < threshold < np.nanmax(ratios):
         ax.contour(
             np.arange(len(xs)),
