@@ -47,7 +47,8 @@ from benchmarks.bench_compare import minimal_chart  # noqa: E402
 from netbenefit.views.charts import cumulative_pv  # noqa: E402
 from netbenefit.views.charts.printing import figure_bytes  # noqa: E402
 from netbenefit.views.charts.style import new_figure  # noqa: E402
-from netbenefit.views.explore import CHART_DPI, CHART_SIZE, Explorer  # noqa: E402
+from netbenefit.views.explore import Explorer  # noqa: E402
+from netbenefit.views.live_chart import CHART_DPI, CHART_SIZE  # noqa: E402
 
 SCENARIO = ROOT / "scenarios" / "office_hq_default_area.yaml"
 #: The key moved by a drag, and how far each move takes it.

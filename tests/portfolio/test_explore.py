@@ -108,7 +108,7 @@ def test_the_sliders_are_live_while_dragged_and_the_figure_is_drawn_once(explore
 
 def test_an_updated_chart_says_what_a_new_one_says():
     from netbenefit.views.charts.style import FOOTNOTE_GID
-    from netbenefit.views.explore import LiveChart
+    from netbenefit.views.live_chart import LiveChart
 
     scenario = netbenefit.load_scenario(SCENARIO)
     live = LiveChart(netbenefit.evaluate(scenario))
@@ -136,7 +136,8 @@ def test_after_every_move_the_title_and_the_line_are_those_of_a_cold_draw():
     life-sciences campus with its discount rate dragged to 3% says its deciding test, phase 1 alone,
     273% (fails), never the whole project's 338%."""
     from netbenefit.views import charts
-    from netbenefit.views.explore import LiveChart, verdict_html
+    from netbenefit.views.explore import verdict_html
+    from netbenefit.views.live_chart import LiveChart
 
     scenario = netbenefit.load_scenario(ROOT / "scenarios" / "life_sciences_phased.yaml")
     shown = explore(scenario, keys=["discount_rate", "jobs.new", "award.annual_credit"])
@@ -177,10 +178,10 @@ def test_a_print_after_a_move_is_a_whole_print_of_the_same_chart(monkeypatch):
     scale and the ratio changed, the footnote changed (another discount rate), the make-up changed
     (the year the benefits reach the threshold multiple gone), a phased project (two lines of
     footnote). The first print is a cold chart's, byte for byte."""
-    from netbenefit.views import explore as module
+    from netbenefit.views import live_chart as module
     from netbenefit.views.charts import cumulative_pv, new_figure
     from netbenefit.views.charts.printing import figure_bytes
-    from netbenefit.views.explore import CHART_DPI, CHART_SIZE, LiveChart
+    from netbenefit.views.live_chart import CHART_DPI, CHART_SIZE, LiveChart
 
     whole_prints, make_ups = [], set()
     monkeypatch.setattr(module, "figure_bytes", lambda *a, **k: whole_prints.append(1) or figure_bytes(*a, **k))
