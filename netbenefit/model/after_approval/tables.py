@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..result import Result
+from ..tables import ResultTable
 from .actuals import Actuals
-from .after_approval_clawback import Clawback, CreditsReceived
-from .after_approval_steps import Certification, PhaseJobs, Projection, RerunFlags
-from .result import Result
-from .tables import ResultTable
+from .annual_certification import Certification, PhaseJobs, Projection, RerunFlags
+from .recapture import Clawback, CreditsReceived
 
 #: Columns of the years table that are flags (False in a row added for a clawback).
 FLAG_COLUMNS = ("maintained", "forfeited", "rerun_flag")
