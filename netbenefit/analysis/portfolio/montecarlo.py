@@ -49,7 +49,7 @@ from ...errors import ScenarioError
 from ...io.named_files import path_inside
 from ...io.safe_text import html
 from ...io.text_rule import DESCRIPTION_ALLOWS, refused_character
-from ...law.labels import money_exact
+from ...labels import money_exact
 from ...model.cashflows import compute
 from ...model.fiscal import fiscal_years, state_fiscal_year
 from ...model.memory import check_memory

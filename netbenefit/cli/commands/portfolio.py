@@ -29,7 +29,7 @@ from ...errors import ScenarioError
 from ...io.run_folder import check_unlocked, one_run
 from ...io.safe_text import terminal, terminal_lines
 from ...io.writing import atomic_write, signals_held
-from ...law.labels import money_exact
+from ...labels import money_exact
 from ...model.evaluate import evaluate
 from .options import (
     add_scheduler_option,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import ScenarioError
-from ...law.labels import jobs as jobs_words
+from ...labels import jobs as jobs_words
 from ...law.parameters import parameter
 from ...law.rules import repayment_schedule
 from ...law.rules.certification import (

@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ...law.labels import jobs as job_count
-from ...law.labels import money_exact, written_pair, year_list
+from ...labels import jobs as job_count
+from ...labels import money_exact, written_pair, year_list
 from ...law.parameters import parameter
 from ...law.rules.certification import below_floor
 from ..cashflows.steps import phase_records

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ...labels import year_list
 from ...law import finance
-from ...law.labels import year_list
 from ...law.rules.clawback import extended_years_maintained, incremental_shares, phase_clawback, recapture_rule
 from ...law.rules.reduction import reduction_recapture
 from ..result import Result

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...law.labels import jobs as job_count
-from ...law.labels import money_exact, written_pair, year_list
+from ...labels import jobs as job_count
+from ...labels import money_exact, written_pair, year_list
 from ...law.rules.reduction import (
     REDUCTION_CLAUSE,
     REDUCTION_WORDS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...law.labels import money_exact
+from ...labels import money_exact
 from ...law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
 from ...law.rules.reduction import REDUCTION_CLAUSE
 from ..scenario import Scenario

@@ -2,7 +2,7 @@
 phase's years, the comparison of the test on the projections and on actual results, the re-run per
 test, and the clawback's row. Each is a :class:`netbenefit.model.tables.ResultTable`: numbers stay
 numbers, and a notebook (and ``to_text``, the command line) shows them by the unit of each column's
-label (:mod:`netbenefit.law.labels.after_approval`): money as dollars, shares and ratios as percents."""
+label (:mod:`netbenefit.labels.after_approval`): money as dollars, shares and ratios as percents."""
 
 from __future__ import annotations
 

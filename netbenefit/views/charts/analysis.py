@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .montecarlo import FAN_NOTE, fan, montecarlo_distribution  # noqa: F401  (their names here too)
 from .style import (
     FAIL_COLOUR,

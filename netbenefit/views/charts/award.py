@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,

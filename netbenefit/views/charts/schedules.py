@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .style import (
     FAIL_COLOUR,
     NEUTRAL_COLOUR,
@@ -278,7 +278,7 @@ def _change_name(key: str, change: tuple | None) -> str:
 
 def _points(value: float, passes: bool | None = None) -> str:
     """A margin or a change of it in points, as the chart writes it: ``+23.82 pts``; a margin with the
-    digits its verdict needs (:func:`netbenefit.law.labels.margin_points`)."""
+    digits its verdict needs (:func:`netbenefit.labels.margin_points`)."""
     if passes is not None:
         return labels.margin_points(value, passes).replace(" points", " pts")
     text = f"{100 * value:+.2f}"

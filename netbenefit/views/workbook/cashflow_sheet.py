@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...law.labels import ratio
+from ...labels import ratio
 from ...law.parameters import parameter
 from ...model.cashflows.steps import YEAR_ROUNDING  # a window ending within this of a whole year ends in that year
 from . import drivers

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...law.labels import share
+from ...labels import share
 from ...law.parameters import parameter
 from ...law.rules.eligibility import capital_investment_rate
 from ...law.taxes import FILING_STATUSES, personal_exemption
