@@ -45,8 +45,8 @@ FRONT_DOOR = ""
 #: The one door from a model object to its views (``netbenefit/views/__init__.py``).
 DOOR = "views"
 
-MAX_MODULE_LINES = 600
-MAX_FUNCTION_LINES = 120
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 100
 #: Imports of the package inside a function (the door's included): at most this many, each one
 #: deferring past start-up (``import netbenefit``, ``netbenefit --help``) a module start-up does not
 #: load, with its reason on its line.
