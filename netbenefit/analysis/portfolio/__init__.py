@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from .book import Portfolio
-from .montecarlo import PortfolioMonteCarlo, load_portfolio_file, portfolio_montecarlo
+from .montecarlo import PortfolioMonteCarlo, portfolio_montecarlo
+from .portfolio_file import load_portfolio_file
 
 __all__ = ["Portfolio", "PortfolioMonteCarlo", "load_portfolio_file", "portfolio", "portfolio_montecarlo"]
 

@@ -148,7 +148,7 @@ def check_options(args: argparse.Namespace) -> None:
         if given:
             raise ScenarioError(given[0], "", "runs the Monte Carlo: give it with --montecarlo PORTFOLIO.yaml")
         return
-    from ...analysis.portfolio.montecarlo import check_run_arguments  # pandas: deferred past start-up
+    from ...analysis.portfolio.portfolio_file import check_run_arguments  # pandas: deferred past start-up
 
     check_run_arguments("command line", args.draws, args.seed, prefix="--")
     if args.dask and args.scheduler is not None:
@@ -170,7 +170,7 @@ def run(args: argparse.Namespace) -> int:
     if args.montecarlo is not None:
         if args.files:
             raise ScenarioError(str(args.montecarlo), "", "give either scenario FILEs or --montecarlo, not both")
-        from ...analysis.portfolio.montecarlo import load_portfolio_file  # pandas: deferred past start-up
+        from ...analysis.portfolio.portfolio_file import load_portfolio_file  # pandas: deferred past start-up
 
         book = load_portfolio_file(args.montecarlo)
         scenarios = list(book.scenarios)
