@@ -11,7 +11,6 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .format import Scenario
 from .paths import MISSING
 from .problems import bare_annotation
 from .workbook_form import unguarded
@@ -58,10 +57,11 @@ def same(value: Any, default: Any) -> bool:
     return bool(value == default)
 
 
-def key_field(segments: list[str]) -> tuple[Any, Any]:
-    """(the bare type, the default) of the key ``segments`` of a scenario, as its blocks declare
-    them; (None, MISSING) where the key has no declared type, MISSING where it has no default."""
-    annotation: Any = Scenario
+def key_field(root: Any, segments: list[str]) -> tuple[Any, Any]:
+    """(the bare type, the default) of the key ``segments`` of ``root`` (the class of a scenario), as
+    its blocks declare them; (None, MISSING) where the key has no declared type, MISSING where it
+    has no default."""
+    annotation: Any = root
     default: Any = MISSING
     for segment in segments:
         bare = bare_annotation(annotation, block_of_choice=True)

@@ -311,7 +311,7 @@ class _Reader:
                 continue  # the initial phase's, written once (Scenario.to_dict)
             parents(data, segments)
             value = self.read(entry)
-            default = key_field(segments)[1]
+            default = key_field(Scenario, segments)[1]
             if entry.given or default is MISSING or not same(value, plain(default)) or segments[-1] == "by_year":
                 put(data, segments, value)
         return listed(data, Scenario), held
@@ -319,7 +319,7 @@ class _Reader:
     def read(self, entry: Entry) -> Any:
         """The value of one entry: the cell (or row) as the key's type reads it."""
         (first, column), (_, last) = range_positions(entry.reference)
-        annotation = key_field(entry.key.split("."))[0]
+        annotation = key_field(Scenario, entry.key.split("."))[0]
         if entry.kind == Kind.YEARS:
             amounts = {}
             for year, c in enumerate(range(column, last + 1)):
