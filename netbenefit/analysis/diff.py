@@ -36,7 +36,7 @@ import numpy as np
 
 from .. import views
 from ..errors import ScenarioError
-from ..law.labels import margin_points, money_exact, ratio
+from ..labels import margin_points, money_exact, ratio
 from ..model.cashflows import compute
 from ..model.evaluate import evaluate
 from ..model.plausibility import quiet

@@ -12,8 +12,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ..io import arguments
+from ..labels import money_exact
 from ..law import finance
-from ..law.labels import money_exact
 from ..model.cashflows import compute
 from ..model.scenario import Scenario
 from .columns import result_columns

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..io import arguments
-from .labels import money_exact
+from ..labels import money_exact
 from .parameters import citation, parameter
 
 if TYPE_CHECKING:

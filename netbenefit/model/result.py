@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import views
-from ..law.labels import money, money_exact, net_benefit_headline, ratio_verdict, test_name
+from ..labels import money, money_exact, net_benefit_headline, ratio_verdict, test_name
 from ..law.rules.clawback import SCHEDULE_COLUMNS
 from ..law.rules.net_benefit import meets_threshold
 from .fiscal import by_fiscal_year

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .book import Portfolio
-from .montecarlo import PortfolioMonteCarlo, load_portfolio_file, portfolio_montecarlo
+from .montecarlo import PortfolioMonteCarlo, portfolio_montecarlo
+from .portfolio_file import load_portfolio_file
 
 if TYPE_CHECKING:
     from ...model.result import Result

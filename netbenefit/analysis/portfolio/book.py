@@ -29,7 +29,7 @@ import numpy as np
 
 from ... import views
 from ...errors import ScenarioError
-from ...law.labels import money_exact
+from ...labels import money_exact
 from ...law.parameters import PARAMETERS, parameter
 from ...model.evaluate import evaluate
 from ...model.fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year

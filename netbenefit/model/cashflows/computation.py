@@ -105,7 +105,7 @@ class Computation:
     years: np.ndarray  # (years,) 1 .. H
     discount_factor: np.ndarray  # (n, years)
     phases: list[PhaseFlows]
-    job_clause_code: np.ndarray  # (n, 1), index into eligibility.JOB_CLAUSES
+    job_clause_code: np.ndarray  # (n, 1), index into law.rules.job_minimum.JOB_CLAUSES
     retained_jobs_eligible: np.ndarray
     threshold: np.ndarray
     threshold_clause_code: np.ndarray  # index into net_benefit.THRESHOLD_CLAUSES

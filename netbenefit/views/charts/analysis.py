@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .montecarlo import FAN_NOTE, fan, montecarlo_distribution  # noqa: F401  (their names here too)
 from .style import (
     FAIL_COLOUR,
@@ -108,6 +108,42 @@ def tornado(sensitivity_table: pd.DataFrame, ax: Axes | None = None, *, threshol
     table = sensitivity_table.iloc[::-1]  # largest swing drawn last, at the top
     positions = np.arange(len(table))
     base = float(table["ratio_base"].iloc[0]) if len(table) else float("nan")
+    any_ineligible, extremes, widest = _bars(ax, table, positions, base)
+    known, keys = table.attrs.get("key_labels"), list(table["key"])
+    ax.set_yticks(positions, [_key_label(key, known, keys) for key in keys], fontsize=9)
+    handles: list[Artist] = [
+        Patch(color=LOW_COLOUR, label="Input at its low value"),
+        Patch(color=HIGH_COLOUR, label="... at its high value"),
+    ]
+    if any_ineligible:
+        handles.append(
+            Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Not eligible at that value")
+        )
+    if len(table):
+        ax.axvline(base, color="black", linewidth=1)
+        handles.append(Line2D([], [], color="black", linewidth=1, label=f"Base ratio {labels.ratio(base)}"))
+    if threshold and "threshold" in table and len(table):
+        value = float(table["threshold"].iloc[0])
+        extremes.append(value)
+        ax.axvline(value, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.4)
+        handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle="--", label=f"Threshold {labels.ratio(value)}"))
+    _room_for_end_labels(ax, extremes, widest)
+    ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
+    percent_axis(ax.xaxis)
+    ax.set_xlabel(RATIO_AXIS_LABEL)
+    ax.set_ylabel("Input varied (one at a time)")
+    ax.set_title("One-way sensitivity of the net benefit ratio")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(handles=handles, loc="upper center", fontsize=8, ncols=3, framealpha=0.95)
+    conventions_footnote(sensitivity_table, ax)
+    return ax
+
+
+def _bars(
+    ax: Axes, table: pd.DataFrame, positions: np.ndarray, base: float
+) -> tuple[bool, list[float], dict[bool, int]]:
+    """A tornado's bars, from the base ratio to each end, and each end's label: whether an end is
+    not eligible, the ratios the axis must hold, the longest label right and left of the bars."""
     any_ineligible = False
     extremes = [base]
     widest = {True: 0, False: 0}  # the longest label right and left of the bars [characters]
@@ -144,24 +180,11 @@ def tornado(sensitivity_table: pd.DataFrame, ax: Axes | None = None, *, threshol
                 fontweight="normal" if eligible else "bold",
                 **LABEL_BACKING,  # the base and threshold lines may pass behind it
             )
-    known, keys = table.attrs.get("key_labels"), list(table["key"])
-    ax.set_yticks(positions, [_key_label(key, known, keys) for key in keys], fontsize=9)
-    handles: list[Artist] = [
-        Patch(color=LOW_COLOUR, label="Input at its low value"),
-        Patch(color=HIGH_COLOUR, label="... at its high value"),
-    ]
-    if any_ineligible:
-        handles.append(
-            Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Not eligible at that value")
-        )
-    if len(table):
-        ax.axvline(base, color="black", linewidth=1)
-        handles.append(Line2D([], [], color="black", linewidth=1, label=f"Base ratio {labels.ratio(base)}"))
-    if threshold and "threshold" in table and len(table):
-        value = float(table["threshold"].iloc[0])
-        extremes.append(value)
-        ax.axvline(value, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.4)
-        handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle="--", label=f"Threshold {labels.ratio(value)}"))
+    return any_ineligible, extremes, widest
+
+
+def _room_for_end_labels(ax: Axes, extremes: list[float], widest: dict[bool, int]) -> None:
+    """The ratio axis's limits: every ratio shown, with room for the end labels beside the bars."""
     finite = [v for v in extremes if np.isfinite(v)]
     if finite:
         low, high = min(finite), max(finite)
@@ -171,15 +194,6 @@ def tornado(sensitivity_table: pd.DataFrame, ax: Axes | None = None, *, threshol
         left, right = ((widest[side] + 2) / across for side in (False, True))
         inner = max(0.2, 1.0 - left - right)  # the share of the width left for the bars
         ax.set_xlim(low - span * left / inner, high + span * right / inner)
-    ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
-    percent_axis(ax.xaxis)
-    ax.set_xlabel(RATIO_AXIS_LABEL)
-    ax.set_ylabel("Input varied (one at a time)")
-    ax.set_title("One-way sensitivity of the net benefit ratio")
-    ax.grid(True, axis="x", alpha=0.3)
-    ax.legend(handles=handles, loc="upper center", fontsize=8, ncols=3, framealpha=0.95)
-    conventions_footnote(sensitivity_table, ax)
-    return ax
 
 
 def _end_labels(ends: list, base: float) -> list:

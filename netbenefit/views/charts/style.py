@@ -23,8 +23,8 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ... import labels
 from ...io.writing import import_held
-from ...law import labels
 from ...model.conventions import Conventions
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn

@@ -1,9 +1,9 @@
 """The steps of :func:`netbenefit.model.after_approval.follow` that read a scenario: what the approval
 projected for each phase, the certification of each phase's credit and the re-run flag of 76(a)(2)
 and N.J.A.C. 19:31U-1.14(b) (the clawback on each phase's own clock is
-:mod:`netbenefit.model.after_approval_clawback`, the 80 percent floor of 19:31U-1.14(c)
-:mod:`netbenefit.model.after_approval_floor`, a reduction under C.34:1B-341(a)(4)
-:mod:`netbenefit.model.after_approval_reduction`).
+:mod:`netbenefit.model.after_approval.recapture`, the 80 percent floor of 19:31U-1.14(c)
+:mod:`netbenefit.model.after_approval.floor`, a reduction under C.34:1B-341(a)(4)
+:mod:`netbenefit.model.after_approval.reduction`).
 
 The pure rules they apply are :mod:`netbenefit.law.rules.certification` and
 :mod:`netbenefit.law.rules.clawback`; the readings and their grades are in :mod:`netbenefit.model.after_approval`.
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..errors import ScenarioError
-from ..law.labels import jobs as jobs_words
-from ..law.parameters import parameter
-from ..law.rules import repayment_schedule
-from ..law.rules.certification import (
+from ...errors import ScenarioError
+from ...labels import jobs as jobs_words
+from ...law.parameters import parameter
+from ...law.rules import repayment_schedule
+from ...law.rules.certification import (
     allocate_to_phases,
     certified_credit,
     fall_share,
@@ -31,9 +31,9 @@ from ..law.rules.certification import (
     prior_report,
     retained_first,
 )
+from ..result import Result
+from ..scenario import Scenario
 from .actuals import Actuals, ActualYear
-from .result import Result
-from .scenario import Scenario
 
 # ----------------------------------------------------------------------------------------------
 # What the approval projected, phase by phase
@@ -363,7 +363,7 @@ def rerun_flags(
 
 
 # ----------------------------------------------------------------------------------------------
-# Deprecated (the clawback step is netbenefit.model.after_approval_clawback)
+# Deprecated (the clawback step is netbenefit.model.after_approval.recapture)
 # ----------------------------------------------------------------------------------------------
 
 

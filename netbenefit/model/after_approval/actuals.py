@@ -27,11 +27,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
-from ..errors import ScenarioError
-from ..io.arguments import checked, path_kind
-from ..io.named_files import csv_number, read_named_file
-from ..io.text_rule import Line
-from .scenario import MAX_YEARS, Scenario, load_scenario, read_yaml, scenario_error
+from ...errors import ScenarioError
+from ...io.arguments import checked, path_kind
+from ...io.named_files import csv_number, read_named_file
+from ...io.text_rule import Line
+from ..scenario import MAX_YEARS, Scenario, load_scenario, read_yaml, scenario_error
 
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]

@@ -2,18 +2,18 @@
 phase's years, the comparison of the test on the projections and on actual results, the re-run per
 test, and the clawback's row. Each is a :class:`netbenefit.model.tables.ResultTable`: numbers stay
 numbers, and a notebook (and ``to_text``, the command line) shows them by the unit of each column's
-label (:mod:`netbenefit.law.labels.after_approval`): money as dollars, shares and ratios as percents."""
+label (:mod:`netbenefit.labels.after_approval`): money as dollars, shares and ratios as percents."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ..result import Result
+from ..tables import ResultTable
 from .actuals import Actuals
-from .after_approval_clawback import Clawback, CreditsReceived
-from .after_approval_steps import Certification, PhaseJobs, Projection, RerunFlags
-from .result import Result
-from .tables import ResultTable
+from .annual_certification import Certification, PhaseJobs, Projection, RerunFlags
+from .recapture import Clawback, CreditsReceived
 
 #: Columns of the years table that are flags (False in a row added for a clawback).
 FLAG_COLUMNS = ("maintained", "forfeited", "rerun_flag")

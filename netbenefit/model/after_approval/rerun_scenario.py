@@ -33,15 +33,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..cashflows.steps import phase_records
+from ..result import Result
+from ..scenario import Scenario
+from ..scenario.paths import plain
 from .actuals import Actuals
-from .after_approval_steps import PhaseJobs, Projection, year_row
-from .cashflows.steps import phase_records
-from .result import Result
-from .scenario import Scenario
-from .scenario.paths import plain
+from .annual_certification import PhaseJobs, Projection, year_row
 
 if TYPE_CHECKING:
-    from .scenario import Phase
+    from ..scenario import Phase
 
 
 def _through_stop(series: np.ndarray, stop: int | None) -> list[float]:
