@@ -42,7 +42,7 @@ class LiveChart:
     :meth:`update` sets the new values on its artists (the three lines, the title, the legend's
     words, the scale and the footnote) and :meth:`png` prints it. Where the chart's make-up
     changes (other years, the year the benefits reach the threshold multiple appearing or going,
-    another benefit window), it is drawn again whole.
+    another benefit window), it is drawn anew on a new figure, as a cold draw is.
 
     The first print after a drawing is a whole print (:func:`~netbenefit.views.charts.printing.figure_bytes`),
     which lays the figure out; the layout is kept after it. A print after a move draws only what a
@@ -53,8 +53,7 @@ class LiveChart:
     print of the same figure (``tests/portfolio/test_explore.py`` compares them)."""
 
     def __init__(self, result: Result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
-        self.figure, self.ax = new_figure(size)
-        self.dpi = dpi
+        self.size, self.dpi = size, dpi
         self._draw(result)
 
     @staticmethod
@@ -74,9 +73,8 @@ class LiveChart:
         return conventions_footnote(result, extra=cumulative_pv_note(result))
 
     def _draw(self, result: Result) -> None:
-        self.ax.clear()
-        self.figure.set_layout_engine("constrained")
-
+        """The chart drawn anew on a new figure, as a cold draw is: its first print is a cold chart's."""
+        self.figure, self.ax = new_figure(self.size)
         cumulative_pv(result, ax=self.ax)
         self.shape = self._make_up(result)
         self.footnote = self._footnote(result)

@@ -212,4 +212,8 @@ def test_a_print_after_a_move_is_a_whole_print_of_the_same_chart(monkeypatch):
             assert bool(whole_prints) == (live.shape != shape), changes  # a whole print only for a new make-up
             make_ups.add(live.shape != shape)
             assert shown == figure_bytes(live.figure, "png", dpi=CHART_DPI), (name, changes)
+            if live.shape != shape:  # drawn anew: a cold chart of the variant
+                cold_figure, cold_ax = new_figure(CHART_SIZE)
+                cumulative_pv(netbenefit.evaluate(scenario.replace(changes)), ax=cold_ax)
+                assert shown == figure_bytes(cold_figure, "png", dpi=CHART_DPI), (name, changes)
     assert make_ups == {True, False}
