@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import views
 from ..errors import ScenarioError
+from ..io.writing import written_file
 from ..law.labels import margin_points, money_exact, ratio
 from ..model.cashflows import compute
 from ..model.evaluate import evaluate
@@ -275,17 +275,26 @@ class Diff:
         }
 
     def _repr_html_(self) -> str:
-        """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall."""
-        return views.diff_html(self)
+        """Rich display in Jupyter: the inputs that differ, the attribution and the waterfall
+        (:func:`netbenefit.views.notebook.diff_html`)."""
+        from ..views.notebook import diff_html
+
+        return diff_html(self)
 
     def plot(self, ax=None):
         """The ratio waterfall, :func:`netbenefit.views.charts.ratio_waterfall`; returns the Axes."""
-        return views.ratio_waterfall(self, ax=ax)
+        from ..views.charts import ratio_waterfall
+
+        return ratio_waterfall(self, ax=ax)
 
     def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write this comparison as a memo PDF: the ratios, the inputs that differ, the attribution
-        and its waterfall (options ``date``, ``preparer``, ``paper``). Returns the path."""
-        return views.write_diff_memo(self, path, **options)
+        and its waterfall (options ``date``, ``preparer``, ``paper``). Returns the path; the path and
+        every option checked first (:func:`netbenefit.views.html.memo.memo_options`)."""
+        with written_file("to_pdf", path) as target:
+            from ..views.html.memo import memo_options, write_diff_memo
+
+            return write_diff_memo(self, target, **memo_options(options, "to_pdf", diff=True))
 
 
 def diff(a: Scenario | str | Path, b: Scenario | str | Path) -> Diff:

@@ -36,7 +36,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import views
 from ..errors import ScenarioError
 from ..io.arguments import checked, count, mapping, optional
 from ..model.cashflows import compute
@@ -235,10 +234,15 @@ class MonteCarloResult:
 
     def plot(self, ax=None):
         """:func:`netbenefit.views.charts.montecarlo_distribution` of this run; returns the Axes."""
-        return views.montecarlo_distribution(self, ax=ax)
+        from ..views.charts import montecarlo_distribution
+
+        return montecarlo_distribution(self, ax=ax)
 
     def _repr_html_(self) -> str:
-        return views.montecarlo_html(self)
+        """Rich display in Jupyter: :func:`netbenefit.views.notebook.montecarlo_html`."""
+        from ..views.notebook import montecarlo_html
+
+        return montecarlo_html(self)
 
 
 def _progress_bar(enabled: bool | None, total: int, chunks: int):

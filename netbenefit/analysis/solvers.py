@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from .. import views
 from ..errors import ScenarioError
 from ..io import arguments
 from ..law import award
@@ -69,7 +68,10 @@ class SolverResult:
         return self.status == SOLVED
 
     def _repr_html_(self) -> str:
-        return views.solver_html(self)
+        """Rich display in Jupyter: :func:`netbenefit.views.notebook.solver_html`."""
+        from ..views.notebook import solver_html
+
+        return solver_html(self)
 
     def __str__(self) -> str:
         return self.message

@@ -29,6 +29,7 @@ from .style import (
     characters_across,
     conventions_footnote,
     percent_axis,
+    plain_text,
 )
 
 #: Font size of the labels at the ends of a tornado's bars. [pt]
@@ -72,6 +73,7 @@ def _value(key: str, value: Any) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
+@plain_text
 def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
     """A tornado chart of a one-way sensitivity table (:func:`~netbenefit.analysis.sensitivity`).
 
@@ -201,6 +203,7 @@ def sweep_keys(table) -> list[str]:
     return [column for column in table.columns if column not in _RESULT_COLUMNS]
 
 
+@plain_text
 def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, where: dict | None = None):
     """The net benefit ratio against one or two varied keys of a sweep, the threshold drawn.
 
