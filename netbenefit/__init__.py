@@ -7,81 +7,49 @@ Section 71 of P.L.2020, c.156 (C.34:1B-339), as amended, applied to scenario fil
 >>> result = netbenefit.evaluate(scenario)  # doctest: +SKIP
 >>> result.ratio, result.threshold, result.eligible  # doctest: +SKIP
 
-Most public names are imported on first use, so that a command loads only what it needs.
+``evaluate`` and ``compare`` are bound at import; every other public name is imported on first
+use (PEP 562, :func:`__getattr__` below), so that a command loads only what it needs.
 """
 
 from . import _startup
 
 _startup.hold_while_starting()  # the command line: signals held from here (netbenefit._startup)
 
-import sys  # noqa: E402
-import types  # noqa: E402
 from importlib import import_module  # noqa: E402
-from importlib.machinery import ModuleSpec  # noqa: E402
+from typing import TYPE_CHECKING  # noqa: E402
 
+from .model.compare import compare as compare  # noqa: E402  (every command evaluates)
+from .model.evaluate import evaluate as evaluate  # noqa: E402
 from .version import installed_version  # noqa: E402
 
-#: The public import paths of modules that live in a floor's folder (docs/layout.md): the public
-#: path, and every module under it, is the module of the folder, imported on first use.
-PUBLIC_PATHS: dict[str, str] = {
-    "netbenefit.after_approval": "netbenefit.model.after_approval",
-    "netbenefit.award": "netbenefit.law.award",
-    "netbenefit.charts": "netbenefit.views.charts",
-    "netbenefit.html": "netbenefit.views.html",
-    "netbenefit.methods": "netbenefit.model.methods",
-    "netbenefit.parameters": "netbenefit.law.parameters",
-    "netbenefit.portfolio": "netbenefit.analysis.portfolio",
-    "netbenefit.rules": "netbenefit.law.rules",
-    "netbenefit.scenario": "netbenefit.model.scenario",
-    "netbenefit.workbook": "netbenefit.views.workbook",
-}
-
-
-class _PublicPaths:
-    """Finds ``netbenefit.parameters`` (and every public path above) as the module it names, the
-    same module object, so that a public path and the folder's path are one module, not two."""
-
-    @staticmethod
-    def _real(name: str) -> str | None:
-        for public, real in PUBLIC_PATHS.items():
-            if name == public or name.startswith(public + "."):
-                return real + name[len(public) :]
-        return None
-
-    def find_spec(self, name, path=None, target=None):
-        return None if self._real(name) is None else ModuleSpec(name, self)
-
-    def create_module(self, spec):
-        return import_module(self._real(spec.name))
-
-    def exec_module(self, module):
-        pass  # the module ran when it was imported by its own path
-
-
-sys.meta_path.insert(0, _PublicPaths())
-
-# Bound now: every command evaluates.
-from .model.compare import compare as compare  # noqa: E402
-from .model.evaluate import evaluate as evaluate  # noqa: E402
-
-
-class _FrontDoor(types.ModuleType):
-    """The package: the public path ``netbenefit.portfolio`` (a module) never replaces the function
-    ``netbenefit.portfolio`` when it is imported (the import system sets a package's attribute)."""
-
-    def __setattr__(self, name: str, value) -> None:
-        if name == "portfolio" and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _FrontDoor
+if TYPE_CHECKING:  # the names an editor and a type checker see; at run time, imported on first use
+    from .analysis import (
+        break_even_discount_rate,
+        cumulative_pv_bands,
+        evaluate_variants,
+        implied_discount_rate,
+        max_award,
+        min_new_jobs,
+        montecarlo,
+        sensitivity,
+        sweep,
+    )
+    from .analysis.diff import Diff, diff
+    from .analysis.portfolio import Portfolio, portfolio, portfolio_montecarlo
+    from .errors import ScenarioError
+    from .law.award import award_table
+    from .law.parameters import PARAMETERS, parameter
+    from .model.after_approval import Actuals, follow, load_actuals
+    from .model.compare import Comparison
+    from .model.economics import economist_view, economist_view_of
+    from .model.plausibility import PlausibilityWarning
+    from .model.result import Result
+    from .model.scenario import Scenario, load_scenario
+    from .views.charts import tornado
+    from .views.explore import explore
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
-    "Actuals": "model.after_approval",
-    "follow": "model.after_approval",
-    "load_actuals": "model.after_approval",
     "break_even_discount_rate": "analysis",
     "cumulative_pv_bands": "analysis",
     "evaluate_variants": "analysis",
@@ -91,37 +59,74 @@ _EXPORTS = {
     "montecarlo": "analysis",
     "sensitivity": "analysis",
     "sweep": "analysis",
-    "tornado": "views.charts",
-    "award_table": "law.award",
-    "Comparison": "model.compare",
     "Diff": "analysis.diff",
     "diff": "analysis.diff",
-    "economist_view": "model.economics",
-    "economist_view_of": "model.economics",
-    "explore": "views.explore",
-    "ScenarioError": "errors",
-    "PARAMETERS": "law.parameters",
-    "parameter": "law.parameters",
-    "PlausibilityWarning": "model.plausibility",
     "Portfolio": "analysis.portfolio",
     "portfolio": "analysis.portfolio",
     "portfolio_montecarlo": "analysis.portfolio",
+    "ScenarioError": "errors",
+    "award_table": "law.award",
+    "PARAMETERS": "law.parameters",
+    "parameter": "law.parameters",
+    "Actuals": "model.after_approval",
+    "follow": "model.after_approval",
+    "load_actuals": "model.after_approval",
+    "Comparison": "model.compare",
+    "economist_view": "model.economics",
+    "economist_view_of": "model.economics",
+    "PlausibilityWarning": "model.plausibility",
     "Result": "model.result",
     "Scenario": "model.scenario",
     "load_scenario": "model.scenario",
+    "tornado": "views.charts",
+    "explore": "views.explore",
 }
 
-__all__ = sorted([*_EXPORTS, "compare", "evaluate"])
+__all__ = [
+    "Actuals",
+    "Comparison",
+    "Diff",
+    "PARAMETERS",
+    "PlausibilityWarning",
+    "Portfolio",
+    "Result",
+    "Scenario",
+    "ScenarioError",
+    "award_table",
+    "break_even_discount_rate",
+    "compare",
+    "cumulative_pv_bands",
+    "diff",
+    "economist_view",
+    "economist_view_of",
+    "evaluate",
+    "evaluate_variants",
+    "explore",
+    "follow",
+    "implied_discount_rate",
+    "load_actuals",
+    "load_scenario",
+    "max_award",
+    "min_new_jobs",
+    "montecarlo",
+    "parameter",
+    "portfolio",
+    "portfolio_montecarlo",
+    "sensitivity",
+    "sweep",
+    "tornado",
+]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module on first use (later lookups find it bound)."""
     if name == "__version__":
-        globals()[name] = value = installed_version()
-        return value
-    if name not in _EXPORTS:
+        value: object = installed_version()
+    elif name in _EXPORTS:
+        value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    else:
         raise AttributeError(f"module 'netbenefit' has no attribute {name!r}")
-    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
-    globals()[name] = value  # later lookups skip this function
+    globals()[name] = value
     return value
 
 
