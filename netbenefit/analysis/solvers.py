@@ -29,7 +29,7 @@ from ..law import award
 from ..law.labels import money_exact
 from ..law.parameters import parameter
 from ..law.rules import section_75
-from ..model.cashflows import Inputs, compute
+from ..model.cashflows import Computation, Inputs, compute
 from ..model.plausibility import warn_entered
 from ..model.scenario import Scenario
 from .columns import result_columns
@@ -166,23 +166,12 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
     capped = _capped_by_section_75(scenario, keys, key, retained_eligible, best, threshold, labels[binding], binding)
     if capped is not None:
         return capped
-    # Confirm; the comparison has a relative tolerance, so x* itself passes unless rounding bites.
-    tolerance = parameter("net_benefit_ratio_relative_tolerance")
-    for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
-        check = compute(scenario, dict.fromkeys(keys, np.array([candidate])))
-        if bool(check.column("passes")[0]):
-            best = candidate
-            break
-    else:  # pragma: no cover - closed form and model disagree
-        return no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
+    confirmed = _confirmed(scenario, keys, key, best, float(base[binding]), float(slope[binding]), binding)
+    if isinstance(confirmed, SolverResult):
+        return confirmed
+    best, check = confirmed
     pv_credits = float(check.column("pv_credits")[0])
     binding_credits = float(check.cumulative_pv_credits[0, binding])  # the binding test's own credits
-    predicted = float(base[binding] + best * slope[binding])
-    if not np.isclose(binding_credits, predicted, rtol=1e-10):
-        return no_solution(
-            f"the credits stop growing in step with {key} (a cap per job?) before the test binds: "
-            "the closed form does not apply"
-        )
     unit = "a job a year" if all("per_" in k for k in keys) else "a year"
     common = "largest common value of " if len(keys) > 1 else "largest "
     held = held_awards(scenario, keys)
@@ -205,6 +194,29 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
         },
     )
+
+
+def _confirmed(
+    scenario: Scenario, keys: list[str], key: str, best: float, base: float, slope: float, binding: int
+) -> tuple[float, Computation] | SolverResult:
+    """The closed form's ``best`` evaluated: the value that passes and its computation, or no
+    solution where the model and the closed form disagree. The comparison has a relative
+    tolerance, so ``best`` itself passes unless rounding bites; the binding test's credits must
+    still be ``base + best * slope`` (a cap per job would stop them)."""
+    tolerance = parameter("net_benefit_ratio_relative_tolerance")
+    for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
+        check = compute(scenario, dict.fromkeys(keys, np.array([candidate])))
+        if bool(check.column("passes")[0]):
+            break
+    else:  # pragma: no cover - closed form and model disagree
+        return no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
+    binding_credits = float(check.cumulative_pv_credits[0, binding])  # the binding test's own credits
+    if not np.isclose(binding_credits, base + candidate * slope, rtol=1e-10):
+        return no_solution(
+            f"the credits stop growing in step with {key} (a cap per job?) before the test binds: "
+            "the closed form does not apply"
+        )
+    return candidate, check
 
 
 def _capped_by_section_75(
