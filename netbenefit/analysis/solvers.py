@@ -140,16 +140,9 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
         return no_solution(f"the present values are not linear in {key}; no closed form")
     b = benefits[0]
     labels = [f"phases 1..{k + 1}" if k else "the initial phase" for k in range(len(b))]
-    bounds = []
-    for k in range(len(b)):
-        if slope[k] > 0:
-            bounds.append(((b[k] / threshold - base[k]) / slope[k], k))  # the test's own index k
-        elif not (base[k] > 0 and b[k] >= threshold * base[k]):
-            return no_solution(
-                f"the test of {labels[k]} does not depend on {key} and fails "
-                f"(PV benefits {money_exact(b[k])}, PV credits {money_exact(base[k])}, threshold {threshold:.2f})",
-                threshold=threshold,
-            )
+    bounds = _bounds(b, base, slope, threshold, labels, key)
+    if isinstance(bounds, SolverResult):
+        return bounds
     if not bounds:
         return no_solution(f"{key} does not change the present value of the credits, so it has no largest value")
     best, binding = min(bounds)  # the tightest test, the earliest on a tie
@@ -194,6 +187,24 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
         },
     )
+
+
+def _bounds(
+    b: np.ndarray, base: np.ndarray, slope: np.ndarray, threshold: float, labels: list[str], key: str
+) -> list[tuple[float, int]] | SolverResult:
+    """``(the largest value at which test k passes, k)`` of each cumulative test whose credits grow
+    with the value; no solution where a test that does not depend on it fails."""
+    bounds = []
+    for k in range(len(b)):
+        if slope[k] > 0:
+            bounds.append(((b[k] / threshold - base[k]) / slope[k], k))  # the test's own index k
+        elif not (base[k] > 0 and b[k] >= threshold * base[k]):
+            return no_solution(
+                f"the test of {labels[k]} does not depend on {key} and fails "
+                f"(PV benefits {money_exact(b[k])}, PV credits {money_exact(base[k])}, threshold {threshold:.2f})",
+                threshold=threshold,
+            )
+    return bounds
 
 
 def _confirmed(
