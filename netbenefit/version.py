@@ -1,10 +1,11 @@
-"""The installed version of netbenefit, read on first use (importlib.metadata is slow to import).
+"""The installed version of netbenefit, read from the installed package's metadata on first use.
 
 A ground-floor module: it imports nothing of netbenefit's."""
 
 from __future__ import annotations
 
 import functools
+from importlib.metadata import PackageNotFoundError, version
 
 #: What :func:`installed_version` gives where netbenefit runs from a source tree that is not
 #: installed: ``__version__`` says ``0+unknown`` (a PEP 440 local version), the command line's
@@ -14,8 +15,6 @@ NOT_INSTALLED = "0+unknown"
 
 @functools.cache
 def _installed() -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("netbenefit")
     except PackageNotFoundError:  # running from a source tree that is not installed

@@ -21,6 +21,7 @@ on more cores than one machine has (docs/analysis.md, "On a Dask cluster").
 from __future__ import annotations
 
 import math
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -160,8 +161,6 @@ SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
 def scheduler_address(address: str) -> str:
     """``address`` checked before anything connects: ``[scheme://]host:port`` with a scheme of
     :data:`SCHEDULER_SCHEMES` (default tcp), a host and a port from 1 to 65535. Raises ScenarioError."""
-    import urllib.parse
-
     text = str(address).strip()
     example = "give an address such as tcp://10.0.0.5:8786"
     scheme, separator, rest = text.partition("://")

@@ -21,11 +21,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX (Windows): a folder is not locked
+    fcntl = None
 
 from .writing import OUTPUT_ROOT, WRITTEN_DIGESTS, OutputError, atomic_write_text, sha256_of
 
@@ -225,8 +231,6 @@ def _manifest_text(path: Path) -> str | None:
 def _too_deep(text: str) -> bool:
     """Whether the JSON ``text`` nests deeper than :data:`MAX_MANIFEST_DEPTH` (checked before it
     is parsed: deep nesting would reach Python's recursion limit)."""
-    import re
-
     depth = 0
     for char in re.sub(r'"(?:[^"\\]|\\.)*"', "", text):
         if char in "[{":
@@ -328,9 +332,7 @@ def relative_name(folder: Path, path: Path) -> str:
 
 def _lock(folder: Path) -> int | None:
     """Take the folder's lock (POSIX ``flock``); refuse when another process holds it."""
-    try:
-        import fcntl
-    except ImportError:  # not POSIX: no lock
+    if fcntl is None:  # not POSIX: no lock
         return None
     path = folder / LOCK_NAME
     flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)

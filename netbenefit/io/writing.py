@@ -8,14 +8,18 @@ a file (:mod:`netbenefit.views.result_files`, the workbook, the HTML report, the
 
 from __future__ import annotations
 
+import calendar
 import contextlib
 import contextvars
 import datetime as dt
 import errno
+import hashlib
+import importlib
 import os
 import re
 import signal
 import stat
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
@@ -122,8 +126,6 @@ def dates_fixed():
     if source_date() is not None:
         yield
         return
-    import calendar
-
     before = os.environ.get("SOURCE_DATE_EPOCH")
     os.environ["SOURCE_DATE_EPOCH"] = str(calendar.timegm((*NO_DATE, 0, 0, 0)))
     try:
@@ -216,8 +218,6 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> None:
 
 def sha256_of(path: str | Path) -> str:
     """The SHA-256 of the bytes of the file ``path``, as hex digits."""
-    import hashlib
-
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
@@ -271,9 +271,6 @@ def import_held(modules: Sequence[str] = CHART_LIBRARIES) -> None:
     (an exception raised there can abort the interpreter, or leave a half-initialised module and a
     traceback). Every first use of the chart library passes here
     (:func:`netbenefit.views.charts.style.chart_library`); once they are imported, nothing is held."""
-    import importlib
-    import sys
-
     if all(name in sys.modules for name in modules):
         return
     with signals_held():

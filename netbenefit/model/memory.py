@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import os
 
+try:
+    import resource
+except ImportError:  # not POSIX (Windows): no limit on the address space to read
+    resource = None
+
 from ..errors import ScenarioError
 
 #: The share of the available memory a run may plan to use (the rest: the model's own arrays,
@@ -26,12 +31,11 @@ def available_bytes() -> int | None:
     except (AttributeError, OSError, ValueError):
         pass
     try:
-        import resource
-
-        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-        if soft not in (resource.RLIM_INFINITY, -1) and soft > 0:
-            known.append(int(soft))
-    except (ImportError, OSError, ValueError):
+        if resource is not None:
+            soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+            if soft not in (resource.RLIM_INFINITY, -1) and soft > 0:
+                known.append(int(soft))
+    except (OSError, ValueError):
         pass
     return min(known) if known else None
 

@@ -28,6 +28,7 @@ import datetime as dt
 import enum
 import functools
 import hashlib
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
@@ -180,8 +181,6 @@ def fonts_digest() -> str:
     own and the system's), by path, size, modification time and inode, and the bytes of the one
     its settings pick first. A font file replaced, added or removed changes it, so that a chart
     drawn with another font is drawn again."""
-    import os
-
     from matplotlib import font_manager
 
     manager = font_manager.fontManager

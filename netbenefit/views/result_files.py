@@ -4,8 +4,14 @@ so that a failing or interrupted run never leaves a half-written file."""
 from __future__ import annotations
 
 import contextlib
+import csv
+import ctypes
 import gc
+import io
 import os
+import signal
+import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -84,11 +90,6 @@ def _stop_with_parent(parent: int) -> None:
     """Have the system send this process SIGTERM when its parent ends (Linux's
     ``prctl(PR_SET_PDEATHSIG)``, through the C library); then, if the parent ``parent`` has already
     ended meanwhile, end now. Elsewhere the worker ends when it next reads the pool's closed pipe."""
-    import ctypes
-    import os
-    import signal
-    import sys
-
     if not sys.platform.startswith("linux"):
         return
     try:
@@ -114,9 +115,6 @@ def _chart_worker_started(parent: int) -> None:
     (where it could leave a lock held and the parent waiting for ever). And the worker stops with
     its parent: when the parent ends, however it ends (a SIGHUP or SIGKILL sent to it alone), the
     system sends the worker SIGTERM (:func:`_stop_with_parent`), so no worker goes on drawing."""
-    import gc
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
@@ -132,8 +130,6 @@ def _forked_chart_images(
     """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None);
     and the warnings drawing it gave (message, category), which the parent gives in its own
     process (:func:`_warned_again`): a worker writes nothing on stderr itself."""
-    import warnings
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         images = _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
@@ -142,8 +138,6 @@ def _forked_chart_images(
 
 def _warned_again(drawn: tuple[list[tuple[str, bytes]], list[tuple[str, type]]]) -> list[tuple[str, bytes]]:
     """The images a worker drew, once the warnings it gave are given again in this process."""
-    import warnings
-
     images, caught = drawn
     for message, category in caught:
         warnings.warn(message, category if issubclass(category, Warning) else UserWarning, stacklevel=2)
@@ -242,7 +236,7 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
     kept = kept_charts(folder.parent, results, jobs, places, formats) if may_keep else [None] * len(jobs)
     draw = [job for job, keep in zip(jobs, kept, strict=True) if keep is None]
     workers = min(len(draw), os.cpu_count() or 1) if workers is None else min(len(draw), max(1, workers))
-    import multiprocessing
+    import multiprocessing  # deferred: only a run that draws charts needs it (3.4 ms; compare --charts none)
 
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         if not may_keep:
@@ -260,7 +254,7 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
 
         yield in_this_process
         return
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor  # deferred: only a run whose charts are drawn in workers (4 ms)
 
     warm_up()  # once here, inherited by every worker
     _CHART_JOBS[:] = results
@@ -357,9 +351,6 @@ def csv_bytes(columns: Sequence[str], rows: Sequence[Sequence]) -> bytes:
     after :func:`netbenefit.io.safe_text.csv_table`: each column typed as pandas types it (whole
     numbers with a missing value or a fraction are floats, ``3.0``), floats written as Python's
     ``repr`` (the shortest text that reads back as the same float), a missing value empty."""
-    import csv
-    import io
-
     texts = [_csv_column([row[k] for row in rows]) for k in range(len(columns))]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator=os.linesep)

@@ -11,8 +11,11 @@ did not set; a driver the phases share; ineligible for another reason; negative 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import shutil
+import subprocess
 import warnings
 from pathlib import Path
 
@@ -250,3 +253,45 @@ def test_the_command_line_prints_the_record(tmp_path, capsys):
         assert f"{100 * result.ratio:.1f}%" in line and ("passes" if result.passes else "fails") in line
         if result.extension_decides:
             assert "passes only with the elected" in line
+
+
+#: In the memo's words: every ratio set beside a threshold with its verdict ("259.1% vs 300%
+#: (71(a)(5)(a)), fails"), and the opening sentence's "a net benefit ratio of 259.1% against a
+#: threshold of 300%".
+_BESIDE = re.compile(r"(-?[\d,]+\.\d)% vs ([\d.]+)% \(71[^,]*?\), (passes|fails)")
+#: A comparison written as an inequality ("without it 321.0% < 400%, fails").
+_INEQUALITY = re.compile(r"(-?[\d,]+\.\d)% ([<≥]|>=) ([\d.]+)%, (passes|fails)")
+_OPENING = re.compile(r"a net benefit ratio of (-?[\d,]+\.\d)% against a threshold of ([\d.]+)%")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("weasyprint") is None, reason="WeasyPrint is not installed (pdf)")
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed (poppler-utils)")
+@pytest.mark.parametrize("shape", SHAPES)
+def test_the_memo_reads_the_record(shape, results, tmp_path):
+    """The memo printed and read back: its first page's ratio beside the threshold is the record's,
+    each such comparison agrees with the verdict beside it, and the whole project's ratio appears
+    only under its own name."""
+    result = results[shape]
+    path = result.to_pdf(tmp_path / "memo.pdf", date="2026-12-01")
+    run = subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True)
+    first = " ".join(run.stdout.split("\f")[0].split())
+    opening = _OPENING.search(first)
+    assert opening, first[:600]
+    assert float(opening.group(1).replace(",", "")) == pytest.approx(100 * result.ratio, abs=0.051)
+    assert float(opening.group(2)) == pytest.approx(100 * result.threshold)
+    shown = _BESIDE.findall(first)
+    assert shown, first[:600]
+    assert float(shown[0][0].replace(",", "")) == pytest.approx(100 * result.ratio, abs=0.051)
+    assert (shown[0][2] == "passes") == result.passes
+    for value, threshold, verdict in shown:
+        assert _agrees(float(value.replace(",", "")) / 100, float(threshold) / 100, verdict == "passes")
+    for value, relation, threshold, verdict in _INEQUALITY.findall(first):
+        ratio, limit = float(value.replace(",", "")) / 100, float(threshold) / 100
+        assert (relation == "<") == (not meets_threshold(ratio, limit)) == (verdict == "fails")
+    if result.extension_decides:
+        assert f"without it {100 * result.ratio_without_extension:,.1f}%" in first
+    whole = f"{100 * result.whole_project_ratio:,.1f}%"
+    if result.deciding_phases and len(result.phase_tests) > 1 and whole != f"{100 * result.ratio:,.1f}%":
+        assert f"whole project's ratio {whole}" in first
+        assert all(value + "%" != whole for value, _, _ in shown)

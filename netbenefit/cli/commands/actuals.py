@@ -4,6 +4,7 @@ annual results (certification, forfeiture, re-run of the net benefit test, repay
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from ...io.safe_text import terminal_lines
@@ -58,8 +59,6 @@ def run(args: argparse.Namespace) -> int:
     (scenario,) = scenario_inputs(args, [args.scenario])
     after = follow(scenario, args.actuals)
     if args.json:
-        import json
-
         print(json.dumps(after.to_dict(), indent=2, allow_nan=False))
         return 0
     if args.csv:

@@ -19,6 +19,7 @@ folder, and whose file is still the one that run wrote, is kept as it is (:mod:`
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ...io.run_folder import check_unlocked, one_run
@@ -70,8 +71,6 @@ def _methods(text: str) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ...views.result_files import (  # the views that write files: deferred past start-up
         check_output_folder,
         file_count,

@@ -4,6 +4,7 @@ much of the change in the net benefit ratio each of them made (Shapley values, :
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from ...io.safe_text import terminal_lines
@@ -21,8 +22,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
     from ...analysis.diff import diff  # pandas: deferred past start-up
 
     a, b = scenario_inputs(args, [args.a, args.b])

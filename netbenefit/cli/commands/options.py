@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import re
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -159,8 +161,6 @@ def parse_value(text: str, key: str, source: str):
 
 def check_grid_size(grid: dict) -> None:
     """The memory of the sweep's table (one row per combination) estimated before it is built."""
-    import math
-
     rows = math.prod(len(values) for values in grid.values())
     columns = RESULT_COLUMNS_BOUND + len(grid)
     check_memory("--set", "", rows * columns * 8 * 2, f"a sweep of {rows:,} combinations")
@@ -178,8 +178,6 @@ def summarised_warnings():
     sweep are implausible (0.3, 0.4, ..., 2.7); the first, 0.3, is implausible (...)``, not one
     line per value. Any other warning passes as it is. Under ``--strict`` (warnings are errors)
     the first is raised as before."""
-    import warnings
-
     with warnings.catch_warnings(record=True) as caught:
         for action in warnings.filters:  # --strict: PlausibilityWarning stays an error
             if action[2] is PlausibilityWarning and action[0] == "error":

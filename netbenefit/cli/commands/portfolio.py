@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import sys
 from pathlib import Path
 
 from ...errors import ScenarioError
@@ -103,9 +105,6 @@ def _workers_quiet():
     worker's log) reaches the command's stderr. Their failures reach the client as errors, which
     the command reports in its own line. The command's stderr is put back as soon as the cluster
     has started (or failed to: a Ctrl-C meanwhile stops the command as anywhere else)."""
-    import os
-    import sys
-
     try:
         sys.stderr.flush()
         saved = os.dup(2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ...io.safe_text import terminal
@@ -21,8 +22,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     refuse_apart("--out FILE", args.out is not None, [("--force", args.force)], "overwrites an existing --out file")
     text = scenario_schema_text()
     if args.out is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from ...io.safe_text import csv_table, terminal
@@ -45,8 +46,6 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ...analysis import sweep  # pandas: deferred past start-up
     from ...views.result_files import prepare_output_file  # the views that write files: deferred past start-up
 

@@ -3,6 +3,7 @@ problem``), as one ScenarioError, with the fix where it helps ("did you mean 0.3
 
 from __future__ import annotations
 
+import difflib
 import functools
 import reprlib
 import types
@@ -178,8 +179,6 @@ def _decimal_key(model: type[BaseModel] | None, loc: list[str]) -> bool:
 
 def _closest_key(model: type[BaseModel], loc: list[str]) -> str:
     """``"; did you mean X?"`` naming the known key closest to the unknown ``loc[-1]`` (difflib)."""
-    import difflib
-
     annotation: Any = model
     for segment in loc[:-1]:
         annotation = bare_annotation(annotation)

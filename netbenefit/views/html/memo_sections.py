@@ -10,6 +10,7 @@ its verdict needs; a figure of the whole project says so; every key in a table c
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -137,8 +138,6 @@ def memo_facts(result: Result, count: int = TORNADO_DRIVERS) -> MemoFacts:
     """The facts of ``result``: the deciding test, the break-even discount rate, the default
     tornado (the ``count`` keys whose +/-20% moves the ratio most, :func:`netbenefit.views.explore.ranked_drivers`)
     with each end's verdict."""
-    import warnings
-
     scenario = result.scenario
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the range searched is the solver's own

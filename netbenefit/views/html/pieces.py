@@ -7,6 +7,7 @@ written, and a chart as an embedded PNG. :mod:`netbenefit.views.html.result` and
 from __future__ import annotations
 
 import base64
+import datetime as dt
 from typing import TYPE_CHECKING
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
@@ -77,8 +78,6 @@ def html_table(frame: pd.DataFrame, cell, *, index: str | None = None, streams=(
 
 def written_value(value) -> str:
     """A value as its author wrote it: whole numbers without ``.0`` unless written so, lists joined."""
-    import datetime as dt
-
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
