@@ -16,37 +16,11 @@ from . import _startup
 _startup.hold_while_starting()  # the command line: signals held from here (netbenefit._startup)
 
 from importlib import import_module  # noqa: E402
-from typing import TYPE_CHECKING  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
 
 from .model.compare import compare as compare  # noqa: E402  (every command evaluates)
 from .model.evaluate import evaluate as evaluate  # noqa: E402
 from .version import installed_version  # noqa: E402
-
-if TYPE_CHECKING:  # the names an editor and a type checker see; at run time, imported on first use
-    from .analysis import (
-        break_even_discount_rate,
-        cumulative_pv_bands,
-        evaluate_variants,
-        implied_discount_rate,
-        max_award,
-        min_new_jobs,
-        montecarlo,
-        sensitivity,
-        sweep,
-    )
-    from .analysis.diff import Diff, diff
-    from .analysis.portfolio import Portfolio, portfolio, portfolio_montecarlo
-    from .errors import ScenarioError
-    from .law.award import award_table
-    from .law.parameters import PARAMETERS, parameter
-    from .model.after_approval import Actuals, follow, load_actuals
-    from .model.compare import Comparison
-    from .model.economics import economist_view, economist_view_of
-    from .model.plausibility import PlausibilityWarning
-    from .model.result import Result
-    from .model.scenario import Scenario, load_scenario
-    from .views.charts import tornado
-    from .views.explore import explore
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
@@ -82,46 +56,45 @@ _EXPORTS = {
     "explore": "views.explore",
 }
 
-__all__ = [
-    "Actuals",
-    "Comparison",
-    "Diff",
-    "PARAMETERS",
-    "PlausibilityWarning",
-    "Portfolio",
-    "Result",
-    "Scenario",
-    "ScenarioError",
-    "award_table",
-    "break_even_discount_rate",
-    "compare",
-    "cumulative_pv_bands",
-    "diff",
-    "economist_view",
-    "economist_view_of",
-    "evaluate",
-    "evaluate_variants",
-    "explore",
-    "follow",
-    "implied_discount_rate",
-    "load_actuals",
-    "load_scenario",
-    "max_award",
-    "min_new_jobs",
-    "montecarlo",
-    "parameter",
-    "portfolio",
-    "portfolio_montecarlo",
-    "sensitivity",
-    "sweep",
-    "tornado",
-]
+__all__ = sorted([*_EXPORTS, "compare", "evaluate"])
+
+if TYPE_CHECKING:  # the names an editor and a type checker see; at run time, imported on first use
+    from .analysis.bands import cumulative_pv_bands as cumulative_pv_bands
+    from .analysis.diff import Diff as Diff
+    from .analysis.diff import diff as diff
+    from .analysis.montecarlo import montecarlo as montecarlo
+    from .analysis.portfolio import Portfolio as Portfolio
+    from .analysis.portfolio import portfolio as portfolio
+    from .analysis.portfolio import portfolio_montecarlo as portfolio_montecarlo
+    from .analysis.rates import break_even_discount_rate as break_even_discount_rate
+    from .analysis.rates import implied_discount_rate as implied_discount_rate
+    from .analysis.sensitivity import sensitivity as sensitivity
+    from .analysis.solvers import max_award as max_award
+    from .analysis.solvers import min_new_jobs as min_new_jobs
+    from .analysis.sweep import sweep as sweep
+    from .analysis.variants import evaluate_variants as evaluate_variants
+    from .errors import ScenarioError as ScenarioError
+    from .law.award import award_table as award_table
+    from .law.parameters import PARAMETERS as PARAMETERS
+    from .law.parameters import parameter as parameter
+    from .model.after_approval import Actuals as Actuals
+    from .model.after_approval import follow as follow
+    from .model.after_approval import load_actuals as load_actuals
+    from .model.compare import Comparison as Comparison
+    from .model.economics import economist_view as economist_view
+    from .model.economics import economist_view_of as economist_view_of
+    from .model.plausibility import PlausibilityWarning as PlausibilityWarning
+    from .model.result import Result as Result
+    from .model.scenario import Scenario as Scenario
+    from .model.scenario import load_scenario as load_scenario
+    from .views.charts import tornado as tornado
+    from .views.explore import explore as explore
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use (later lookups find it bound)."""
     if name == "__version__":
-        value: object = installed_version()
+        value = installed_version()
     elif name in _EXPORTS:
         value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
     else:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 
 class ScenarioError(ValueError):
@@ -35,7 +36,7 @@ class ScenarioError(ValueError):
         )
         super().__init__("\n".join(self.lines))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., ScenarioError], tuple[Any, ...]]:
         """Pickled whole (its class, source and every problem): an error raised on a Dask worker
         reaches the command as the same error, reported in its own lines."""
         (key, problem), *more = self.problems

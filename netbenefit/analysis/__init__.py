@@ -12,6 +12,7 @@ each import their view in the method (``tests/unit/test_floors.py`` lists them).
 """
 
 import warnings
+from typing import Any
 
 from .bands import BAND_COLUMNS, cumulative_pv_bands
 from .keys import KeySpec, check_values, key_label, key_spec
@@ -47,7 +48,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name == "tornado":  # the chart lives in netbenefit.views.charts; this old name still works, with a warning
         warnings.warn(
             "netbenefit.analysis.tornado is deprecated; use netbenefit.views.charts.tornado (or netbenefit.tornado)",

@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import ScenarioError
 from ..io.arguments import checked, mapping
-from ..model.cashflows import compute
+from ..model.cashflows import Computation, compute
 from ..model.conventions import Conventions
 from ..model.scenario import Scenario
 from .keys import check_values, key_labels, key_spec
@@ -29,7 +29,7 @@ BAND_PERCENTILES = (5, 25, 50, 75, 95)  # not a statutory number: a convention o
 BAND_COLUMNS = ("year", "percentile", "cumulative_pv_net_benefits", "cumulative_pv_credits")
 
 
-def _cumulative(computation) -> tuple[np.ndarray, np.ndarray]:
+def _cumulative(computation: Computation) -> tuple[np.ndarray, np.ndarray]:
     """Cumulative PV of counted net benefits and of credits, ``(variants, years)``. [USD]"""
     shape = (computation.size, len(computation.years))
     counted = sum(np.broadcast_to(p.net_benefits * p.weight, shape) for p in computation.phases)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..io.writing import written_file
-from ..law.labels import margin_points, money_exact, ratio
+from ..labels import margin_points, money_exact, ratio
 from ..model.evaluate import evaluate
 from ..model.result import Result
 from ..model.scenario import Scenario, load_scenario
@@ -30,6 +30,7 @@ from .shapley import attribute
 
 if TYPE_CHECKING:  # pandas is imported when a diff is made, not when netbenefit is
     import pandas as pd
+    from matplotlib.axes import Axes
 
 #: Keys that describe a scenario without entering the model.
 _DESCRIPTIVE_KEYS = ("name", "description")
@@ -258,7 +259,7 @@ class Diff:
 
         return diff_html(self)
 
-    def plot(self, ax=None):
+    def plot(self, ax: Axes | None = None) -> Axes:
         """The ratio waterfall, :func:`netbenefit.views.charts.ratio_waterfall`; returns the Axes."""
         from ..views.charts import ratio_waterfall
 

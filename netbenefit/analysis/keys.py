@@ -30,7 +30,7 @@ import difflib
 import re
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union
 
@@ -458,6 +458,6 @@ def whole_steps(scenario: Scenario, key: str, values: list[float]) -> list[float
     return values
 
 
-def key_labels(scenario: Scenario, keys) -> dict[str, str]:
+def key_labels(scenario: Scenario, keys: Iterable[str]) -> dict[str, str]:
     """:func:`key_label` of each key, for an analysis result to carry (``attrs["key_labels"]``)."""
     return {key: key_label(scenario, key) for key in keys}

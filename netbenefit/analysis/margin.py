@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..law.labels import years
+from ..labels import years
 from ..model.result import Result
 
 

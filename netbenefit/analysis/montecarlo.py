@@ -29,9 +29,9 @@ below -1, a fraction of a year) raise :class:`~netbenefit.errors.ScenarioError` 
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,10 @@ from .keys import check_values, drawn_values, key_labels, key_spec, table_values
 from .structure import box
 from .structure import chunks as structure_chunks
 from .variants import frame, iter_chunks
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from tqdm.auto import tqdm
 
 #: Distribution names and the names of their parameters, in order.
 DISTRIBUTIONS = {
@@ -232,7 +236,7 @@ class MonteCarloResult:
     #: Each varied key in words with its phase (:func:`netbenefit.analysis.keys.key_label`).
     key_labels: dict[str, str] = field(default_factory=dict, repr=False)
 
-    def plot(self, ax=None):
+    def plot(self, ax: Axes | None = None) -> Axes:
         """:func:`netbenefit.views.charts.montecarlo_distribution` of this run; returns the Axes."""
         from ..views.charts import montecarlo_distribution
 
@@ -245,7 +249,7 @@ class MonteCarloResult:
         return montecarlo_html(self)
 
 
-def _progress_bar(enabled: bool | None, total: int, chunks: int):
+def _progress_bar(enabled: bool | None, total: int, chunks: int) -> tqdm[Any] | None:
     if enabled is None:
         enabled = chunks > 1 and hasattr(sys.stderr, "isatty") and sys.stderr.isatty()
     if not enabled:
@@ -424,7 +428,15 @@ def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple
     return scenario, int(draws)
 
 
-def _chunks_here(scenario, draws, make_overrides, chunk_size, bar, distributions, use_structure):
+def _chunks_here(
+    scenario: Scenario,
+    draws: int,
+    make_overrides: Callable[[int, int], Mapping[str, np.ndarray]],
+    chunk_size: int,
+    bar: tqdm[Any] | None,
+    distributions: Mapping[str, Distribution],
+    use_structure: bool,
+) -> Iterator[tuple[int, int, Mapping[str, np.ndarray], dict[str, np.ndarray]]]:
     """The chunks of a run in this process: on the model's structure where asked, else the general path."""
     if use_structure:
         return structure_chunks(scenario, draws, make_overrides, chunk_size, bar, distributions)

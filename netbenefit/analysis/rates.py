@@ -7,12 +7,13 @@ value (:func:`implied_discount_rate`, e.g. a published award). Each returns a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from ..io import arguments
+from ..labels import money_exact
 from ..law import finance
-from ..law.labels import money_exact
 from ..model.cashflows import compute
 from ..model.scenario import Scenario
 from .columns import result_columns
@@ -35,7 +36,7 @@ class _Undefined(Exception):
     """The function of a root search is undefined (NaN) inside its bracket."""
 
 
-def _root(function, low: float, high: float, tolerance: float = 1e-12) -> float | None:
+def _root(function: Callable[[float], float], low: float, high: float, tolerance: float = 1e-12) -> float | None:
     """A root of ``function`` in [low, high], given a sign change (``scipy.optimize.brentq``); None
     where the function is undefined (NaN, an undefined ratio) inside the bracket."""
     from scipy.optimize import brentq

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -16,6 +16,9 @@ from ..model.conventions import Conventions
 from ..model.scenario import Scenario
 from .columns import result_columns
 from .keys import check_values, key_labels, key_spec, whole_steps
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 #: Columns of the sensitivity table.
 SENSITIVITY_COLUMNS = (
@@ -49,7 +52,7 @@ class SensitivityTable(pd.DataFrame):
     draws its tornado chart with :meth:`tornado`. Any table derived from it is a plain DataFrame."""
 
     @property
-    def _constructor(self):
+    def _constructor(self) -> type[pd.DataFrame]:
         return pd.DataFrame
 
     def _repr_html_(self) -> str:
@@ -61,7 +64,7 @@ class SensitivityTable(pd.DataFrame):
             return result_table_html(pd.DataFrame(self))
         return sensitivity_html(self)
 
-    def tornado(self, ax=None):
+    def tornado(self, ax: Axes | None = None) -> Axes:
         """:func:`netbenefit.views.charts.tornado` of this table; returns the Axes."""
         from ..views.charts import tornado
 
@@ -114,7 +117,7 @@ def sensitivity(scenario: Scenario, ranges: Mapping[str, Any], *, relative: floa
         if spec is None or (isinstance(spec, int | float) and not isinstance(spec, bool)):
             change = relative if spec is None else float(spec)
             if info.kind == "flag":
-                values = [False, True]
+                values: list[Any] = [False, True]
             elif info.base is None:
                 raise ScenarioError(scenario.source, key, "has no value in the scenario; give (low, high)")
             else:

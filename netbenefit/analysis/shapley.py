@@ -22,7 +22,7 @@ value; so too when a change cannot be made without another one (an award given a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -77,7 +77,7 @@ class _InvalidCombination(Exception):
     """A combination of changes that the scenario format refuses (one change needs another)."""
 
 
-def _player_sets(scenario: Scenario, changes: Mapping[str, Any]):
+def _player_sets(scenario: Scenario, changes: Mapping[str, Any]) -> Iterator[list[tuple[str, list[str]]]]:
     """The ways to split the changes into players, finest first (see :func:`attribute`)."""
     keys = list(changes)
     deepest = max(len(key.split(".")) for key in keys)

@@ -25,8 +25,8 @@ import numpy as np
 
 from ..errors import ScenarioError
 from ..io import arguments
+from ..labels import money_exact
 from ..law import award
-from ..law.labels import money_exact
 from ..law.parameters import parameter
 from ..law.rules import section_75
 from ..model.cashflows import Computation, Inputs, compute

@@ -275,6 +275,46 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
     rates = np.asarray(overrides[RATE], dtype=float) if RATE in overrides else np.array([scenario.discount_rate])
     rate_low, rate_high = float(np.min(rates)), float(np.max(rates))
 
+    probe, probe_rates = _probes(keys, fixed, low, high, (rate_low, rate_high), RATE in overrides, seed)
+    if not probe:
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            c = compute(scenario, probe)
+    except Exception:  # noqa: BLE001 - any failure of the probe: the general path runs and reports it
+        return None
+    if len(c.phases) != 1 or np.any(np.asarray(c.extension_counts) & (np.asarray(c.extended_years) > 0)):
+        return None
+    if any(not np.all(flag == flag[0]) for flag in _flags(c)):
+        return None
+    benefits, credits, requested = _profile(c)
+    values = np.concatenate([benefits, credits, requested[:, None]], axis=1)
+    scale = np.maximum(np.abs(low), np.abs(high))
+    coefficients, kept = _coefficients(values[: 1 << len(keys)], low, high, scale)
+    years = benefits.shape[1]
+    result = Plan(
+        keys=keys,
+        fixed=fixed,
+        low=low,
+        high=high,
+        scale=scale,
+        subsets=tuple(tuple(k for k in range(len(keys)) if (m >> k) & 1) for m in kept),
+        benefits=coefficients[kept, :years],
+        credits=coefficients[kept, years : 2 * years],
+        requested=coefficients[kept, -1],
+        template=_template(c),
+        timing=scenario.timing,
+        rate=float(scenario.discount_rate),
+        year_zero=bool(c.years[0] == 0),
+    )
+    return result if _form_holds(result, c, probe, probe_rates, values, coefficients[kept]) else None
+
+
+def _probes(keys, fixed, low, high, rates, rate_drawn: bool, seed: int):
+    """The points the model is computed at, and the discount rate at each: every corner of the box
+    of the keys (one corner, where only the discount rate varies), its centre and a few random
+    points inside, and each key at evenly spaced values with the others at the centre."""
+    rate_low, rate_high = rates
     count = len(keys)
     corners = np.array([[(m >> k) & 1 for k in range(count)] for m in range(1 << count)], dtype=float).reshape(
         1 << count, count  # one corner, (1, 0), where only the discount rate varies
@@ -293,22 +333,16 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
     probe.update({key: np.full(size, value) for key, value in fixed.items()})
     probe_rates = np.full(size, rate_low)
     probe_rates[len(corners) :: 2] = rate_high  # half the other probes at the other rate
-    if RATE in overrides or rate_low != rate_high:
+    if rate_drawn or rate_low != rate_high:
         probe[RATE] = probe_rates
-    if not probe:
-        return None
-    try:
-        with np.errstate(all="ignore"):
-            c = compute(scenario, probe)
-    except Exception:  # noqa: BLE001 - any failure of the probe: the general path runs and reports it
-        return None
-    if len(c.phases) != 1 or np.any(np.asarray(c.extension_counts) & (np.asarray(c.extended_years) > 0)):
-        return None
-    if any(not np.all(flag == flag[0]) for flag in _flags(c)):
-        return None
-    benefits, credits, requested = _profile(c)
-    values = np.concatenate([benefits, credits, requested[:, None]], axis=1)
-    coefficients = values[: len(corners)].copy()
+    return probe, probe_rates
+
+
+def _coefficients(corner_values: np.ndarray, low, high, scale) -> tuple[np.ndarray, list[int]]:
+    """The coefficients of the multilinear form from its values at the corners of the box, in the
+    scaled values of the keys, and the subsets of keys whose products the model forms."""
+    count = len(low)
+    coefficients = corner_values.copy()
     size_of = np.abs(coefficients)  # beside each coefficient, the sum of the sizes of its terms
     for k in range(count):  # Moebius transform: corner values -> coefficients of u_S
         bit = 1 << k
@@ -317,7 +351,6 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
                 coefficients[m] -= coefficients[m ^ bit]
                 size_of[m] += size_of[m ^ bit]
     # to the scaled values v_k = value / scale_k: u_k = alpha_k v_k + beta_k, key by key
-    scale = np.maximum(np.abs(low), np.abs(high))
     for k in range(count):
         alpha, beta, bit = scale[k] / (high[k] - low[k]), -low[k] / (high[k] - low[k]), 1 << k
         for m in range(1 << count):
@@ -331,46 +364,35 @@ def plan(scenario: Scenario, overrides: Mapping[str, np.ndarray], seed: int = 0)
     # left out; the tests below hold the rest
     rounding = 8.0 * ((1 << count) + 2 * count) * np.finfo(float).eps  # a bound on the rounding, with room
     kept = [m for m in range(1 << count) if np.any(np.abs(coefficients[m]) > rounding * size_of[m])] or [0]
-    years = benefits.shape[1]
-    result = Plan(
-        keys=keys,
-        fixed=fixed,
-        low=low,
-        high=high,
-        scale=scale,
-        subsets=tuple(tuple(k for k in range(count) if (m >> k) & 1) for m in kept),
-        benefits=coefficients[kept, :years],
-        credits=coefficients[kept, years : 2 * years],
-        requested=coefficients[kept, -1],
-        template=_template(c),
-        timing=scenario.timing,
-        rate=float(scenario.discount_rate),
-        year_zero=bool(c.years[0] == 0),
-    )
-    form = result.monomials(probe, size).T @ coefficients[kept]  # the form at every probe
+    return coefficients, kept
+
+
+def _form_holds(result: Plan, c: Computation, probe, probe_rates, values, coefficients) -> bool:
+    """Whether the form gives the model's values at every probe, its discount factors are the
+    model's, and its sums the model's present values, verdicts, failed checks and notes."""
+    size, years = len(probe_rates), result.benefits.shape[1]
+    form = result.monomials(probe, size).T @ coefficients  # the form at every probe
     parts = (slice(0, years), slice(years, 2 * years), slice(2 * years, None))  # benefits, credits, requested
     if not all(_close(values[:, part], form[:, part]) for part in parts):
-        return None  # not multilinear in the keys, or dependent on the discount rate
+        return False  # not multilinear in the keys, or dependent on the discount rate
     # the model's discount factors and present values are the sums of the form
-    first, step = _factors(probe_rates, scenario.timing)
+    first, step = _factors(probe_rates, result.timing)
     factors = np.broadcast_to(c.discount_factor, (size, years))
     expected = first[:, None] * step[:, None] ** np.arange(years - int(result.year_zero))
     if result.year_zero:  # year 0's factor is 1 under every timing (docs/model.md#timeline)
         expected = np.hstack([np.ones((size, 1)), expected])
     if not _close(factors, expected):
-        return None
+        return False
     check = result.columns(probe)
     model = result_columns(c)
-    if not (
+    return bool(
         _close(model["pv_benefits"], check["pv_benefits"])
         and _close(model["pv_credits"], check["pv_credits"])
         and np.array_equal(model["passes"], check["passes"])
         and np.array_equal(model["eligible"], check["eligible"])
         and np.array_equal(model["failed_checks"], check["failed_checks"])
         and np.array_equal(model["note"], check["note"])
-    ):
-        return None
-    return result
+    )
 
 
 def _template(c: Computation) -> Computation:

@@ -38,7 +38,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import ScenarioError
 from .text_rule import refused_character
@@ -239,12 +239,15 @@ def optional(check: Check) -> Check:
     return checked_or_none
 
 
-def checked(name: str | None = None, **checks: Check) -> Callable[[Callable], Callable]:
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def checked(name: str | None = None, **checks: Check) -> Callable[[_Function], _Function]:
     """Check the arguments of the decorated function by name before it runs (each argument given
     to its check, its value replaced by what the check gives); ``name`` is the function's name in
     a message (default: its qualified name, ``Scenario.replace``)."""
 
-    def decorate(function: Callable) -> Callable:
+    def decorate(function: _Function) -> _Function:
         signature = inspect.signature(function)
         unknown = set(checks) - set(signature.parameters)
         if unknown:

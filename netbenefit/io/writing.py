@@ -302,7 +302,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda temporary: temporary.write_text(text, encoding="utf-8"))
 
 
-def write_file(path: Path, write: Callable[[Path], None]) -> Path:
+def write_file(path: Path, write: Callable[[Path], object]) -> Path:
     """:func:`atomic_write` for the Python API: returns ``path``; any OSError raised names ``path``
     (a missing or read-only folder, a full disk, a folder in the way)."""
     path = Path(path)

@@ -31,11 +31,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..io import arguments
-from .labels import money_exact
+from ..labels import money_exact
 from .parameters import citation, parameter
 
 if TYPE_CHECKING:
     import pandas as pd
+    from numpy.typing import ArrayLike
+
+    from ..model.cashflows import Inputs
+    from ..model.scenario import Scenario
 
 #: Areas of 75(b), in the order of :func:`base_credit_per_job` codes.
 BASE_AREAS = (
@@ -58,13 +62,13 @@ STEPS = ("base", "bonus", "cap", "labor_harmony", "per_new_job", "per_retained_j
 
 
 def base_credit_per_job(
-    government_restricted_municipality=False,
-    mega_project=False,
-    enhanced_area=False,
-    distressed_municipality=False,
-    qualified_opportunity_zone=False,
-    employment_and_investment_corridor=False,
-):
+    government_restricted_municipality: ArrayLike = False,
+    mega_project: ArrayLike = False,
+    enhanced_area: ArrayLike = False,
+    distressed_municipality: ArrayLike = False,
+    qualified_opportunity_zone: ArrayLike = False,
+    employment_and_investment_corridor: ArrayLike = False,
+) -> tuple[np.ndarray, np.ndarray]:
     """Base tax credit per new or retained full-time job per year, 75(b), and its area code.
 
     Parameters
@@ -84,7 +88,7 @@ def base_credit_per_job(
     >>> float(amount), BASE_AREAS[int(code)]
     (3500.0, 'enhanced area')
     """
-    applies = [
+    applies: Sequence[np.ndarray] = [
         np.asarray(True),
         np.logical_or(qualified_opportunity_zone, employment_and_investment_corridor),
         np.asarray(distressed_municipality, dtype=bool),
@@ -112,7 +116,9 @@ class PerJob:
     retained_job: np.ndarray  # new_job x the retained-job share
 
 
-def credit_per_job(base, bonuses=0.0, labor_harmony=False, cap=None) -> PerJob:
+def credit_per_job(
+    base: ArrayLike, bonuses: ArrayLike = 0.0, labor_harmony: ArrayLike = False, cap: ArrayLike | None = None
+) -> PerJob:
     """Credit per new and per retained full-time job per year, from the base amount.
 
     Parameters
@@ -148,7 +154,13 @@ def credit_per_job(base, bonuses=0.0, labor_harmony=False, cap=None) -> PerJob:
     return PerJob(base, bonuses, uncapped, cap, capped, addition, new_job, retained_job)
 
 
-def annual_credit(per_new_job, per_retained_job, new_jobs, retained_jobs, retained_jobs_eligible):
+def annual_credit(
+    per_new_job: ArrayLike,
+    per_retained_job: ArrayLike,
+    new_jobs: ArrayLike,
+    retained_jobs: ArrayLike,
+    retained_jobs_eligible: ArrayLike,
+) -> np.ndarray:
     """Annual tax credit: per new job x new jobs + per retained job x retained jobs. [USD/year]
 
     The retained part counts only where 71(c)(1)(d)-(f) make the retained jobs eligible, as for
@@ -161,7 +173,7 @@ def annual_credit(per_new_job, per_retained_job, new_jobs, retained_jobs, retain
     return np.asarray(per_new_job, dtype=float) * new_jobs + retained
 
 
-def scenario_credit_per_job(inputs, prefix: str = "") -> PerJob:
+def scenario_credit_per_job(inputs: Inputs, prefix: str = "") -> PerJob:
     """The section 75 build-up of a scenario's award (``award.section_75``), for n variants.
 
     Parameters
@@ -241,7 +253,7 @@ def award_table(
     amount, code = base_credit_per_job(**location)
     per_job = credit_per_job(amount, sum(value for _, value in bonuses), labor_harmony, cap)
 
-    def scalar(array) -> float:
+    def scalar(array: ArrayLike) -> float:
         return float(np.asarray(array).reshape(-1)[0])
 
     counted_retained = float(retained_jobs) if retained_jobs_eligible else 0.0
@@ -274,7 +286,7 @@ def award_table(
     return table
 
 
-def calculation_table(scenario, retained_jobs_eligible: bool) -> pd.DataFrame | None:
+def calculation_table(scenario: Scenario, retained_jobs_eligible: bool) -> pd.DataFrame | None:
     """The section 75 calculation of every phase whose award uses the calculator, or None.
 
     Parameters

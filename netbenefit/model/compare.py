@@ -14,7 +14,10 @@ from .result import Result
 from .scenario import Scenario, load_scenario
 
 if TYPE_CHECKING:
+    from typing import Any
+
     import pandas as pd
+    from matplotlib.axes import Axes
 
 SUMMARY_COLUMNS = (
     "scenario",
@@ -129,7 +132,7 @@ class Comparison:
         """One row per scenario: :func:`netbenefit.compare`."""
         return compare(self.results)
 
-    def plot(self, ax=None):
+    def plot(self, ax: Axes | None = None) -> Axes:
         """:func:`netbenefit.views.charts.compare_ratios` of these results; returns the Axes."""
         from ..views.charts import compare_ratios
 
@@ -158,7 +161,7 @@ class Comparison:
 
             return write_report(self.results, target)
 
-    def to_pdf(self, path: str | Path, **options) -> Path:
+    def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write the memo of these scenarios as a PDF: a comparison page, then each one's first
         pages (options as :meth:`Result.to_pdf`; appendices with ``appendix=True``). Returns the path."""
         with written_file("to_pdf", path) as target:

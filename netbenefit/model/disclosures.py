@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..law.labels import money_exact
+from ..labels import money_exact
 from ..law.taxes import QUALIFYING_CHILDREN, mean_wage
 from . import methods
 from .scenario import Scenario

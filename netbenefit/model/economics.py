@@ -23,13 +23,18 @@ but-for share. Every function is pure: it touches no file and no global state.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..errors import ScenarioError
 from ..law.rules import meets_threshold
 from .conventions import Conventions
+
+if TYPE_CHECKING:
+    from .result import Result
 
 #: Rows of :func:`economist_view`, in order.
 VIEWS = ("statutory", "but_for", "but_for_net_of_cost_of_growth")
@@ -52,9 +57,9 @@ def _check_amount(name: str, value: float) -> float:
 
 
 def pv_cost_of_growth(
-    new_jobs,
-    discount_factor,
-    weight,
+    new_jobs: ArrayLike,
+    discount_factor: ArrayLike,
+    weight: ArrayLike,
     *,
     cost_per_new_job: float = 0.0,
     cost_per_resident: float = 0.0,
@@ -149,7 +154,7 @@ def economist_view(
 
 
 def economist_view_of(
-    result,
+    result: Result,
     *,
     but_for_share: float,
     cost_per_new_job: float = 0.0,
@@ -187,7 +192,9 @@ def economist_view_of(
     return table
 
 
-def but_for_share_to_pass(pv_benefits: float, pv_credits: float, threshold: float, pv_cost_of_growth: float = 0.0):
+def but_for_share_to_pass(
+    pv_benefits: float, pv_credits: float, threshold: float, pv_cost_of_growth: float = 0.0
+) -> float:
     """Smallest but-for share at which s x (B - G) / K still meets the threshold (may exceed 1).
 
     Returns ``inf`` when B - G <= 0 (no share is enough).

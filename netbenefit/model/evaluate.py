@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,14 @@ from .overflow import check_finite_sums, overflowing_key
 from .plausibility import warn_if_implausible
 from .result import Result
 from .scenario import Scenario, load_scenario
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    import pandas as pd
+    from numpy.typing import ArrayLike
+
+    from .cashflows.computation import Component, PhaseFlows
 
 
 def evaluate(scenario: Scenario | str | Path) -> Result:
@@ -130,7 +139,7 @@ def _check_stream_overflow(scenario: Scenario, computation: Computation) -> None
     )
 
 
-def _scalar(array) -> float:
+def _scalar(array: ArrayLike) -> float:
     return float(np.asarray(array).reshape(-1)[0])
 
 
@@ -183,6 +192,8 @@ def _result(scenario: Scenario, c: Computation) -> Result:
     extension_test = _extension_test(c, incremental)
     streams = OnDemand(_streams_table, c)
     excluded = tuple(dict.fromkeys(component.name for p in c.phases for component in p.components if component.abated))
+    # The tables are given as OnDemand (netbenefit.model.on_demand: built when first read); a reader gets
+    # the DataFrame the fields are typed as, hence the arg-type ignores.
     return Result(
         scenario=scenario,
         name=scenario.name,
@@ -194,17 +205,17 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         threshold_clause=threshold_clause,
         passes=passes,
         discount_rate=scenario.discount_rate,
-        checks=checks,
+        checks=checks,  # type: ignore[arg-type]
         capital_investment_minimum=minimum,
         capital_investment=investment,
         infrastructure_fund_donation=donation,
         jobs_clause=job_clause,
         retained_jobs_eligible=bool(_scalar(c.retained_jobs_eligible)),
-        phase_tests=phase_tests,
+        phase_tests=phase_tests,  # type: ignore[arg-type]
         extended_years=extended_years,
         extension_counted=bool(_scalar(c.extension_counts)) and extended_years > 0,
         incremental_credit=incremental,
-        repayment_schedule=repayment,
+        repayment_schedule=repayment,  # type: ignore[arg-type]
         pv_benefits_without_extension=_scalar(c.pv_benefits_without_extension),
         requested_credits=_scalar(c.requested_credits),
         max_credit_pv=_scalar(c.max_credit_pv),
@@ -215,10 +226,12 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         repayment_by_phase=_repayment_by_phase(scenario, c, incremental, extension_test),
         excluded_streams=excluded,
         commitment_period_years=_scalar(c.phases[0].commitment_period_years),
-        cashflows=ColumnsOnDemand(_cashflow_columns, c, index="year"),
-        streams=streams,
-        award_calculation=OnDemand(award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))),
-        clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),
+        cashflows=ColumnsOnDemand(_cashflow_columns, c, index="year"),  # type: ignore[arg-type]
+        streams=streams,  # type: ignore[arg-type]
+        award_calculation=OnDemand(  # type: ignore[arg-type]
+            award.calculation_table, scenario, bool(_scalar(c.retained_jobs_eligible))
+        ),
+        clawback_schedule=ColumnsOnDemand(_clawback_columns, scenario, c, incremental),  # type: ignore[arg-type]
         clawback_note=explain.clawback_note(bool(_scalar(c.eligible))),
         warnings=explain.commitment_period_warnings(scenario, decisions["71(a)(5)"])
         + ((section_75_warning,) if section_75_warning else ()),
@@ -226,7 +239,7 @@ def _result(scenario: Scenario, c: Computation) -> Result:
         whole_project_ratio=_scalar(c.whole_project_ratio),
         ratio_without_extension=decisions["71(a)(5)"].facts["ratio_without_extension"],
         passes_without_extension=decisions["71(a)(5)"].facts["passes_without_extension"],
-        benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),
+        benefits_by_tax=ColumnsOnDemand(_benefits_by_tax, c),  # type: ignore[arg-type]
         conventions=_conventions(scenario, c),
         computation=c,
     )
@@ -247,7 +260,7 @@ def _incremental_shares(c: Computation, incremental: float) -> np.ndarray:
     return incremental_shares(*_cumulative_tests(c), incremental)
 
 
-def _cumulative_tests(c: Computation) -> tuple:
+def _cumulative_tests(c: Computation) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The cumulative phase tests (initial phase, then 1..k) of the one variant, as the 71(a)(5)(d)
     rules take them: (requested credits, PV of credits, PV of benefits without the extension,
     threshold), the first three cumulative over the phases."""
@@ -359,11 +372,11 @@ def _drivers_conventions(scenario: Scenario, c: Computation) -> tuple[str, ...]:
     return taxes.schedule_conventions(first, last, names) + disclosures.notes(scenario)
 
 
-def _row(array, years: int) -> np.ndarray:
+def _row(array: ArrayLike, years: int) -> np.ndarray:
     return np.broadcast_to(array, (1, years))[0]
 
 
-def _component_rows(c: Computation):
+def _component_rows(c: Computation) -> Iterator[tuple[PhaseFlows, Component, np.ndarray, np.ndarray]]:
     """Each phase's stream components as (phase, component, signed amounts, phase weight)."""
     n_years = len(c.years)
     for phase in c.phases:
@@ -373,7 +386,7 @@ def _component_rows(c: Computation):
             yield phase, component, sign * _row(component.values, n_years), weight
 
 
-def _streams_table(c: Computation):
+def _streams_table(c: Computation) -> pd.DataFrame:
     """Long table: one row per phase, stream component and project year."""
     import pandas as pd
 
@@ -385,7 +398,7 @@ def _streams_table(c: Computation):
     counted = np.where(abated[:, None], 0.0, amount * weight)
     discount = _row(c.discount_factor, n_years)
 
-    def repeat(values):
+    def repeat(values: ArrayLike) -> np.ndarray:
         return np.repeat(np.asarray(values, dtype=object), n_years)
 
     return pd.DataFrame(
@@ -412,8 +425,8 @@ def _cashflow_columns(c: Computation) -> dict[str, np.ndarray]:
     column, summed over phases."""
     n_years = len(c.years)
 
-    def total(name):
-        return sum(_row(getattr(p, name), n_years) for p in c.phases)
+    def total(name: str) -> np.ndarray:
+        return sum(_row(getattr(p, name), n_years) for p in c.phases)  # type: ignore[return-value]  # phases: 1+
 
     table = {
         "year": np.asarray(c.years),
@@ -441,7 +454,7 @@ def _cashflow_columns(c: Computation) -> dict[str, np.ndarray]:
         table[f"weight_phase_{phase.number}"] = _row(phase.weight, n_years)
     counted = sum(_row(p.net_benefits * p.weight, n_years) for p in c.phases)
     discount = _row(c.discount_factor, n_years)
-    table["counted_net_benefits"] = counted
+    table["counted_net_benefits"] = counted  # type: ignore[assignment]  # a sum over 1+ phases: an array
     table["discount_factor"] = discount
     table["pv_net_benefits"] = counted * discount
     credits = total("credits")

@@ -7,7 +7,7 @@ the scenario's own words (its keys, its attestations); none calls a rule or read
 
 from __future__ import annotations
 
-from ..law.labels import compared, money_exact, share, test_name
+from ..labels import compared, money_exact, share, test_name
 from ..law.rules.decision import Decision
 from . import withholdings
 from .scenario import Scenario

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -188,7 +188,7 @@ def warn_if_implausible(scenario: Scenario, *, stacklevel: int = 2) -> tuple[str
     is given, and records them in ``scenario.warned_values``) is not warned about again: each
     value is offered its warning once. The lines returned (``Result.warnings``) hold them all."""
     lines = plausibility_warnings(scenario)
-    warned = getattr(scenario, "warned_values", frozenset())
+    warned: frozenset[tuple[str, float]] = getattr(scenario, "warned_values", frozenset())
     already = {line for key, value, line in _findings(scenario) if (key, value) in warned}
     for line in lines:
         if line not in already:
@@ -292,7 +292,7 @@ def emit(lines: tuple[str, ...], *, stacklevel: int = 2) -> tuple[str, ...]:
     return lines
 
 
-def _values(data: dict, pattern: str, measure: str) -> Iterator[tuple[str, float, float]]:
+def _values(data: Scenario | Mapping[str, Any], pattern: str, measure: str) -> Iterator[tuple[str, float, float]]:
     """``(dotted key, value, jobs)`` for each numeric value matching ``pattern`` ("*": any list item).
 
     ``jobs`` is 1, or for a per-job measure the new plus retained full-time jobs of the phase the

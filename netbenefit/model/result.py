@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..io.writing import written_file
-from ..law.labels import money, net_benefit_headline, ratio_verdict
+from ..labels import money, net_benefit_headline, ratio_verdict
 from ..law.rules.clawback import SCHEDULE_COLUMNS
 from ..law.rules.net_benefit import meets_threshold
 from .fiscal import by_fiscal_year
@@ -23,7 +23,9 @@ from .scenario import Scenario
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
 
+    from ..law.rules.decision import Comparison, Decision
     from .cashflows import Computation
 
 
@@ -104,7 +106,7 @@ class Result:
     max_credit_pv_whole_project: float | None = None
     #: Each check as decided, by id (:class:`netbenefit.law.rules.decision.Decision`): the comparisons
     #: made and the one that decided. Sentences, headlines and the JSON are written from these.
-    decisions: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    decisions: Mapping[str, Decision] = field(default_factory=dict, repr=False, compare=False)
     #: The cumulative test whose incremental credit ``repayment_schedule`` repays (``"phases 1"``),
     #: 71(a)(5)(d): its "years maintained" are extended years of that test's phases. None: nothing to repay.
     extension_test: str | None = None
@@ -122,16 +124,18 @@ class Result:
     max_credit_pv_note: str = ""
 
     @property
-    def net_benefit_decision(self):
+    def net_benefit_decision(self) -> Decision:
         """The 71(a)(5) record: every cumulative test and the one that decides."""
         return self.decisions["71(a)(5)"]
 
     @property
-    def deciding_test(self):
+    def deciding_test(self) -> Comparison:
         """The 71(a)(5) test that decides (:class:`netbenefit.law.rules.decision.Comparison`): for a
         phased project the cumulative test with the lowest ratio, the earliest on a tie (it also
         binds ``max_credit_pv``); for a project without later phases, its one test."""
-        return self.net_benefit_decision.decided_by
+        decided = self.net_benefit_decision.decided_by
+        assert decided is not None  # 71(a)(5) always decides: its record has a deciding test
+        return decided
 
     def verdict(self, digits: int = 1) -> str:
         """:meth:`headline` after what it states: ``"ratio 491.6% vs 400% threshold (71(a)(5)):
@@ -244,7 +248,7 @@ class Result:
         years = np.asarray(self.computation.years)[reached]
         return int(years[0]) if len(years) else None
 
-    def deciding_test_cumulative_pv(self):
+    def deciding_test_cumulative_pv(self) -> tuple[np.ndarray, float]:
         """(cumulative PV of counted net benefits by project year, PV of requested credits) of the
         test that decides 71(a)(5): the sums over its phases (the whole project's for a project
         without later phases, as in ``cashflows``). [USD, PV at approval]"""
@@ -409,7 +413,7 @@ class Result:
 
             return write_memo(self, target, **memo_options(options, "to_pdf"))
 
-    def plot(self, kind: str = "cumulative_pv", ax=None):
+    def plot(self, kind: str = "cumulative_pv", ax: Axes | None = None) -> Axes:
         """A chart of this result; returns the Axes.
 
         ``kind`` is a name of :data:`netbenefit.views.charts.SCENARIO_CHARTS`: ``cumulative_pv`` (the

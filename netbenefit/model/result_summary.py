@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..law.labels import money_exact, ratio_verdict, test_name
+from ..labels import money_exact, ratio_verdict, test_name
 
 if TYPE_CHECKING:
     from .result import Result

@@ -24,7 +24,7 @@ import pandas as pd
 class ResultTable(pd.DataFrame):
     """A DataFrame that shows in a notebook with its headers in words and units and its cells
     formatted by unit (:func:`netbenefit.views.notebook.result_table_html`): dollars as money, ratios as
-    percents. The unit of a column is the one its label declares (:mod:`netbenefit.law.labels`), else
+    percents. The unit of a column is the one its label declares (:mod:`netbenefit.labels`), else
     the one given in ``units``, else ``unknown``. Any table derived from it (a slice, a filter, a
     computed column) is a ``ResultTable`` with the same units."""
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..law.labels import margin_points, ratio_verdict
-from ..law.labels import test_name as name_of_test
+from ..labels import margin_points, ratio_verdict
+from ..labels import test_name as name_of_test
 
 if TYPE_CHECKING:
     from ..model.result import Result

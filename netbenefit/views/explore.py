@@ -23,7 +23,7 @@ This module imports nothing heavy at its top: ``import netbenefit`` binds :func:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..analysis.keys import key_label, key_spec, moves_in_whole_steps
 from ..analysis.sensitivity import sensitivity
@@ -43,6 +43,11 @@ from .charts.cumulative import (
 )
 from .charts.style import FOOTNOTE_GID, conventions_footnote, figure_bytes, money_axis, new_figure
 from .decision_words import other_checks_words
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..model.result import Result
 
 #: Keys the explorer considers, in this order; those the scenario gives a nonzero number are ranked.
 CANDIDATE_KEYS = (
@@ -82,7 +87,7 @@ class Unavailable:
         return f"<p><b>{html(self.reason)}</b></p>"
 
 
-def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
+def ranked_drivers(scenario: Scenario, count: int = 6) -> list[tuple[str, float, float]]:
     """The ``count`` keys whose +/-20% moves the ratio most: ``(key, base, swing)``, largest first."""
     rows = []
     for key in candidate_keys(scenario):
@@ -101,7 +106,7 @@ def ranked_drivers(scenario, count: int = 6) -> list[tuple[str, float, float]]:
     return rows[:count]
 
 
-def candidate_keys(scenario) -> list[str]:
+def candidate_keys(scenario: Scenario) -> list[str]:
     """The keys the explorer ranks: :data:`CANDIDATE_KEYS` of the initial phase, then those of each
     later phase (``phases.0.jobs.new``...) that the phases do not share (a shared key is the
     initial phase's, moved as one key: netbenefit.model.scenario.shared)."""
@@ -116,13 +121,13 @@ def candidate_keys(scenario) -> list[str]:
     return [*CANDIDATE_KEYS, *later]
 
 
-def slider_label(scenario, key: str) -> str:
+def slider_label(scenario: Scenario, key: str) -> str:
     """A slider's description: the key in words with its phase in a phased project (``Phase 1: New
     full-time jobs``; a shared key, ``Every phase: ...``)."""
     return key_label(scenario, key, short=True)
 
 
-def slider_range(scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
+def slider_range(scenario: Scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
     """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
     count of jobs or a whole-number key in whole steps between whole ends."""
     import math
@@ -156,14 +161,14 @@ class Explorer:
         What the notebook shows.
     """
 
-    def __init__(self, scenario, *, count: int = 6, keys=None) -> None:
+    def __init__(self, scenario: Scenario, *, count: int = 6, keys: Iterable[str] | None = None) -> None:
         import ipywidgets as widgets
 
         self.scenario = scenario
         self.result = evaluate(scenario)
         self.variant = scenario
         keys = list(keys) if keys is not None else [key for key, _, _ in ranked_drivers(scenario, count)]
-        self.sliders = {}
+        self.sliders: dict[str, Any] = {}
 
         for key in keys:
             low, high, step = slider_range(scenario, key)
@@ -184,7 +189,7 @@ class Explorer:
             self.sliders[key] = slider
         self.verdict = widgets.HTML()
         self.chart = widgets.Image(format="png")
-        self.live = None  # the chart drawn once, then updated (LiveChart)
+        self.live: LiveChart | None = None  # the chart drawn once, then updated (LiveChart)
         self.path = widgets.Text(
             value=_default_path(scenario), description="File", layout=widgets.Layout(width="620px")
         )
@@ -214,7 +219,7 @@ class Explorer:
                 changed[key] = slider.value
         return changed
 
-    def _changed(self, change=None) -> None:
+    def _changed(self, change: Any = None) -> None:
         changes = self.changes()
         try:
             self.variant = self.scenario.replace(changes) if changes else self.scenario
@@ -276,13 +281,13 @@ class LiveChart:
     changes (other years, the year the benefits reach the threshold multiple appearing or going,
     another benefit window), it is drawn again whole."""
 
-    def __init__(self, result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
+    def __init__(self, result: Result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
         self.figure, self.ax = new_figure(size)
         self.dpi = dpi
         self._draw(result)
 
     @staticmethod
-    def _make_up(result) -> tuple:
+    def _make_up(result: Result) -> tuple:
         """What the artists cannot follow by their values alone: the years, whether the benefits
         reach the threshold multiple, the benefit window and the test that decides."""
         return (
@@ -294,10 +299,10 @@ class LiveChart:
         )
 
     @staticmethod
-    def _footnote(result) -> str:
+    def _footnote(result: Result) -> str:
         return conventions_footnote(result, extra=cumulative_pv_note(result))
 
-    def _draw(self, result) -> None:
+    def _draw(self, result: Result) -> None:
         self.ax.clear()
         self.figure.set_layout_engine("constrained")
 
@@ -306,7 +311,7 @@ class LiveChart:
         self.footnote = self._footnote(result)
         self._laid_out = False
 
-    def update(self, result) -> None:
+    def update(self, result: Result) -> None:
         """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
         make-up changed. The values, words and title are those :func:`cumulative_pv` draws
         (:func:`~netbenefit.views.charts.cumulative.cumulative_pv_values`, ``..._labels``, ``..._title``):
@@ -348,7 +353,7 @@ class LiveChart:
         return data
 
 
-def verdict_html(result) -> str:
+def verdict_html(result: Result) -> str:
     """The verdict and a bar of the ratio against its threshold (HTML, text escaped)."""
     passes = bool(result.passes)
     colour = "#1f77b4" if passes else "#ff7f0e"
@@ -371,7 +376,7 @@ def _escape(text: Any) -> str:
     return html(str(text))
 
 
-def _default_path(scenario) -> str:
+def _default_path(scenario: Scenario) -> str:
     import re
 
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(str(scenario.source)).stem or scenario.name).strip("_") or "scenario"
@@ -384,7 +389,9 @@ def _keys(value: Any, argument: str, function: str) -> list:
 
 
 @arguments.checked(count=arguments.count(1), keys=arguments.optional(_keys))  # netbenefit.io.arguments
-def explore(scenario, *, count: int = 6, keys=None) -> Explorer | Unavailable:
+def explore(
+    scenario: Scenario | str | Path, *, count: int = 6, keys: str | Iterable[str] | None = None
+) -> Explorer | Unavailable:
     """Sliders for ``scenario`` (a Scenario or a path) in Jupyter: :class:`Explorer`.
 
     ``count``: how many of the ranked drivers get a slider; ``keys``: the dotted keys to give

@@ -2,7 +2,7 @@
 DataFrames indexed by check id or scenario with display formats.
 
 Each ``*_html`` function is the ``_repr_html_`` of one object; :func:`styled` formats any
-result table by the units of its columns (:mod:`netbenefit.law.labels`): ``$35,734,024``, ``480.6%``,
+result table by the units of its columns (:mod:`netbenefit.labels`): ``$35,734,024``, ``480.6%``,
 ``6%``, never ``2.607269e+07``. Nothing here computes a rule; every table is made by the one
 renderer, :mod:`netbenefit.views.html.table`, which escapes every value, header and index label.
 """
@@ -13,9 +13,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .. import labels
 from ..io.safe_text import Markup
 from ..io.safe_text import html as escape  # one rule for user text in HTML
-from ..law import labels
 from ..model.compare import compare
 from .charts import new_figure, ratio_waterfall
 from .html import STYLE, figure_png_base64, flatten, written_value
@@ -147,7 +147,7 @@ def comparison_frame(results: Sequence[Result]) -> pd.DataFrame:
 
 def formats(frame: pd.DataFrame, *, unknown: str = "", units: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A display format for each column of ``frame`` with a unit: dollars through the one money
-    formatter (``$35,734,024``, ``-$1,234``: :func:`netbenefit.law.labels.money_exact`), shares and
+    formatter (``$35,734,024``, ``-$1,234``: :func:`netbenefit.labels.money_exact`), shares and
     ratios as percents, job counts whole (one decimal where fractional), other numbers plain.
     ``unknown`` is the unit of a column without a label (``"USD"`` for a scenario's own stream);
     ``units`` gives the unit of a column by its name, before its label."""

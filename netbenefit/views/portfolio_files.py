@@ -16,7 +16,7 @@ from ..analysis.portfolio.book import APPLICATION_COLUMNS, FISCAL_YEAR_COLUMNS
 from ..io import safe_text
 from ..io.safe_text import html as escape
 from ..io.writing import NO_DATE, source_date, write_file
-from ..law.labels import money_exact as money
+from ..labels import money_exact as money
 from ..model.fiscal import BENEFIT_COLUMNS
 from .charts.portfolio import PORTFOLIO_CHARTS
 from .charts.style import new_figure, save_figure

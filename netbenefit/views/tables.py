@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..law import labels
+from .. import labels
 
 if TYPE_CHECKING:
     from collections.abc import Callable

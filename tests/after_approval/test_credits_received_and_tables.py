@@ -127,7 +127,7 @@ def test_every_table_shows_money_and_percents_in_a_notebook_staying_numeric(afte
         if column in ("phases", "deciding_test"):
             continue
         assert pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values), (name, column)
-    money = [c for c in table.columns if netbenefit.law.labels.unit(str(c)).startswith("USD")]
+    money = [c for c in table.columns if netbenefit.labels.unit(str(c)).startswith("USD")]
     if money and len(table) and table[money].abs().max().max() >= 1000:
         assert "$" in html
 

@@ -75,7 +75,7 @@ def test_tornado_draws_one_bar_pair_per_key_and_returns_the_axes(table):
     returned = tornado(table, ax=ax)
     assert returned is ax
     assert len(ax.patches) == 2 * len(table)
-    from netbenefit.law.labels import label, spoken
+    from netbenefit.labels import label, spoken
 
     assert [text.get_text() for text in ax.get_yticklabels()] == [spoken(label(key)) for key in table["key"]][::-1]
     plt.close(figure)

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 import netbenefit
+from netbenefit import labels
 from netbenefit.analysis import montecarlo, sensitivity, sweep
 from netbenefit.analysis.bands import BAND_COLUMNS, cumulative_pv_bands
-from netbenefit.law import labels
 from netbenefit.model.after_approval import follow
 from netbenefit.model.economics import economist_view, economist_view_of
 from netbenefit.views import charts

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 import netbenefit
+from netbenefit import labels
 from netbenefit.analysis import montecarlo, sensitivity, sweep
 from netbenefit.analysis.bands import cumulative_pv_bands
-from netbenefit.law import labels
 from netbenefit.model.after_approval import follow
 from netbenefit.model.economics import economist_view_of
 from netbenefit.model.plausibility import PlausibilityWarning

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from netbenefit import ScenarioError
-from netbenefit.analysis.portfolio.montecarlo import load_portfolio_file, portfolio_montecarlo
+from netbenefit.analysis.portfolio.montecarlo import portfolio_montecarlo
+from netbenefit.analysis.portfolio.portfolio_file import load_portfolio_file
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST = "01_harborview_analytics.yaml"

@@ -15,9 +15,9 @@ from fuzz.test_hostile_text import SCENARIO_TEXT_KEYS, scenario_with
 from support import base_scenario_dict
 
 from netbenefit import ScenarioError, load_scenario
-from netbenefit.analysis.portfolio.montecarlo import load_portfolio_file
+from netbenefit.analysis.portfolio.portfolio_file import load_portfolio_file
 from netbenefit.io.text_rule import BIDI_CONTROLS, refused_character
-from netbenefit.model.actuals import Actuals, load_actuals
+from netbenefit.model.after_approval.actuals import Actuals, load_actuals
 from netbenefit.model.scenario import Scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -61,7 +61,7 @@ def test_an_application_that_is_not_eligible_awards_nothing(book):
         assert table.at[year, "approved"] == len(group)  # approved counts applications
     if book.cap is not None:
         assert (table["cap_headroom"] == table["cap"] - table["awarded"]).all()  # the cap counts awards
-    from netbenefit.law.labels import money_exact
+    from netbenefit.labels import money_exact
     from netbenefit.views.portfolio_files import _fiscal_table_html
 
     page = _fiscal_table_html(book)

@@ -10,7 +10,8 @@ import pytest
 
 import netbenefit
 from netbenefit import ScenarioError
-from netbenefit.analysis.portfolio.montecarlo import load_portfolio_file, portfolio_montecarlo, totals_match
+from netbenefit.analysis.portfolio.montecarlo import portfolio_montecarlo, totals_match
+from netbenefit.analysis.portfolio.portfolio_file import load_portfolio_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PORTFOLIO = ROOT / "scenarios" / "portfolio" / "montecarlo.yml"

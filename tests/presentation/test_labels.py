@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel
 
 import netbenefit
-from netbenefit.law import labels
+from netbenefit import labels
 from netbenefit.model.scenario import Scenario
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -49,7 +49,7 @@ def test_every_scenario_key_has_a_label(key):
     try:
         text = labels.label(key)
     except KeyError:
-        pytest.fail(f"scenario key {key!r} has no label: add it to netbenefit.law.labels.SCENARIO_LABELS")
+        pytest.fail(f"scenario key {key!r} has no label: add it to netbenefit.labels.SCENARIO_LABELS")
     assert text and "_" not in text.split("[")[0], f"{key!r}: {text!r} is not in words"
 
 
@@ -64,7 +64,7 @@ def test_every_cashflow_column_has_a_label(path):
         for c in result.cashflows.columns
         if c not in own and c not in labels.LABELS and not c.startswith("weight_phase_")
     ]
-    assert not missing, f"cash-flow columns without a label in netbenefit.law.labels.CASHFLOW_LABELS: {missing}"
+    assert not missing, f"cash-flow columns without a label in netbenefit.labels.CASHFLOW_LABELS: {missing}"
     for column in result.cashflows.columns:
         assert "[" in labels.label(column, streams=own), column
 
@@ -94,7 +94,7 @@ def test_result_and_analysis_columns_have_labels():
         "pv_total",
     }
     missing = sorted(c for c in columns if c not in labels.LABELS)
-    assert not missing, f"columns without a label in netbenefit.law.labels.RESULT_LABELS: {missing}"
+    assert not missing, f"columns without a label in netbenefit.labels.RESULT_LABELS: {missing}"
 
 
 def test_full_paths_name_the_phase_the_item_and_the_year():

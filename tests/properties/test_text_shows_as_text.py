@@ -27,9 +27,10 @@ from hypothesis import strategies as st
 from support import base_scenario_dict, with_changes
 
 import netbenefit
-from netbenefit.analysis.portfolio.montecarlo import load_portfolio_file, portfolio_montecarlo
+from netbenefit.analysis.portfolio.montecarlo import portfolio_montecarlo
+from netbenefit.analysis.portfolio.portfolio_file import load_portfolio_file
 from netbenefit.io.text_rule import refused_character
-from netbenefit.model.actuals import Actuals
+from netbenefit.model.after_approval.actuals import Actuals
 from netbenefit.model.tables import shown
 
 ROOT = Path(__file__).resolve().parents[2]

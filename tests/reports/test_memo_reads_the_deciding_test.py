@@ -16,7 +16,7 @@ import pytest
 
 import netbenefit
 from netbenefit.analysis.solvers import NO_SOLUTION, SOLVED, SolverResult
-from netbenefit.law.labels import margin_points, ratio_verdict
+from netbenefit.labels import margin_points, ratio_verdict
 from netbenefit.views.decision_words import deciding_sentence
 from netbenefit.views.html import memo_pages, memo_sections
 from netbenefit.views.html.memo import diff_memo_html

@@ -16,7 +16,7 @@ import pytest
 
 import netbenefit
 from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from netbenefit.law.labels import margin_points, money_exact, ratio, share
+from netbenefit.labels import margin_points, money_exact, ratio, share
 from netbenefit.views.charts import chart_note
 from netbenefit.views.html.memo import memo_date, memo_html
 from netbenefit.views.html.memo_sections import deciding_test, driver_grade, memo_facts
@@ -152,7 +152,7 @@ def test_the_first_page_carries_the_results_figures(one):
     assert money_exact(result.pv_benefits) in first
     if facts.break_even.solved:
         assert f"{share(facts.break_even.value, 2)} a year" in first
-    from netbenefit.law.labels import short_label
+    from netbenefit.labels import short_label
 
     for key in facts.drivers["key"].head(3):
         assert short_label(key) in first

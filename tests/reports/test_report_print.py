@@ -15,7 +15,7 @@ import pytest
 
 import netbenefit
 from netbenefit.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from netbenefit.law.labels import label
+from netbenefit.labels import label
 from netbenefit.views.html import CASHFLOW_COLUMNS_PER_TABLE, report_html
 
 pytestmark = pytest.mark.slow  # every test here writes outputs or starts a process

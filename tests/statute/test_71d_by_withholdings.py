@@ -7,7 +7,7 @@ is given; the check's message says which.
 import pytest
 from support import evaluate
 
-from netbenefit.law.labels import share as as_share
+from netbenefit.labels import share as as_share
 from netbenefit.law.taxes import gross_income_tax
 
 

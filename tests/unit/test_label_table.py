@@ -1,5 +1,5 @@
-"""One table of the scenario keys' labels (netbenefit.law.labels.table.SCENARIO_KEYS): the workbook's
-Inputs sheet and the notebook (through netbenefit.law.labels.label) both read their labels from it,
+"""One table of the scenario keys' labels (netbenefit.labels.table.SCENARIO_KEYS): the workbook's
+Inputs sheet and the notebook (through netbenefit.labels.label) both read their labels from it,
 and every label the workbook writes declares its unit."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import netbenefit
-from netbenefit.law import labels
-from netbenefit.law.labels.table import DATE_FORMAT, NUMBER_FORMAT, SCENARIO_KEYS, WORKBOOK_LABELS
+from netbenefit import labels
+from netbenefit.labels.table import DATE_FORMAT, NUMBER_FORMAT, SCENARIO_KEYS, WORKBOOK_LABELS
 from netbenefit.views import notebook, workbook
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -35,8 +35,8 @@ PARAMETER_READERS = {
     "model/plausibility.py": "the plausible ranges of inputs",
     "model/methods.py": "the authority's published choices",
     "model/evaluate.py": "whether the cited sales tax rate is the one used (a convention's note)",
-    "model/after_approval_steps.py": "the steps after approval",
-    "model/after_approval_floor.py": "the 80 percent floor after approval",
+    "model/after_approval/annual_certification.py": "the steps after approval",
+    "model/after_approval/floor.py": "the 80 percent floor after approval",
     "analysis/solvers.py": "the solvers' tolerance and the retained job's share of a new job's credit",
     "analysis/portfolio/book.py": "the program caps",
 }

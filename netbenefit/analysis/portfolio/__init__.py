@@ -16,15 +16,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .book import Portfolio
-from .montecarlo import PortfolioMonteCarlo, load_portfolio_file, portfolio_montecarlo
+from .montecarlo import PortfolioMonteCarlo, portfolio_montecarlo
+from .portfolio_file import load_portfolio_file
+
+if TYPE_CHECKING:
+    from ...model.result import Result
+    from ...model.scenario import Scenario
 
 __all__ = ["Portfolio", "PortfolioMonteCarlo", "load_portfolio_file", "portfolio", "portfolio_montecarlo"]
 
 
-def portfolio(scenarios, *, cap: float | None = None, regions: bool = False) -> Any:
+def portfolio(
+    scenarios: str | Path | Scenario | Result | Iterable[str | Path | Scenario | Result],
+    *,
+    cap: float | None = None,
+    regions: bool = False,
+) -> Portfolio:
     """Evaluate ``scenarios`` and return their :class:`Portfolio`: paths of scenario files (a folder
     for its ``*.yaml`` files), Scenario or Result objects; one or a list.
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from ...errors import ScenarioError
 from ...io.writing import written_file
-from ...law.labels import money_exact
+from ...labels import money_exact
 from ...law.parameters import PARAMETERS, parameter
 from ...model.evaluate import evaluate
 from ...model.fiscal import BENEFIT_COLUMNS, PLACEMENT_NOTE, state_fiscal_year
@@ -39,6 +39,7 @@ from ...model.tables import ResultTable
 
 if TYPE_CHECKING:
     import pandas as pd
+    from matplotlib.axes import Axes
 
 #: Columns of :attr:`Portfolio.fiscal_years` (after its index, ``fiscal_year``).
 FISCAL_YEAR_COLUMNS = (
@@ -145,12 +146,18 @@ def regions_note() -> str:
     )
 
 
-def _regional_columns(results, applications, awards, totals, years) -> list[str]:
+def _regional_columns(
+    results: Sequence[Result],
+    applications: pd.DataFrame,
+    awards: pd.Series,
+    totals: pd.DataFrame,
+    years: pd.Index,
+) -> list[str]:
     """Add ``awarded_north``, ``cap_north``, ``cap_headroom_north`` (and the same for the south)
     to ``totals``; returns their names. An eligible application without a region is an error."""
     regions = []
     for result, eligible in zip(results, applications["eligible"], strict=True):
-        region = result.scenario.location.region
+        region: str | None = result.scenario.location.region
         if region is None and eligible:
             raise ScenarioError(
                 str(result.scenario.source), "location.region", "give north or south: the regional cap needs it"
@@ -218,7 +225,7 @@ def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def _items(scenarios: Any) -> list:
+def _items(scenarios: Any) -> list[str | Path | Scenario | Result]:
     """Paths (a folder for its scenario files), Scenario or Result objects, one or several."""
     if isinstance(scenarios, str | Path | Scenario | Result):
         scenarios = [scenarios]
@@ -226,7 +233,7 @@ def _items(scenarios: Any) -> list:
         raise ScenarioError(
             "portfolio", "", f"not a file or a list of files (nor of scenarios or results): {type(scenarios).__name__}"
         )
-    items = []
+    items: list[str | Path | Scenario | Result] = []
     for i, item in enumerate(scenarios):
         if not isinstance(item, str | Path | Scenario | Result):
             raise ScenarioError(
@@ -273,7 +280,13 @@ class Portfolio:
     regions: bool = False  # the regional split of the cap counted (Portfolio.of(..., regions=True))
 
     @classmethod
-    def of(cls, scenarios: Iterable[Any], *, cap: float | None = None, regions: bool = False) -> Portfolio:
+    def of(
+        cls,
+        scenarios: str | Path | Scenario | Result | Iterable[str | Path | Scenario | Result],
+        *,
+        cap: float | None = None,
+        regions: bool = False,
+    ) -> Portfolio:
         """The portfolio of ``scenarios``; ``cap``: the user's cap on the credits awarded in a fiscal
         year; ``regions``: also the credits awarded in the north and the south of the State against
         the regional split of the Aspire and Emerge cap (secondary), by each application's
@@ -414,7 +427,7 @@ class Portfolio:
 
         return portfolio_html(self)
 
-    def plot(self, kind: str = "credits_by_application", ax=None):
+    def plot(self, kind: str = "credits_by_application", ax: Axes | None = None) -> Axes:
         """A chart of :data:`netbenefit.views.charts.portfolio.PORTFOLIO_CHARTS`; returns the Axes."""
         from ...views.charts.portfolio import PORTFOLIO_CHARTS
 

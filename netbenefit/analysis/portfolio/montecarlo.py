@@ -37,217 +37,39 @@ same seed, chunk size and group size, whatever the number of workers.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...errors import ScenarioError
-from ...io.named_files import path_inside
 from ...io.safe_text import html
-from ...io.text_rule import DESCRIPTION_ALLOWS, refused_character
-from ...law.labels import money_exact
+from ...labels import money_exact
 from ...model.cashflows import compute
 from ...model.fiscal import fiscal_years, state_fiscal_year
 from ...model.memory import check_memory
-from ...model.scenario import Scenario, load_scenario, read_yaml
-from ...model.scenario.problems import short_repr
-from ...model.scenario.workbook_form import is_workbook_file
 from ...model.tables import ResultTable
 from ..columns import result_columns
 from ..distributed import payload_of, scenario_of
-from ..keys import drawn_values, key_spec
-from ..montecarlo import parse_distribution
+from ..keys import drawn_values
+from .portfolio_file import PortfolioFile, check_run_arguments, load_portfolio_file
 
-#: The macro draws a portfolio file may give, and the scenario key each replaces.
-MACRO_KEYS = {"salary_growth": "jobs.salary_growth", "discount_rate": "discount_rate", "inflation": "inflation"}
-#: Keys of a portfolio file and of each of its applications.
-FILE_KEYS = ("name", "description", "draws", "seed", "chunk_size", "group_size", "macro", "applications")
-APPLICATION_KEYS = ("file", "scenario", "vary")
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+    from numpy.typing import ArrayLike
+
+    from ...model.scenario import Scenario
+
 #: Percentiles of the fiscal-year totals. [percent]
 PERCENTILES = (5, 25, 50, 75, 95)  # not a statutory number: as netbenefit.analysis.montecarlo
-#: Draws per task, and applications per task, unless the file or the caller says otherwise.
-DEFAULT_CHUNK_SIZE, DEFAULT_GROUP_SIZE = 10_000, 20  # not a statutory number: task sizes
 #: Fiscal years a run provides past the scenarios' own, for drawn values that lengthen a project.
 HORIZON_MARGIN = 10  # not a statutory number: room for a longer draw; trimmed when unused
-
-
-@dataclass(frozen=True)
-class PortfolioFile:
-    """A parsed portfolio file: scenarios with their distributions, and the macro draws."""
-
-    source: str
-    name: str
-    scenarios: tuple
-    vary: tuple[dict, ...]  # per application: key -> Distribution
-    macro: dict  # scenario key -> Distribution
-    draws: int | None = None
-    seed: int | None = None
-    chunk_size: int = DEFAULT_CHUNK_SIZE
-    group_size: int = DEFAULT_GROUP_SIZE
-
-
-def whole_number(source: str, key: str, value: Any, least: int, most: int | None = None) -> int:
-    """A whole number of at least ``least`` (and at most ``most``): a Python or numpy integer, never
-    a bool, a float or text; 0 is not "the default". Raises ScenarioError naming ``key``."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
-        raise ScenarioError(source, key, f"must be a whole number >= {least}, not {value!r}")
-    if most is not None and value > most:
-        raise ScenarioError(source, key, f"must be a whole number <= {most:,}, not {value!r}")
-    return int(value)
-
-
-#: The most draws a portfolio Monte Carlo run takes (the memory it needs is checked too). [draws]
-MAX_DRAWS = 100_000_000  # not a statutory number: a bound before allocation
-#: The largest seed: numpy's SeedSequence takes any whole number >= 0; a bound keeps it a number
-#: every output can write. [-]
-MAX_SEED = 2**128 - 1
-
-
-def check_run_arguments(
-    source: str,
-    draws: Any = None,
-    seed: Any = None,
-    chunk_size: Any = None,
-    group_size: Any = None,
-    *,
-    prefix: str = "",
-) -> None:
-    """Check the arguments of a run as given (None: the file's or the default), before any work:
-    whole numbers in range, 0 refused (not "the default"). Raises ScenarioError naming each
-    (``prefix``: ``--`` for the command line's options)."""
-    if draws is not None:
-        whole_number(source, f"{prefix}draws", draws, 1, MAX_DRAWS)
-    if seed is not None:
-        whole_number(source, f"{prefix}seed", seed, 0, MAX_SEED)
-    if chunk_size is not None:
-        whole_number(source, f"{prefix}chunk_size", chunk_size, 1, MAX_DRAWS)
-    if group_size is not None:
-        whole_number(source, f"{prefix}group_size", group_size, 1)
-
-
-def _text(source: str, key: str, value: Any, allowed: str = "") -> str:
-    """A name or a description under the text rule (:mod:`netbenefit.io.text_rule`): text, no control
-    character (a description may hold line breaks and tabs), no lone surrogate."""
-    if not isinstance(value, str):
-        raise ScenarioError(source, key, f"must be text, not {type(value).__name__} {value!r}")
-    problem = refused_character(value, allowed)
-    if problem is not None:
-        raise ScenarioError(source, key, problem)
-    return value
-
-
-def _mapping(source: str, key: str, value: Any, what: str) -> Mapping:
-    """A mapping (``{}`` when the key is absent); any other kind of value, ``null``, a list or a
-    number included, is an error: never "none given"."""
-    if not isinstance(value, Mapping):
-        shown = "null" if value is None else f"{type(value).__name__} {value!r}"
-        raise ScenarioError(source, key, f"must be a mapping of {what}, not {shown}")
-    for name in value:
-        if not isinstance(name, str):
-            raise ScenarioError(source, key, f"must be a mapping of {what}: the key {name!r} is not text")
-    return value
-
-
-def _distribution(scenario, key: str, spec: Any, where: str):
-    if isinstance(spec, str):  # the command line's form, normal(100, 10), is not YAML's
-        raise ScenarioError(where, key, f"write the distribution as a list, e.g. [normal, 100, 10], not {spec!r}")
-    try:
-        key_spec(scenario, key)
-        return parse_distribution(scenario, key, spec)
-    except ScenarioError as error:
-        raise ScenarioError(where, f"{error.key}" if error.key else key, error.problem) from None
-
-
-def load_portfolio_file(path: str | Path) -> PortfolioFile:
-    """Read and check a portfolio file; every scenario is loaded. Raises ScenarioError naming the
-    file (the portfolio file, or the scenario file at fault), the key and the problem."""
-    path = Path(path)
-    source = str(path)
-    data = read_yaml(path)
-    if not isinstance(data, Mapping):
-        raise ScenarioError(source, "", "a portfolio file is a mapping with an 'applications' list")
-    unknown = [key for key in data if key not in FILE_KEYS]
-    if unknown:
-        raise ScenarioError(source, str(unknown[0]), f"unknown key; a portfolio file has {', '.join(FILE_KEYS)}")
-    entries = data.get("applications")
-    if not isinstance(entries, list) or not entries:
-        raise ScenarioError(source, "applications", "give a list of applications, each with a 'file'")
-    name = path.stem if "name" not in data else _text(source, "name", data["name"])
-    if "description" in data:
-        _text(source, "description", data["description"], DESCRIPTION_ALLOWS)
-    for key in ("draws", "seed", "chunk_size", "group_size"):
-        if key in data and data[key] is None:
-            raise ScenarioError(source, key, "must be a whole number, not null (leave the key out for the default)")
-    check_run_arguments(source, data.get("draws"), data.get("seed"), data.get("chunk_size"), data.get("group_size"))
-    macro_specs = _mapping(source, "macro", data.get("macro", {}), f"{', '.join(MACRO_KEYS)} to distributions")
-    for macro_name in macro_specs:
-        if macro_name not in MACRO_KEYS:
-            raise ScenarioError(source, f"macro.{macro_name}", f"unknown macro draw; use {', '.join(MACRO_KEYS)}")
-    scenarios, varies = [], []
-    for i, entry in enumerate(entries):
-        where = f"applications.{i}"
-        if isinstance(entry, str):
-            entry = {"file": entry}
-        if not isinstance(entry, Mapping) or "file" not in entry or not isinstance(entry["file"], str):
-            raise ScenarioError(source, where, "each application is a mapping with 'file' (a scenario file)")
-        extra = [key for key in entry if key not in APPLICATION_KEYS]
-        if extra:
-            raise ScenarioError(
-                source, f"{where}.{extra[0]}", "unknown key; an application has 'file', 'scenario' and 'vary'"
-            )
-        file = _scenario_path(entry["file"], path, source, f"{where}.file")
-        scenario = _application_scenario(file, entry, source, where)
-        vary_specs = _mapping(source, f"{where}.vary", entry.get("vary", {}), "dotted keys to distributions")
-        vary = {}
-        for key, spec in vary_specs.items():
-            if key in MACRO_KEYS.values():
-                raise ScenarioError(source, f"{where}.vary.{key}", "is a macro draw, shared by every application")
-            vary[key] = _distribution(scenario, key, spec, f"{source}: {where}.vary")
-        scenarios.append(scenario)
-        varies.append(vary)
-    macro = {
-        MACRO_KEYS[name]: _distribution(scenarios[0], MACRO_KEYS[name], spec, f"{source}: macro")
-        for name, spec in macro_specs.items()
-    }
-    return PortfolioFile(
-        source=source,
-        name=name or path.stem,
-        scenarios=tuple(scenarios),
-        vary=tuple(varies),
-        macro=macro,
-        draws=None if data.get("draws") is None else int(data["draws"]),
-        seed=None if data.get("seed") is None else int(data["seed"]),
-        chunk_size=int(data.get("chunk_size", DEFAULT_CHUNK_SIZE)),
-        group_size=int(data.get("group_size", DEFAULT_GROUP_SIZE)),
-    )
-
-
-def _application_scenario(file: Path, entry: Mapping, source: str, where: str) -> Scenario:
-    """An application's scenario: its file loaded, or with ``scenario: N`` the N-th scenario of a
-    workbook netbenefit wrote (a comparison workbook holds several)."""
-    if "scenario" not in entry:
-        return load_scenario(file)
-    number = entry["scenario"]
-    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-        raise ScenarioError(source, f"{where}.scenario", f"must be a whole number from 1 (got {short_repr(number)})")
-    if not is_workbook_file(file):
-        problem = f"chooses a scenario of a workbook (.xlsx): {file.name} is not one"
-        raise ScenarioError(source, f"{where}.scenario", problem)
-    return Scenario.from_excel(file, number)
-
-
-def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:
-    """An application's scenario file, held to the one path rule of every file a file names
-    (:func:`netbenefit.io.named_files.path_inside`): relative, inside the portfolio file's folder once
-    links are resolved, no control character; and a regular file."""
-    file = path_inside(name, path.parent, source, key, "the portfolio file's folder")
-    if not file.is_file():
-        raise ScenarioError(source, key, f"no scenario file {name!r} next to the portfolio file")
-    return file
 
 
 # --- Workers ----------------------------------------------------------------------------------
@@ -259,11 +81,9 @@ def _scenario_path(name: str, path: Path, source: str, key: str) -> Path:
 WORKER_ENVIRONMENT = {"MALLOC_MMAP_THRESHOLD_": "268435456"}  # not a statutory number: 256 MB
 
 
-def local_cluster(n_workers: int | None = None):
+def local_cluster(n_workers: int | None = None) -> LocalCluster:
     """A ``distributed.LocalCluster`` of single-threaded worker processes with :data:`WORKER_ENVIRONMENT`."""
-    import logging
-
-    import dask
+    import dask  # optional (the dask extra): imported only to start a cluster
     from distributed import LocalCluster
 
     settings = {f"distributed.nanny.pre-spawn-environ.{name}": value for name, value in WORKER_ENVIRONMENT.items()}
@@ -294,12 +114,12 @@ def _stream(entropy: int, stream: int, chunk: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=(stream, chunk)))
 
 
-def _rows(array, size: int, years: int) -> np.ndarray:
+def _rows(array: ArrayLike, size: int, years: int) -> np.ndarray:
     return np.broadcast_to(np.asarray(array, dtype=float), (size, years))
 
 
 def group_task(
-    applications: Sequence[tuple[Any, int, dict, np.ndarray]],
+    applications: Sequence[tuple[Any, int, dict, str]],
     macro: dict,
     entropy: int,
     chunk: int,
@@ -460,20 +280,28 @@ def portfolio_montecarlo(
     )
 
 
-def _fingerprint(scenario) -> str:
+def _fingerprint(scenario: Scenario) -> str:
     """A digest of the scenario's contents (the key of the values checked for it)."""
-    import hashlib
-    import json
-
     text = json.dumps([scenario.to_dict(), str(scenario.source)], sort_keys=True, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _members(book: PortfolioFile, group: list[int], payloads, prints) -> list:
+def _members(
+    book: PortfolioFile, group: list[int], payloads: Sequence[Any] | None, prints: Sequence[str]
+) -> list[tuple[Any, int, dict, str]]:
     return [(book.scenarios[i] if payloads is None else payloads[i], i, book.vary[i], prints[i]) for i in group]
 
 
-def _in_process(book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+def _in_process(
+    book: PortfolioFile,
+    groups: Sequence[list[int]],
+    chunks: Sequence[tuple[int, int, int]],
+    seed: int,
+    first: int,
+    n_fy: int,
+    out_of_range: str,
+    prints: Sequence[str],
+) -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
     """The tasks of :func:`_on_cluster`, and its additions, in the same order, in this process."""
     for c, start, stop in chunks:
         total = None
@@ -490,7 +318,17 @@ def add_parts(earlier: dict[str, np.ndarray], later: dict[str, np.ndarray]) -> d
     return {name: earlier[name] + later[name] for name in earlier}
 
 
-def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, prints):
+def _on_cluster(
+    client: Client,
+    book: PortfolioFile,
+    groups: Sequence[list[int]],
+    chunks: Sequence[tuple[int, int, int]],
+    seed: int,
+    first: int,
+    n_fy: int,
+    out_of_range: str,
+    prints: Sequence[str],
+) -> Iterator[tuple[int, int, dict[str, np.ndarray]]]:
     """Every (group, chunk) a task; each chunk's groups added on the workers, in file order (the
     order of the one-process run: ``0 + a + b`` is ``a + b`` exactly), so that the client receives
     one part per chunk."""
@@ -517,7 +355,7 @@ def _on_cluster(client, book, groups, chunks, seed, first, n_fy, out_of_range, p
                 future.cancel()
 
 
-def _table(totals: dict[str, np.ndarray], first: int, n_fy: int):
+def _table(totals: dict[str, np.ndarray], first: int, n_fy: int) -> ResultTable:
     import pandas as pd
 
     data = {}

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ...io.run_folder import check_unlocked, one_run
 from ...io.safe_text import terminal
-from ...law.labels import margin_points
+from ...labels import margin_points
 from ...model.compare import under_methods
 from ...model.evaluate import evaluate
 from ...model.methods import METHODS

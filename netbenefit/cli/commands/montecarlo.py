@@ -49,7 +49,7 @@ def check_run_options(args: argparse.Namespace) -> None:
     """``--draws``, ``--seed`` and ``--chunk-size`` in range, the memory the run needs (its ratios,
     and every draw with ``--out``) within what the machine can give, and the scheduler's address,
     checked before anything is read or allocated. Raises ScenarioError naming the option."""
-    from ...analysis.portfolio.montecarlo import MAX_DRAWS, whole_number  # pandas: deferred past start-up
+    from ...analysis.portfolio.portfolio_file import MAX_DRAWS, whole_number  # pandas: deferred past start-up
 
     whole_number("command line", "--draws", args.draws, 1, MAX_DRAWS)
     if args.seed is not None:

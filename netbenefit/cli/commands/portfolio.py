@@ -31,7 +31,7 @@ from ...errors import ScenarioError
 from ...io.run_folder import check_unlocked, one_run
 from ...io.safe_text import terminal, terminal_lines
 from ...io.writing import atomic_write, signals_held
-from ...law.labels import money_exact
+from ...labels import money_exact
 from ...model.evaluate import evaluate
 from .options import (
     add_scheduler_option,
@@ -147,7 +147,7 @@ def check_options(args: argparse.Namespace) -> None:
         if given:
             raise ScenarioError(given[0], "", "runs the Monte Carlo: give it with --montecarlo PORTFOLIO.yaml")
         return
-    from ...analysis.portfolio.montecarlo import check_run_arguments  # pandas: deferred past start-up
+    from ...analysis.portfolio.portfolio_file import check_run_arguments  # pandas: deferred past start-up
 
     check_run_arguments("command line", args.draws, args.seed, prefix="--")
     if args.dask and args.scheduler is not None:
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     if args.montecarlo is not None:
         if args.files:
             raise ScenarioError(str(args.montecarlo), "", "give either scenario FILEs or --montecarlo, not both")
-        from ...analysis.portfolio.montecarlo import load_portfolio_file  # pandas: deferred past start-up
+        from ...analysis.portfolio.portfolio_file import load_portfolio_file  # pandas: deferred past start-up
 
         book = load_portfolio_file(args.montecarlo)
         scenarios = list(book.scenarios)

@@ -12,6 +12,7 @@ Names are unique across the files; a file may not repeat a name either.
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -51,7 +52,7 @@ def parse_data_yaml(text: str) -> Any:
         raise RuntimeError(f"names given twice in one file: {', '.join(error.names)}") from None
 
 
-def parse_parameter_files(files) -> dict[str, Parameter]:
+def parse_parameter_files(files: Iterable[tuple[str, str]]) -> dict[str, Parameter]:
     """Parameters from ``(file name, YAML text)`` pairs; a name defined twice is an error.
 
     Raises

@@ -4,7 +4,6 @@ check's function returns its record (:class:`Decision`), built where it compares
 from .decision import Comparison, Decision
 from .eligibility import (
     CHECK_IDS,
-    JOB_CLAUSES,
     accommodation_and_withholding_decision,
     accommodation_and_withholding_satisfied,
     application_date_decision,
@@ -13,13 +12,16 @@ from .eligibility import (
     capital_investment_minimum,
     capital_investment_rate,
     flag_decision,
-    job_minimum_clause,
-    job_minimum_decision,
     prevailing_wage_decision,
     prevailing_wage_satisfied,
+    weighted_withholding_share,
+)
+from .job_minimum import (
+    JOB_CLAUSES,
+    job_minimum_clause,
+    job_minimum_decision,
     retained_jobs_count,
     retained_jobs_minimum,
-    weighted_withholding_share,
 )
 from .net_benefit import (
     THRESHOLD_CLAUSES,

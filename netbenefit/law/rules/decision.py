@@ -3,7 +3,7 @@
 Each check function of :mod:`netbenefit.law.rules` returns its :class:`Decision`, built where it
 compares; the pipeline collects them and every sentence, table cell, chart label and JSON field that
 states a check's outcome is formatted from the record (:mod:`netbenefit.model.explain`,
-:mod:`netbenefit.law.labels`): nothing calls a rule or reads a parameter again to write about it. A
+:mod:`netbenefit.labels`): nothing calls a rule or reads a parameter again to write about it. A
 :class:`Comparison` carries the values as the rule compared them and whether its requirement held
 (the relative tolerance of 71(a)(5) included), so that the relation written between the two numbers
 is the one that is true of them.

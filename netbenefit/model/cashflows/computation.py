@@ -85,11 +85,12 @@ class PhaseFlows:
     weight_without_extension: np.ndarray
     components: list[Component] = field(default_factory=list)
     employment_multiplier: np.ndarray | float = 1.0  # (1 or n, 1); 1 without a revenue block
-    net_benefits: np.ndarray | None = None  # counted streams, unweighted
-    pv_benefits: np.ndarray | None = None  # (n, 1)
-    pv_benefits_without_extension: np.ndarray | None = None
-    pv_credits: np.ndarray | None = None
-    requested_credits: np.ndarray | None = None  # nominal total
+    # Set by the present values step (netbenefit.model.cashflows.phases.present_values):
+    net_benefits: np.ndarray = field(init=False)  # counted streams, unweighted
+    pv_benefits: np.ndarray = field(init=False)  # (n, 1)
+    pv_benefits_without_extension: np.ndarray = field(init=False)
+    pv_credits: np.ndarray = field(init=False)
+    requested_credits: np.ndarray = field(init=False)  # nominal total
 
     @property
     def indirect_and_induced_jobs(self) -> np.ndarray:
@@ -104,7 +105,7 @@ class Computation:
     years: np.ndarray  # (years,) 1 .. H
     discount_factor: np.ndarray  # (n, years)
     phases: list[PhaseFlows]
-    job_clause_code: np.ndarray  # (n, 1), index into eligibility.JOB_CLAUSES
+    job_clause_code: np.ndarray  # (n, 1), index into law.rules.job_minimum.JOB_CLAUSES
     retained_jobs_eligible: np.ndarray
     threshold: np.ndarray
     threshold_clause_code: np.ndarray  # index into net_benefit.THRESHOLD_CLAUSES
@@ -129,10 +130,10 @@ class Computation:
     infrastructure_fund_donation: np.ndarray
     checks: dict[str, np.ndarray]
     eligible: np.ndarray
-    jobs_created: np.ndarray | None = None  # (n, 1): 71(c), the new jobs the ramp puts in place
-    whole_project_ratio: np.ndarray | None = None  # (n, 1): pv_benefits / pv_credits, the last cumulative test
-    deciding_pv_benefits: np.ndarray | None = None  # (n, 1): the deciding test's PV of net benefits
-    deciding_pv_credits: np.ndarray | None = None  # (n, 1): and of requested credits
+    jobs_created: np.ndarray  # (n, 1): 71(c), the new jobs the ramp puts in place
+    whole_project_ratio: np.ndarray  # (n, 1): pv_benefits / pv_credits, the last cumulative test
+    deciding_pv_benefits: np.ndarray  # (n, 1): the deciding test's PV of net benefits
+    deciding_pv_credits: np.ndarray  # (n, 1): and of requested credits
     #: Each check as its rule recorded it, by id (:class:`netbenefit.law.rules.decision.Decision`,
     #: arrays over variants); ``checks`` holds their verdicts.
     decisions: dict = field(default_factory=dict)

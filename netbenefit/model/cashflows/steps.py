@@ -19,6 +19,7 @@ from ...errors import ScenarioError
 from ...law import finance
 from ...law.rules import eligibility, net_benefit, section_75
 from ...law.rules.decision import Decision
+from ...law.rules.job_minimum import job_minimum_decision
 from ..commitment_window import decides_on_defined_window, defined_period, window_period
 from ..scenario import Scenario
 from ..withholdings import phase_weights as withholding_weights
@@ -37,7 +38,7 @@ PERIOD_TOLERANCE = 1e-9  # not a statutory number: a stated period equal to the 
 class JobMinimum:
     """71(c)(1), decided on the initial phase."""
 
-    clause: np.ndarray  # (n, 1), index into eligibility.JOB_CLAUSES; 0: no clause met
+    clause: np.ndarray  # (n, 1), index into law.rules.job_minimum.JOB_CLAUSES; 0: no clause met
     retained_eligible: np.ndarray  # (n, 1): the retained jobs are eligible for credits
     jobs_created: np.ndarray  # (n, 1): the new jobs the ramp puts in place within the eligibility period
     decision: Decision  # 71(a)(2), as the rule recorded it
@@ -111,7 +112,7 @@ def job_minimum(inputs: Inputs) -> JobMinimum:
     whether its retained jobs are eligible for credits."""
     number, flag = inputs.number, inputs.flag
     created = jobs_created(inputs)
-    decision = eligibility.job_minimum_decision(
+    decision = job_minimum_decision(
         created,  # the new jobs the ramp puts in place within the eligibility period
         number("jobs.retained"),
         number("business.full_time_employees_at_application"),

@@ -274,7 +274,7 @@ class Scenario(Block):
         tell themselves apart in tables and charts: ``Office HQ (discount_rate=0.04, jobs.new=200)``.
         """
         data = self.to_dict()
-        written = self.as_written
+        written: dict[str, Any] | None = self.as_written
         # Values the scenario itself returns (a read-only mapping of years, a block, a tuple of
         # items) are given back as the plain data a file holds.
         changes = {key: plain(value) for key, value in {**(changes or {}), **keyword_changes}.items()}
@@ -296,7 +296,7 @@ class Scenario(Block):
         variant._warned = self._warned
         if not quieted():  # a percent for a rate: a PlausibilityWarning, every line carried by each
             via = "given to Scenario.replace"
-            lines = []
+            lines: list[str] = []
             for key, value in changes.items():
                 said = entered_warnings(key, [value], via=via, scenario=variant)
                 if said and isinstance(value, int | float):  # warned once: evaluate does not say it again

@@ -17,24 +17,20 @@ warning (:class:`OverwrittenFormulaWarning`) and ignored: the scenario is its in
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
-import typing
 import warnings
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from ...errors import ScenarioError
 from ...io.workbook_file import MAX_SHEET_ROWS, WorkbookFile, open_workbook
 from ..plausibility import PlausibilityWarning
+from .cell_values import csv_cell, empty, is_formula, key_field, listed, parents, put, same, typed
 from .csv_files import MULTIPLIER_COLUMNS
 from .format import Scenario
 from .paths import MISSING, plain
-from .problems import bare_annotation, short_repr
+from .problems import short_repr
 from .shared import covered
 from .workbook_form import (
     COLUMNS,
@@ -55,7 +51,6 @@ from .workbook_form import (
     positions_of,
     range_positions,
     same_shown,
-    unguarded,
 )
 
 #: The most columns of the Round trip sheet read (a value recorded in parts runs across them).
@@ -122,7 +117,7 @@ def read_workbook(path: str | Path, scenario: int | None = None) -> Scenario:
     try:
         built = Scenario.from_dict(data, source=source, base_dir=path.parent, held_files=held, places=places)
     except ScenarioError as error:
-        (key, problem), *more = [(reader.place(key), _empty(problem)) for key, problem in error.problems]
+        (key, problem), *more = [(reader.place(key), empty(problem)) for key, problem in error.problems]
         raise ScenarioError(error.source, key, problem, more=more) from None
     sheets = [entry for entry in entries if entry.kind == Kind.FORMULAS and entry.scenario in (0, chosen)]
     typed_over = reader.typed_over + _typed_over(book, sheets, source)
@@ -281,7 +276,7 @@ class _Reader:
         """What the cell at ``position`` of the entry's sheet holds: its value, or for a formula (a
         value typed as ``=...``, a flag saved by LibreOffice as ``=TRUE()``) the value saved for it."""
         held = self.cells(entry.sheet).get(position)
-        if _is_formula(held):
+        if is_formula(held):
             held = self.cells(entry.sheet, values=True).get(position)
             if held is None:
                 raise ScenarioError(
@@ -311,35 +306,35 @@ class _Reader:
             if entry.kind == Kind.RECORD:
                 continue
             if entry.kind == Kind.SHARED and ".".join(segments[2:]) in shared:
-                if not _is_formula(self.cells(entry.sheet).get(range_positions(entry.reference)[0])):
+                if not is_formula(self.cells(entry.sheet).get(range_positions(entry.reference)[0])):
                     self.typed_over.append(self.place(entry.key))  # ignored: the phases share one value
                 continue  # the initial phase's, written once (Scenario.to_dict)
-            _parents(data, segments)
+            parents(data, segments)
             value = self.read(entry)
-            default = _field(segments)[1]
-            if entry.given or default is MISSING or not _same(value, plain(default)) or segments[-1] == "by_year":
-                _put(data, segments, value)
-        return _listed(data, Scenario), held
+            default = key_field(Scenario, segments)[1]
+            if entry.given or default is MISSING or not same(value, plain(default)) or segments[-1] == "by_year":
+                put(data, segments, value)
+        return listed(data, Scenario), held
 
     def read(self, entry: Entry) -> Any:
         """The value of one entry: the cell (or row) as the key's type reads it."""
         (first, column), (_, last) = range_positions(entry.reference)
-        annotation = _field(entry.key.split("."))[0]
+        annotation = key_field(Scenario, entry.key.split("."))[0]
         if entry.kind == Kind.YEARS:
             amounts = {}
             for year, c in enumerate(range(column, last + 1)):
                 value = self.value(entry, (first, c), f"{entry.key}.{year}")
                 if value is not None:
-                    amounts[year] = _typed(value, float)
+                    amounts[year] = typed(value, float)
             return amounts
         if entry.kind == Kind.LIST:
             return [
-                _typed(self.value(entry, (first, c), f"{entry.key}.{k}"), float)
+                typed(self.value(entry, (first, c), f"{entry.key}.{k}"), float)
                 for k, c in enumerate(range(column, last + 1))
             ]
         raw = self.cells(entry.sheet).get((first, column))
-        if entry.kind in (Kind.FORMULA, Kind.FORMULA_OR_VALUE) and (_is_formula(raw) or entry.kind == Kind.FORMULA):
-            if not _is_formula(raw):
+        if entry.kind in (Kind.FORMULA, Kind.FORMULA_OR_VALUE) and (is_formula(raw) or entry.kind == Kind.FORMULA):
+            if not is_formula(raw):
                 self.typed_over.append(self.place(entry.key))
             return entry.recorded(self.source)
         value = self.value(entry, (first, column), entry.key)
@@ -347,7 +342,7 @@ class _Reader:
             text = entry.recorded(self.source)
             if isinstance(value, str) and same_shown(value, text):
                 return text
-        return _typed(value, annotation)
+        return typed(value, annotation)
 
     def table(self, entry: Entry) -> str:
         """The multiplier table's sheet as the CSV text of its file (its rows, the five columns)."""
@@ -357,7 +352,7 @@ class _Reader:
         writer = csv.writer(lines, lineterminator="\n")
         writer.writerow(MULTIPLIER_COLUMNS)
         for row in range(first, last + 1):
-            writer.writerow([_csv_cell(cells.get((row, column))) for column in range(1, len(MULTIPLIER_COLUMNS) + 1)])
+            writer.writerow([csv_cell(cells.get((row, column))) for column in range(1, len(MULTIPLIER_COLUMNS) + 1)])
         return lines.getvalue()
 
     def check_layout(self) -> None:
@@ -424,110 +419,8 @@ def _typed_over(book: WorkbookFile, sheets: list[Entry], source: str) -> list[st
         columns = max(column for column, _, _ in runs)
         cells = book.cells(entry.key, rows, columns)
         for row, column in ((row, column) for column, first, last in runs for row in range(first, last + 1)):
-            if not _is_formula(cells.get((row, column))):
+            if not is_formula(cells.get((row, column))):
                 reference = f"{column_letters(column)}{row}"
                 name = names.get((entry.key, reference))
                 found.append(f"{_quoted(entry.key)}!{reference}" + (f" ({name})" if name else ""))
     return found
-
-
-# -- plain data ------------------------------------------------------------------------------------
-
-
-def _empty(problem: str) -> str:
-    """A validation problem of an empty cell, said so (pydantic says ``(got None)``)."""
-    return problem.replace("(got None)", "(the cell is empty)")
-
-
-def _is_formula(value: Any) -> bool:
-    return isinstance(value, str) and value.startswith("=")
-
-
-def _csv_cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return repr(value)
-    return unguarded(value) if isinstance(value, str) else str(value)
-
-
-def _typed(value: Any, annotation: Any) -> Any:
-    """A cell's value as the key's type reads it: a text without its guard, a date without its
-    (midnight) time, a whole number where a whole number is asked, a number typed where a text
-    is asked (a NAICS code, a name) as its text. Anything else is left for validation to judge."""
-    if isinstance(value, str):
-        return unguarded(value)
-    if isinstance(value, dt.datetime) and value.time() == dt.time(0) and annotation is dt.date:
-        return value.date()
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return value
-    if annotation is int and isinstance(value, float) and value.is_integer():
-        return int(value)
-    if annotation is str and float(value).is_integer():
-        return str(int(value))
-    return value
-
-
-def _same(value: Any, default: Any) -> bool:
-    """Whether a cell's value is the key's default (a flag is never a number, as in a file)."""
-    if isinstance(value, bool) != isinstance(default, bool):
-        return False
-    return bool(value == default)
-
-
-def _field(segments: list[str]) -> tuple[Any, Any]:
-    """(the bare type, the default) of the key ``segments`` of a scenario, as its blocks declare
-    them; (None, MISSING) where the key has no declared type, MISSING where it has no default."""
-    annotation: Any = Scenario
-    default: Any = MISSING
-    for segment in segments:
-        bare = bare_annotation(annotation, block_of_choice=True)
-        origin = typing.get_origin(bare)
-        if isinstance(bare, type) and issubclass(bare, BaseModel):
-            field = bare.model_fields.get(segment)
-            if field is None:
-                return None, MISSING
-            annotation = field.annotation
-            default = MISSING if field.is_required() else field.get_default(call_default_factory=True)
-        elif origin is tuple and segment.isdigit():
-            annotation, default = typing.get_args(bare)[0], MISSING
-        elif isinstance(origin, type) and issubclass(origin, Mapping) and len(typing.get_args(bare)) == 2:
-            annotation, default = typing.get_args(bare)[1], MISSING
-        else:
-            return None, MISSING
-    return bare_annotation(annotation), default
-
-
-def _segment(segment: str) -> Any:
-    return int(segment) if segment.isdigit() else segment
-
-
-def _parents(data: dict, segments: list[str]) -> None:
-    """The blocks and items that hold the key ``segments``, made where missing."""
-    node = data
-    for segment in segments[:-1]:
-        node = node.setdefault(_segment(segment), {})
-
-
-def _put(data: dict, segments: list[str], value: Any) -> None:
-    node = data
-    for segment in segments[:-1]:
-        node = node.setdefault(_segment(segment), {})
-    node[_segment(segments[-1])] = value
-
-
-def _listed(node: Any, annotation: Any) -> Any:
-    """``node`` with the mappings that stand for lists (items by position) made lists, by the types
-    the blocks declare."""
-    bare = bare_annotation(annotation, block_of_choice=True)
-    if not isinstance(node, dict):
-        return node
-    if isinstance(bare, type) and issubclass(bare, BaseModel):
-        return {
-            key: _listed(value, bare.model_fields[key].annotation) if key in bare.model_fields else value
-            for key, value in node.items()
-        }
-    if typing.get_origin(bare) is tuple and all(isinstance(key, int) for key in node):
-        item = typing.get_args(bare)[0]
-        return [_listed(node.get(k, {}), item) for k in range(max(node, default=-1) + 1)]
-    return node

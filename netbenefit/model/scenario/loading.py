@@ -77,7 +77,7 @@ def _yaml_problem(error: yaml.YAMLError) -> str:
 
 
 @checked(path=path_kind)  # text or a Path (netbenefit.io.arguments); its name is checked as it is read
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Read and validate a v1 scenario file.
 
     Parameters

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Annotated, Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -28,7 +28,7 @@ class _Invalid:
             raise AttributeError(name)
         return self
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(())
 
     def __bool__(self) -> bool:

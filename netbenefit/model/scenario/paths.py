@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from ... import labels
 from ...errors import ScenarioError
-from ...law import labels
 from .blocks import Stream
 from .problems import short_repr
 from .shared import covered
@@ -136,7 +136,7 @@ def phase_of(scenario: Scenario, key: str) -> str:
 
 def key_label(scenario: Scenario, key: str, *, short: bool = False) -> str:
     """A key in words with its unit (``short``: without it), and its phase in a phased project, in
-    the one wording every view uses (:func:`netbenefit.law.labels.positioned`): ``Phase 1: New
+    the one wording every view uses (:func:`netbenefit.labels.positioned`): ``Phase 1: New
     full-time jobs [jobs]``, ``Every phase: Median salary [USD/year]``. The one label of a varied
     key in the tornado, sweep and Monte Carlo summaries and the explorer."""
     text = labels.short_label(key, default=key) if short else labels.label(key, default=key)

@@ -8,7 +8,7 @@ import functools
 import reprlib
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, ValidationError
@@ -239,11 +239,11 @@ def _union_tag_positions(loc: tuple, kind: str = "") -> set[int]:
     return positions
 
 
-def _is_choice_error(error: dict) -> bool:
+def _is_choice_error(error: Mapping[str, Any]) -> bool:
     return any(str(error["loc"][i]).startswith("literal[") for i in _union_tag_positions(error["loc"], error["type"]))
 
 
-def _without_union_tags(errors: list[dict]) -> list[dict]:
+def _without_union_tags(errors: Sequence[Mapping[str, Any]]) -> list[dict]:
     """Errors of a choice-or-block key (``revenue.income_tax: progressive`` or a block): when the
     value is a mapping, the block's errors only, with the members' names taken out of the keys."""
     choice_errors = [e for e in errors if _is_choice_error(e)]

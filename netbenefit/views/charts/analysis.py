@@ -9,11 +9,11 @@ computes a rule. The conventions footnote is read from ``table.attrs["convention
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .montecarlo import FAN_NOTE, fan, montecarlo_distribution  # noqa: F401  (their names here too)
 from .style import (
     FAIL_COLOUR,
@@ -31,6 +31,12 @@ from .style import (
     percent_axis,
     plain_text,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
 
 #: Font size of the labels at the ends of a tornado's bars. [pt]
 _END_FONTSIZE = 8
@@ -74,7 +80,7 @@ def _value(key: str, value: Any) -> str:
 
 
 @plain_text
-def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
+def tornado(sensitivity_table: pd.DataFrame, ax: Axes | None = None, *, threshold: bool = True) -> Axes:
     """A tornado chart of a one-way sensitivity table (:func:`~netbenefit.analysis.sensitivity`).
 
     One horizontal bar per input (its label in words with its unit), from the base ratio to the
@@ -104,6 +110,42 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
     table = sensitivity_table.iloc[::-1]  # largest swing drawn last, at the top
     positions = np.arange(len(table))
     base = float(table["ratio_base"].iloc[0]) if len(table) else float("nan")
+    any_ineligible, extremes, widest = _bars(ax, table, positions, base)
+    known, keys = table.attrs.get("key_labels"), list(table["key"])
+    ax.set_yticks(positions, [_key_label(key, known, keys) for key in keys], fontsize=9)
+    handles: list[Artist] = [
+        Patch(color=LOW_COLOUR, label="Input at its low value"),
+        Patch(color=HIGH_COLOUR, label="... at its high value"),
+    ]
+    if any_ineligible:
+        handles.append(
+            Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Not eligible at that value")
+        )
+    if len(table):
+        ax.axvline(base, color="black", linewidth=1)
+        handles.append(Line2D([], [], color="black", linewidth=1, label=f"Base ratio {labels.ratio(base)}"))
+    if threshold and "threshold" in table and len(table):
+        value = float(table["threshold"].iloc[0])
+        extremes.append(value)
+        ax.axvline(value, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.4)
+        handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle="--", label=f"Threshold {labels.ratio(value)}"))
+    _room_for_end_labels(ax, extremes, widest)
+    ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
+    percent_axis(ax.xaxis)
+    ax.set_xlabel(RATIO_AXIS_LABEL)
+    ax.set_ylabel("Input varied (one at a time)")
+    ax.set_title("One-way sensitivity of the net benefit ratio")
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(handles=handles, loc="upper center", fontsize=8, ncols=3, framealpha=0.95)
+    conventions_footnote(sensitivity_table, ax)
+    return ax
+
+
+def _bars(
+    ax: Axes, table: pd.DataFrame, positions: np.ndarray, base: float
+) -> tuple[bool, list[float], dict[bool, int]]:
+    """A tornado's bars, from the base ratio to each end, and each end's label: whether an end is
+    not eligible, the ratios the axis must hold, the longest label right and left of the bars."""
     any_ineligible = False
     extremes = [base]
     widest = {True: 0, False: 0}  # the longest label right and left of the bars [characters]
@@ -140,24 +182,11 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
                 fontweight="normal" if eligible else "bold",
                 **LABEL_BACKING,  # the base and threshold lines may pass behind it
             )
-    known, keys = table.attrs.get("key_labels"), list(table["key"])
-    ax.set_yticks(positions, [_key_label(key, known, keys) for key in keys], fontsize=9)
-    handles = [
-        Patch(color=LOW_COLOUR, label="Input at its low value"),
-        Patch(color=HIGH_COLOUR, label="... at its high value"),
-    ]
-    if any_ineligible:
-        handles.append(
-            Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Not eligible at that value")
-        )
-    if len(table):
-        ax.axvline(base, color="black", linewidth=1)
-        handles.append(Line2D([], [], color="black", linewidth=1, label=f"Base ratio {labels.ratio(base)}"))
-    if threshold and "threshold" in table and len(table):
-        value = float(table["threshold"].iloc[0])
-        extremes.append(value)
-        ax.axvline(value, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1.4)
-        handles.append(Line2D([], [], color=THRESHOLD_COLOUR, linestyle="--", label=f"Threshold {labels.ratio(value)}"))
+    return any_ineligible, extremes, widest
+
+
+def _room_for_end_labels(ax: Axes, extremes: list[float], widest: dict[bool, int]) -> None:
+    """The ratio axis's limits: every ratio shown, with room for the end labels beside the bars."""
     finite = [v for v in extremes if np.isfinite(v)]
     if finite:
         low, high = min(finite), max(finite)
@@ -167,15 +196,6 @@ def tornado(sensitivity_table, ax: Any = None, *, threshold: bool = True):
         left, right = ((widest[side] + 2) / across for side in (False, True))
         inner = max(0.2, 1.0 - left - right)  # the share of the width left for the bars
         ax.set_xlim(low - span * left / inner, high + span * right / inner)
-    ax.set_ylim(-0.7, len(table) + 0.6)  # room for the legend above the bars
-    percent_axis(ax.xaxis)
-    ax.set_xlabel(RATIO_AXIS_LABEL)
-    ax.set_ylabel("Input varied (one at a time)")
-    ax.set_title("One-way sensitivity of the net benefit ratio")
-    ax.grid(True, axis="x", alpha=0.3)
-    ax.legend(handles=handles, loc="upper center", fontsize=8, ncols=3, framealpha=0.95)
-    conventions_footnote(sensitivity_table, ax)
-    return ax
 
 
 def _end_labels(ends: list, base: float) -> list:
@@ -198,13 +218,20 @@ def _end_labels(ends: list, base: float) -> list:
 # ----------------------------------------------------------------------------------------------
 
 
-def sweep_keys(table) -> list[str]:
+def sweep_keys(table: pd.DataFrame) -> list[str]:
     """The varied keys of a sweep table (its columns that are not results)."""
     return [column for column in table.columns if column not in _RESULT_COLUMNS]
 
 
 @plain_text
-def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, where: dict | None = None):
+def sweep(
+    table: pd.DataFrame,
+    x: str | None = None,
+    y: str | None = None,
+    ax: Axes | None = None,
+    *,
+    where: dict[str, Any] | None = None,
+) -> Axes:
     """The net benefit ratio against one or two varied keys of a sweep, the threshold drawn.
 
     One key: the ratio as a line over the key's values, passing points blue circles, failing ones
@@ -258,13 +285,13 @@ def sweep(table, x: str | None = None, y: str | None = None, ax: Any = None, *, 
     return ax
 
 
-def _format_axis(axis, key: str) -> None:
+def _format_axis(axis: Axis, key: str) -> None:
     from matplotlib.ticker import FuncFormatter
 
     axis.set_major_formatter(FuncFormatter(lambda value, _: _value(key, value)))
 
 
-def _sweep_line(table, x: str, threshold: float, ax) -> None:
+def _sweep_line(table: pd.DataFrame, x: str, threshold: float, ax: Axes) -> None:
     ordered = table.sort_values(x)
     values = ordered[x].to_numpy(dtype=float)
     ratios = ordered["ratio"].to_numpy(dtype=float)
@@ -311,7 +338,7 @@ def _sweep_line(table, x: str, threshold: float, ax) -> None:
     ax.legend(loc="upper left", fontsize=8.5, framealpha=0.9)
 
 
-def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
+def _sweep_map(table: pd.DataFrame, x: str, y: str, threshold: float, ax: Axes) -> None:
     grid = table.pivot_table(index=y, columns=x, values="ratio", aggfunc="first")
     passes = table.pivot_table(index=y, columns=x, values="passes", aggfunc="first").astype(bool)
     xs, ys = grid.columns.to_numpy(dtype=float), grid.index.to_numpy(dtype=float)
@@ -346,7 +373,9 @@ def _sweep_map(table, x: str, y: str, threshold: float, ax) -> None:
         ax.text(
             column, row, labels.ratio(ratio), ha="center", va="center", fontsize=7.5, color="white" if dark else "black"
         )
-    handles = [Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Net benefit test fails")]
+    handles: list[Artist] = [
+        Patch(facecolor="white", edgecolor=FAIL_COLOUR, hatch=FAIL_HATCH, label="Net benefit test fails")
+    ]
     if len(xs) > 1 and len(ys) > 1 and np.nanmin(ratios) < threshold < np.nanmax(ratios):
         ax.contour(
             np.arange(len(xs)),

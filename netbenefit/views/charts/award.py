@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
@@ -158,27 +158,7 @@ def credits_by_year(after, ax=None):
             edgecolor=FAIL_COLOUR,
             hatch=FAIL_HATCH,
         )
-    given_back = [
-        ("recapture", "Recapture (left within the commitment), C.34:1B-341(a)(4)", FAIL_COLOUR, FAIL_HATCH),
-        ("reduction_recapture", "Recapture on a reduction, C.34:1B-341(a)(4)", PALETTE[3], "\\\\"),
-        ("interest", "Interest on the recapture", PALETTE[6], ""),
-        ("repayment", "Extension repayment, 71(a)(5)(d)", PALETTE[4], "xx"),
-    ]
-    below = np.zeros(x.size)
-    for column, name, colour, hatch in given_back:
-        values = years[column].fillna(0.0).to_numpy() if column in years else np.zeros(x.size)
-        if values.any():
-            ax.bar(
-                x + width / 2,
-                -values,
-                width,
-                bottom=below,
-                label=name,
-                facecolor=colour,
-                edgecolor="black",
-                hatch=hatch,
-            )
-            below = below - values
+    below = _given_back(ax, years, x, width)
     top = float(max(years["approved_credit"].fillna(0.0).max(), (bottom + forfeited).max()))
     flagged = years.index[years["rerun_flag"]].to_numpy()
     if flagged.size:
@@ -215,6 +195,34 @@ def credits_by_year(after, ax=None):
     ax.legend(handles, names, fontsize=8, loc="upper center", ncol=2, framealpha=0.9)
     conventions_footnote(after.projected, ax)
     return ax
+
+
+def _given_back(ax, years, x: np.ndarray, width: float) -> np.ndarray:
+    """What was given back, below zero, stacked in the year it falls (only what there was): the
+    recapture of a stop and of a reduction, its interest, the extension's repayment. Returns the
+    bottom of the stack, year by year."""
+    given_back = [
+        ("recapture", "Recapture (left within the commitment), C.34:1B-341(a)(4)", FAIL_COLOUR, FAIL_HATCH),
+        ("reduction_recapture", "Recapture on a reduction, C.34:1B-341(a)(4)", PALETTE[3], "\\\\"),
+        ("interest", "Interest on the recapture", PALETTE[6], ""),
+        ("repayment", "Extension repayment, 71(a)(5)(d)", PALETTE[4], "xx"),
+    ]
+    below = np.zeros(x.size)
+    for column, name, colour, hatch in given_back:
+        values = years[column].fillna(0.0).to_numpy() if column in years else np.zeros(x.size)
+        if values.any():
+            ax.bar(
+                x + width / 2,
+                -values,
+                width,
+                bottom=below,
+                label=name,
+                facecolor=colour,
+                edgecolor="black",
+                hatch=hatch,
+            )
+            below = below - values
+    return below
 
 
 _VIEW_NAMES = {

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .style import (
     NEUTRAL_COLOUR,
     PASS_COLOUR,

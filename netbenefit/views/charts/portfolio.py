@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,

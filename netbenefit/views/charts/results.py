@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ...law import labels
-from ...law.labels import ratio_verdict
+from ... import labels
+from ...labels import ratio_verdict
 from ..decision_words import deciding_label
 from .cumulative import cumulative_pv, shade_uncounted_years
 from .schedules import benefits_by_tax, clawback_schedule

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...law import labels
+from ... import labels
 from .style import (
     FAIL_COLOUR,
     NEUTRAL_COLOUR,
@@ -281,7 +281,7 @@ def _change_name(key: str, change: tuple | None) -> str:
 
 def _points(value: float, passes: bool | None = None) -> str:
     """A margin or a change of it in points, as the chart writes it: ``+23.82 pts``; a margin with the
-    digits its verdict needs (:func:`netbenefit.law.labels.margin_points`)."""
+    digits its verdict needs (:func:`netbenefit.labels.margin_points`)."""
     if passes is not None:
         return labels.margin_points(value, passes).replace(" points", " pts")
     text = f"{100 * value:+.2f}"
@@ -332,43 +332,13 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
 
     names = [side("A", diff.name_a, diff.ratio_a, diff.threshold_a, diff.passes_a)]
     positions = [0]
-    ax.bar(0, start, width=0.6, color=NEUTRAL_COLOUR)  # from zero: the threshold
-    ax.annotate(
-        _points(start, diff.passes_a),
-        (0, max(start, 0.0)),
-        xytext=(0, 3),
-        textcoords="offset points",
-        ha="center",
-        fontsize=8.5,
-    )
-    level = start
-    reached = [0.0, level, end_value]  # every level a bar reaches, for the limits
-    for i, row in enumerate(rows, start=1):
-        key, contribution = row["key"], float(row["contribution"])
-        ax.bar(i, contribution, bottom=level, width=0.6, **pass_fail(contribution >= 0))
-        ax.plot([i - 1.3, i + 0.3], [level, level], color="#999999", linewidth=0.8)
-        ax.annotate(
-            _points(contribution),
-            (i, max(level, level + contribution)),
-            xytext=(0, 3),
-            textcoords="offset points",
-            ha="center",
-            fontsize=8.5,
-        )
-        names.append(tick_text(_change_name(key, changes.get(key)), width, lines=4))
-        positions.append(i)
-        level += contribution
-        reached.append(level)
+    _margin_bar(ax, 0, start, diff.passes_a, NEUTRAL_COLOUR)
+    steps, levels = _contribution_bars(ax, rows, start, changes, width)
+    names += steps
+    positions += range(1, len(rows) + 1)
+    reached = [0.0, start, end_value, *levels]  # every level a bar reaches, for the limits
     end = len(positions)
-    ax.bar(end, end_value, width=0.6, color=THRESHOLD_COLOUR)  # from zero: the threshold
-    ax.annotate(
-        _points(end_value, diff.passes_b),
-        (end, max(end_value, 0.0)),
-        xytext=(0, 3),
-        textcoords="offset points",
-        ha="center",
-        fontsize=8.5,
-    )
+    _margin_bar(ax, end, end_value, diff.passes_b, THRESHOLD_COLOUR)
     names.append(side("B", diff.name_b, diff.ratio_b, diff.threshold_b, diff.passes_b))
     positions.append(end)
     ax.set_xticks(positions, names, fontsize=8, rotation=0)
@@ -398,3 +368,38 @@ def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
         ),
     )
     return ax
+
+
+def _margin_bar(ax: Axes, position: int, margin: float, passes: bool, colour: str) -> None:
+    """A side's margin, a bar from zero (the threshold), labelled in points."""
+    ax.bar(position, margin, width=0.6, color=colour)  # from zero: the threshold
+    ax.annotate(
+        _points(margin, passes),
+        (position, max(margin, 0.0)),
+        xytext=(0, 3),
+        textcoords="offset points",
+        ha="center",
+        fontsize=8.5,
+    )
+
+
+def _contribution_bars(ax: Axes, rows: list, level: float, changes: dict, width: int) -> tuple[list, list]:
+    """One floating bar per row of the attribution, from the level the row before it left, blue
+    up or orange down, labelled in points: the tick label of each, and each level reached."""
+    names, reached = [], []
+    for i, row in enumerate(rows, start=1):
+        key, contribution = row["key"], float(row["contribution"])
+        ax.bar(i, contribution, bottom=level, width=0.6, **pass_fail(contribution >= 0))
+        ax.plot([i - 1.3, i + 0.3], [level, level], color="#999999", linewidth=0.8)
+        ax.annotate(
+            _points(contribution),
+            (i, max(level, level + contribution)),
+            xytext=(0, 3),
+            textcoords="offset points",
+            ha="center",
+            fontsize=8.5,
+        )
+        names.append(tick_text(_change_name(key, changes.get(key)), width, lines=4))
+        level += contribution
+        reached.append(level)
+    return names, reached

@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ... import labels
 from ...io.writing import atomic_write, import_held, source_date
-from ...law import labels
 from ...model.conventions import Conventions
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn

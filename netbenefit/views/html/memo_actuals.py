@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
-from ...law.labels import cell, money_exact
+from ...labels import cell, money_exact
 from ...model.after_approval import follow
 from .. import charts
 from ..charts.style import new_figure

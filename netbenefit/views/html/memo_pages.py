@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from ... import labels
 from ...analysis import montecarlo
 from ...analysis.bands import cumulative_pv_bands
 from ...analysis.diff import Diff
@@ -20,8 +21,7 @@ from ...analysis.diff import diff as make_diff
 from ...analysis.keys import key_label
 from ...errors import ScenarioError
 from ...io.safe_text import html as escape  # one rule for user text in HTML
-from ...law import labels
-from ...law.labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
+from ...labels import margin_points, money_exact, percentage_points, ratio, ratio_verdict, share
 from .. import charts
 from ..charts.style import new_figure
 from .memo_actuals import actuals_page_html

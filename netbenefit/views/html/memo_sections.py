@@ -19,8 +19,8 @@ from ...analysis import break_even_discount_rate, sensitivity
 from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import import_held
-from ...law.labels import margin_points, money_exact, ratio, ratio_verdict, share, value, varied_short_label
-from ...law.labels import years as years_words
+from ...labels import margin_points, money_exact, ratio, ratio_verdict, share, value, varied_short_label
+from ...labels import years as years_words
 from ...law.parameters import PARAMETERS
 from ...model.scenario.paths import at_path
 from .. import charts

@@ -11,7 +11,7 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
-from ...law.labels import label
+from ...labels import label
 from ..charts.style import figure_bytes
 from .table import frame_html
 
@@ -53,7 +53,7 @@ STYLE = """
 
 
 def _header(column, streams=()) -> str:
-    """The label of a column in words with its unit (:mod:`netbenefit.law.labels`), else its name."""
+    """The label of a column in words with its unit (:mod:`netbenefit.labels`), else its name."""
     return label(str(column), streams=streams, default=str(column).replace("_", " "))
 
 

@@ -16,7 +16,7 @@ from ...errors import ScenarioError
 from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...io.writing import atomic_write, dates_fixed, import_held, write_file
-from ...law.labels import TAX_LABELS, label, money_exact, ratio, ratio_verdict, share, years
+from ...labels import TAX_LABELS, label, money_exact, ratio, ratio_verdict, share, years
 from ...model.result import Result
 from ...version import installed_version
 from .. import charts

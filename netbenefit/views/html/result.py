@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 from ...io.safe_text import Markup
 from ...io.safe_text import html as escape  # one rule for user text in HTML
-from ...law.labels import cell, jobs, money_exact, ratio, share
-from ...law.labels import net_benefit_headline as labels_headline
+from ...labels import cell, jobs, money_exact, ratio, share
+from ...labels import net_benefit_headline as labels_headline
 from ..decision_words import MAX_CREDIT_WORDS, deciding_name, deciding_ratio, max_credit_text, phased
 from .pieces import FAIL_STYLE, PASS_STYLE, STYLE, html_table
 from .table import Cell, table_html

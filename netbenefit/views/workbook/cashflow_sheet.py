@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ...law.labels import ratio
+from ...labels import ratio
 from ...law.parameters import parameter
 from ...model.cashflows.steps import YEAR_ROUNDING  # a window ending within this of a whole year ends in that year
 from . import drivers
@@ -121,19 +121,7 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
     value = column_letter(VALUE_COLUMN)
     statutory_row, eligible_row = block + len(rows), block + len(rows) + 1
     statutory = f"${value}${statutory_row}"
-    thresholds = (
-        f"{ratio(parameter('net_benefit_threshold_default'))}; "
-        f"(a) {ratio(parameter('net_benefit_threshold_distressed_or_enhanced'))}; "
-        f"(b) {ratio(parameter('net_benefit_threshold_restricted_or_mega'))}"
-    )
-    put(sheet, statutory_row, 1, f"Statutory threshold, 71(a)(5): {thresholds}, from the location cells").bold = True
-    put_formula(
-        sheet,
-        statutory_row,
-        VALUE_COLUMN,
-        "=" + drivers.statutory_threshold(cells, scenario.readings.several_locations),
-        PERCENT_FORMAT,
-    )
+    _statutory_threshold_row(sheet, cells, statutory_row, scenario.readings.several_locations)
     next_row, met, retained_eligible = job_minimum_rows(sheet, result, refs[0], eligible_row, VALUE_COLUMN)
     jobs_created_cell = f"${value}${eligible_row}"  # the first row of the job minimum's
     sigma = f"${value}${next_row}"
@@ -158,25 +146,7 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         "capital_investment": f"{where}!{investment}",
         "withholding_share": f"{where}!{share}",
     }
-    # The year rows are the evaluated horizon's: an edit that needs more years is refused (#N/A).
-    needed_column, needed_header = PHASE_FACT_COLUMNS["needed"]
-    put(sheet, window_row, needed_column, needed_header).header = True
-    for k, ref in enumerate(refs):
-        w = window_row + 1 + k
-        put_formula(sheet, w, needed_column, "=" + needed_year(ref, w, YEAR_ROUNDING), NUMBER_FORMAT)
-    letter = column_letter(needed_column)
-    needed = f"${letter}${window_row + 1}:${letter}${window_row + len(refs)}"
-    put(sheet, next_row, 1, "Last project year the model needs (the window's end, the last credit year)").bold = True
-    put_formula(sheet, next_row, VALUE_COLUMN, f"=MAX({needed})", NUMBER_FORMAT)
-    put(
-        sheet,
-        next_row + 1,
-        1,
-        "The year rows reach it (else the ratio and the test show #N/A: write the workbook again)",
-    )
-    sheet.cell(next_row + 1, 1).bold = True
-    put_formula(sheet, next_row + 1, VALUE_COLUMN, f"={value}{next_row}<=A{last}")
-    cells.covered = f"${value}${next_row + 1}"
+    _horizon_rows(sheet, cells, refs, window_row, next_row, last)
     window_end = _benefit_windows(
         sheet, model.phases, refs, cells, statutory, window_row, awards, per_job, scenario.readings
     )
@@ -200,6 +170,57 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         _year_row(sheet, row_model, columns, i, first + i, window_end, cells.suffix, year_zero)
     _totals(sheet, columns, total_row, first, last)
     _results(sheet, result, cells, columns, rows, total_row, statutory)
+    _record_columns(cells, columns, model, first, last)
+    fit_widths(sheet, last_row=last)
+    sheet.set_width("A", 12)
+    sheet.freeze_panes = "B2"
+
+
+def _statutory_threshold_row(sheet, cells: ScenarioCells, statutory_row: int, several_locations: str) -> None:
+    """The statutory threshold of 71(a)(5), from the location cells (its three values in its label)."""
+    thresholds = (
+        f"{ratio(parameter('net_benefit_threshold_default'))}; "
+        f"(a) {ratio(parameter('net_benefit_threshold_distressed_or_enhanced'))}; "
+        f"(b) {ratio(parameter('net_benefit_threshold_restricted_or_mega'))}"
+    )
+    put(sheet, statutory_row, 1, f"Statutory threshold, 71(a)(5): {thresholds}, from the location cells").bold = True
+    put_formula(
+        sheet,
+        statutory_row,
+        VALUE_COLUMN,
+        "=" + drivers.statutory_threshold(cells, several_locations),
+        PERCENT_FORMAT,
+    )
+
+
+def _horizon_rows(sheet, cells: ScenarioCells, refs: list, window_row: int, next_row: int, last: int) -> None:
+    """The last project year the model needs (each phase's, beside its benefit window) and whether
+    the year rows reach it."""
+    # The year rows are the evaluated horizon's: an edit that needs more years is refused (#N/A).
+    value = column_letter(VALUE_COLUMN)
+    needed_column, needed_header = PHASE_FACT_COLUMNS["needed"]
+    put(sheet, window_row, needed_column, needed_header).header = True
+    for k, ref in enumerate(refs):
+        w = window_row + 1 + k
+        put_formula(sheet, w, needed_column, "=" + needed_year(ref, w, YEAR_ROUNDING), NUMBER_FORMAT)
+    letter = column_letter(needed_column)
+    needed = f"${letter}${window_row + 1}:${letter}${window_row + len(refs)}"
+    put(sheet, next_row, 1, "Last project year the model needs (the window's end, the last credit year)").bold = True
+    put_formula(sheet, next_row, VALUE_COLUMN, f"=MAX({needed})", NUMBER_FORMAT)
+    put(
+        sheet,
+        next_row + 1,
+        1,
+        "The year rows reach it (else the ratio and the test show #N/A: write the workbook again)",
+    )
+    sheet.cell(next_row + 1, 1).bold = True
+    put_formula(sheet, next_row + 1, VALUE_COLUMN, f"={value}{next_row}<=A{last}")
+    cells.covered = f"${value}${next_row + 1}"
+
+
+def _record_columns(cells: ScenarioCells, columns, model, first: int, last: int) -> None:
+    """Where the other sheets find the year rows, each phase's columns, the discount factor and the
+    streams of each tax."""
     cells.years = (first, last)
     letter = column_letter
     cells.phase_columns = tuple(
@@ -211,9 +232,6 @@ def cashflow_sheet(workbook: Book, result: Result, cells: ScenarioCells) -> None
         for c, stream in zip(stream_columns, phase.streams, strict=True):
             if not stream.abated:
                 cells.by_tax.setdefault(stream.tax, []).append((letter(c), letter(weight)))
-    fit_widths(sheet, last_row=last)
-    sheet.set_width("A", 12)
-    sheet.freeze_panes = "B2"
 
 
 def result_rows(block: int, *, phased: bool) -> dict[str, tuple[int, str]]:

@@ -2,7 +2,7 @@
 year table: the job minimum of 71(c)(1) (its clauses (a) to (f), whether the retained jobs count)
 and the section 75 credit per job (:mod:`netbenefit.views.workbook`).
 
-The arithmetic is that of :func:`netbenefit.law.rules.eligibility.job_minimum_clause`,
+The arithmetic is that of :func:`netbenefit.law.rules.job_minimum.job_minimum_clause`,
 :func:`netbenefit.model.cashflows.steps.jobs_created` and :func:`netbenefit.law.award.scenario_credit_per_job`.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...law.labels import share
+from ...labels import share
 from ...law.parameters import parameter
 from ...law.rules.eligibility import capital_investment_rate
 from ...law.taxes import FILING_STATUSES, personal_exemption

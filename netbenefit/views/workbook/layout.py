@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import functools
 
-# the number formats are the one table's (netbenefit.law.labels.table), re-exported here
-from ...law.labels import positioned
-from ...law.labels.table import DATE_FORMAT as DATE_FORMAT
-from ...law.labels.table import FACTOR_FORMAT as FACTOR_FORMAT
-from ...law.labels.table import JOBS_FORMAT as JOBS_FORMAT
-from ...law.labels.table import MONEY_FORMAT as MONEY_FORMAT
-from ...law.labels.table import NUMBER_FORMAT as NUMBER_FORMAT
-from ...law.labels.table import PERCENT_FORMAT as PERCENT_FORMAT
-from ...law.labels.table import RATE_FORMAT as RATE_FORMAT
-from ...law.labels.table import WEIGHT_FORMAT as WEIGHT_FORMAT
-from ...law.labels.table import WORKBOOK_LABELS, table_entry
+# the number formats are the one table's (netbenefit.labels.table), re-exported here
+from ...labels import positioned
+from ...labels.table import DATE_FORMAT as DATE_FORMAT
+from ...labels.table import FACTOR_FORMAT as FACTOR_FORMAT
+from ...labels.table import JOBS_FORMAT as JOBS_FORMAT
+from ...labels.table import MONEY_FORMAT as MONEY_FORMAT
+from ...labels.table import NUMBER_FORMAT as NUMBER_FORMAT
+from ...labels.table import PERCENT_FORMAT as PERCENT_FORMAT
+from ...labels.table import RATE_FORMAT as RATE_FORMAT
+from ...labels.table import WEIGHT_FORMAT as WEIGHT_FORMAT
+from ...labels.table import WORKBOOK_LABELS, table_entry
 from ...model.scenario.workbook_form import CELL_TEXT_LIMIT as CELL_TEXT_LIMIT
 from ...model.scenario.workbook_form import INPUTS_BY_YEAR_SHEET as INPUTS_BY_YEAR_SHEET
 from ...model.scenario.workbook_form import INPUTS_SHEET as INPUTS_SHEET
@@ -58,11 +58,11 @@ MAX_COLUMN_WIDTH = 64
 LIVE_FILL = "FFF2CC"
 
 # ----------------------------------------------------------------------------------------------
-# Labels and units (the scenario keys' from the one table, netbenefit.law.labels.table)
+# Labels and units (the scenario keys' from the one table, netbenefit.labels.table)
 # ----------------------------------------------------------------------------------------------
 
 #: Input field -> (label, unit, number format), keyed by the last named segment of a dotted key:
-#: the workbook's column of the one table of scenario keys (:data:`netbenefit.law.labels.SCENARIO_KEYS`).
+#: the workbook's column of the one table of scenario keys (:data:`netbenefit.labels.SCENARIO_KEYS`).
 INPUT_LABELS: dict[str, tuple[str, str, str]] = WORKBOOK_LABELS
 
 #: The check whose result follows the discount rate.
@@ -153,7 +153,7 @@ def input_label(key: str) -> tuple[str, str, str]:
         label, unit, number_format = named[-1].replace("_", " ").capitalize(), "", ""
     else:
         label, unit, number_format = entry.in_workbook or (entry.text, entry.unit, "")
-    return positioned(label, key), unit, number_format  # the one phase / year / item wording, netbenefit.law.labels
+    return positioned(label, key), unit, number_format  # the one phase / year / item wording, netbenefit.labels
 
 
 def table_header(column: str) -> str:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ...law.labels import share
-from ...law.labels.written import test_name
+from ...labels import share
+from ...labels.written import test_name
 from ...law.parameters import parameter
 from ...model.compare import SUMMARY_COLUMNS, summary_row
 from .book import Book, Sheet

@@ -1,7 +1,7 @@
 """Comparisons written true to the numbers they show: a value and its limit with the digits the
 written relation needs (``399.999% < 400%``, never ``400.00% < 400%``), the margin of the net
 benefit test in points, and the 71(a)(5) headline, each from the record of the rule that decided
-(:mod:`netbenefit.law.rules.decision`). Re-exported by :mod:`netbenefit.law.labels`."""
+(:mod:`netbenefit.law.rules.decision`). Re-exported by :mod:`netbenefit.labels`."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The labels, with their units, of the columns of a result's tables: the cash flows, the other
-result and analysis tables, and the taxes of the benefits by tax. :mod:`netbenefit.law.labels`
+result and analysis tables, and the taxes of the benefits by tax. :mod:`netbenefit.labels`
 joins them with the scenario keys' and the after-approval tables' into its one table."""
 
 from __future__ import annotations

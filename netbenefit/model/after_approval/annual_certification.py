@@ -1,9 +1,9 @@
 """The steps of :func:`netbenefit.model.after_approval.follow` that read a scenario: what the approval
 projected for each phase, the certification of each phase's credit and the re-run flag of 76(a)(2)
 and N.J.A.C. 19:31U-1.14(b) (the clawback on each phase's own clock is
-:mod:`netbenefit.model.after_approval_clawback`, the 80 percent floor of 19:31U-1.14(c)
-:mod:`netbenefit.model.after_approval_floor`, a reduction under C.34:1B-341(a)(4)
-:mod:`netbenefit.model.after_approval_reduction`).
+:mod:`netbenefit.model.after_approval.recapture`, the 80 percent floor of 19:31U-1.14(c)
+:mod:`netbenefit.model.after_approval.floor`, a reduction under C.34:1B-341(a)(4)
+:mod:`netbenefit.model.after_approval.reduction`).
 
 The pure rules they apply are :mod:`netbenefit.law.rules.certification` and
 :mod:`netbenefit.law.rules.clawback`; the readings and their grades are in :mod:`netbenefit.model.after_approval`.
@@ -16,12 +16,13 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from ..errors import ScenarioError
-from ..law.labels import jobs as jobs_words
-from ..law.parameters import parameter
-from ..law.rules import repayment_schedule
-from ..law.rules.certification import (
+from ...errors import ScenarioError
+from ...labels import jobs as jobs_words
+from ...law.parameters import parameter
+from ...law.rules import repayment_schedule
+from ...law.rules.certification import (
     allocate_to_phases,
     certified_credit,
     fall_share,
@@ -30,9 +31,9 @@ from ..law.rules.certification import (
     prior_report,
     retained_first,
 )
+from ..result import Result
+from ..scenario import Scenario
 from .actuals import Actuals, ActualYear
-from .result import Result
-from .scenario import Scenario
 
 # ----------------------------------------------------------------------------------------------
 # What the approval projected, phase by phase
@@ -44,7 +45,7 @@ def phase_models(scenario: Scenario) -> list:
     return [scenario, *scenario.phases]
 
 
-def year_row(array, width: int) -> np.ndarray:
+def year_row(array: ArrayLike, width: int) -> np.ndarray:
     """A model array of one row (or one value) as a row of ``width`` years (floats)."""
     return np.broadcast_to(np.asarray(array, dtype=float), (1, width))[0]
 
@@ -221,7 +222,9 @@ class Certification:
         return np.where(self.forfeited[None, :], before, 0.0)
 
 
-def certification(scenario: Scenario, actuals: Actuals, projected: Result, plan: Projection, jobs: PhaseJobs):
+def certification(
+    scenario: Scenario, actuals: Actuals, projected: Result, plan: Projection, jobs: PhaseJobs
+) -> Certification:
     """Annual certification and forfeiture, each phase on its own award: the credit in proportion to
     the full-time jobs actually in place (never more than the approved credit of the phase's year),
     the retained requirement met first, and nothing in a year of forfeiture (a fall of the statewide
@@ -295,7 +298,7 @@ class RerunFlags:
     phase_flag: np.ndarray | None = None
 
 
-def _falls(actual, first, start: int) -> np.ndarray:
+def _falls(actual: ArrayLike, first: ArrayLike, start: int) -> np.ndarray:
     """The fall of each year's report below the prior one (the first, from ``start``, below
     ``first``); NaN where either is not reported and before ``start``."""
     actual = np.asarray(actual, dtype=float)
@@ -309,7 +312,9 @@ def _falls(actual, first, start: int) -> np.ndarray:
     return falls
 
 
-def _phase_falls(scenario: Scenario, certified: Certification, plan: Projection, jobs: PhaseJobs | None):
+def _phase_falls(
+    scenario: Scenario, certified: Certification, plan: Projection, jobs: PhaseJobs | None
+) -> tuple[np.ndarray, np.ndarray]:
     """Each phase's falls of new jobs and median salary against its own agreement (its first
     report) and its own prior reports, from its first year (the phase's ``jobs.new``, or the
     ramp's first year under ``readings.first_report_basis: ramp``)."""
@@ -358,11 +363,13 @@ def rerun_flags(
 
 
 # ----------------------------------------------------------------------------------------------
-# Deprecated (the clawback step is netbenefit.model.after_approval_clawback)
+# Deprecated (the clawback step is netbenefit.model.after_approval.recapture)
 # ----------------------------------------------------------------------------------------------
 
 
-def extension_repayment(incremental_credit, extended_years, commitment_end, maintained_through_year):
+def extension_repayment(
+    incremental_credit: float, extended_years: int, commitment_end: float, maintained_through_year: float | None
+) -> tuple[int, float]:
     """Repayment of the incremental credit when the project stops during its extended commitment.
 
     Deprecated (a ``DeprecationWarning``; the values are unchanged): :func:`follow` does not use

@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError
 
-from ..errors import ScenarioError
-from ..io.arguments import checked, path_kind
-from ..io.named_files import csv_number, read_named_file
-from ..io.text_rule import Line
-from .scenario import MAX_YEARS, Scenario, load_scenario, read_yaml, scenario_error
+from ...errors import ScenarioError
+from ...io.arguments import checked, path_kind
+from ...io.named_files import csv_number, read_named_file
+from ...io.text_rule import Line
+from ..scenario import MAX_YEARS, Scenario, load_scenario, read_yaml, scenario_error
 
 Count = Annotated[float, Strict(), Field(ge=0)]
 Money = Annotated[float, Strict(), Field(ge=0)]
@@ -124,7 +124,7 @@ class Actuals(_Model):
         return tuple(rows)
 
 
-def _weighted(values, weights) -> float | None:
+def _weighted(values: Iterable[float | None], weights: Iterable[float]) -> float | None:
     """The mean of the values given, weighted (equally where every weight is 0); None if none is given."""
     pairs = [(float(v), float(w)) for v, w in zip(values, weights, strict=True) if v is not None]
     if not pairs:

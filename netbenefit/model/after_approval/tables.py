@@ -2,18 +2,18 @@
 phase's years, the comparison of the test on the projections and on actual results, the re-run per
 test, and the clawback's row. Each is a :class:`netbenefit.model.tables.ResultTable`: numbers stay
 numbers, and a notebook (and ``to_text``, the command line) shows them by the unit of each column's
-label (:mod:`netbenefit.law.labels.after_approval`): money as dollars, shares and ratios as percents."""
+label (:mod:`netbenefit.labels.after_approval`): money as dollars, shares and ratios as percents."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from ..result import Result
+from ..tables import ResultTable
 from .actuals import Actuals
-from .after_approval_clawback import Clawback, CreditsReceived
-from .after_approval_steps import Certification, PhaseJobs, Projection, RerunFlags
-from .result import Result
-from .tables import ResultTable
+from .annual_certification import Certification, PhaseJobs, Projection, RerunFlags
+from .recapture import Clawback, CreditsReceived
 
 #: Columns of the years table that are flags (False in a row added for a clawback).
 FLAG_COLUMNS = ("maintained", "forfeited", "rerun_flag")
@@ -83,7 +83,9 @@ def phase_years_table(
     return shown(pd.DataFrame(columns, index=index))
 
 
-def phases_table(certified: Certification, owed: Clawback, plan: Projection | None = None, stop=None) -> ResultTable:
+def phases_table(
+    certified: Certification, owed: Clawback, plan: Projection | None = None, stop: int | None = None
+) -> ResultTable:
     """One row per phase: the credits approved, certified and forfeited over the reported years, the
     years of its own clock the business maintained (0: the phase had not started by the stop), its
     clock (commitment start and period, years after approval), what it owes, and the credits it
@@ -144,7 +146,7 @@ def clawback_rows(
     interest: float,
     repayment: float,
     reduction: float = 0.0,
-):
+) -> pd.DataFrame:
     """The years table with the clawback in the year it is owed: ``recapture``, ``reduction_recapture``,
     ``interest`` and ``repayment`` columns, and a row for that year when it follows the last year
     reported (its amounts empty, its flags False: nothing was reported for it)."""

@@ -2,7 +2,7 @@
 
 One table, :data:`LABELS`, read by the charts, the HTML report, the workbook and the command
 line, so that a key has the same words everywhere; its scenario keys come from
-:data:`SCENARIO_KEYS` (:mod:`netbenefit.law.labels.table`), which holds beside each key's label and unit
+:data:`SCENARIO_KEYS` (:mod:`netbenefit.labels.table`), which holds beside each key's label and unit
 the wording and number format of the workbook's Inputs sheet. Scenario keys are dotted paths without their
 list positions (``facility.portions.gross_leasable_area_sqft``); :func:`label` accepts the full
 path of one value (``facility.portions.0.gross_leasable_area_sqft``, ``phases.1.jobs.new``,
@@ -12,6 +12,11 @@ Formatters: :func:`money` (``$1.1M``, ``$250K``), :func:`money_exact` (``$1,234,
 :func:`share` (a decimal share, 0.075 -> ``7.5%``), :func:`ratio` (a net benefit ratio, 4.92 ->
 ``492%``, as the statute states its thresholds), :func:`years` and :func:`value` (a value of a
 key, formatted by its unit).
+
+The words floor, below every other (every floor may use words): labels, units, formatters, the
+workbook's number formats, the names of the tests. May import: the standard library; nothing of
+netbenefit. A wording that states what a rule decided takes the rule's record as an argument
+(:func:`compared`, :func:`net_benefit_headline`); no label reads a parameter.
 """
 
 from __future__ import annotations
@@ -232,7 +237,7 @@ def label(key: str, *, streams: Iterable[str] = (), default: str | None = None) 
     if base not in LABELS:
         if default is not None:
             return default
-        raise KeyError(f"no label for {key!r}: add it to netbenefit.law.labels.LABELS")
+        raise KeyError(f"no label for {key!r}: add it to netbenefit.labels.LABELS")
     return positioned(LABELS[base], key)
 
 

@@ -3,7 +3,7 @@ certified at the commencement of its eligibility period, while the business stay
 (:mod:`netbenefit.law.rules.reduction`). :func:`reduction_table` reads it phase by phase, each on
 its own clock; :func:`reduction_warnings` names the years, one line per measure, quoting the
 statute; the recapture on it (``readings.reduction_recapture: pro_rata``) is counted by
-:func:`netbenefit.model.after_approval_steps.clawback` from :func:`unserved_years`.
+:func:`netbenefit.model.after_approval.recapture.clawback` from :func:`unserved_years`.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..law.labels import jobs as job_count
-from ..law.labels import money_exact, written_pair, year_list
-from ..law.rules.reduction import (
+from ...labels import jobs as job_count
+from ...labels import money_exact, written_pair, year_list
+from ...law.rules.reduction import (
     REDUCTION_CLAUSE,
     REDUCTION_WORDS,
     baseline,
@@ -22,9 +22,9 @@ from ..law.rules.reduction import (
     reduced,
     trigger_share,
 )
-from .after_approval_steps import PhaseJobs, Projection, phase_models
-from .result import Result
-from .scenario import Scenario
+from ..result import Result
+from ..scenario import Scenario
+from .annual_certification import PhaseJobs, Projection, phase_models
 
 #: The measures of the reduction, in order: the phase's full-time jobs and their median salary.
 REDUCTION_MEASURES = ("full_time_jobs", "median_salary")

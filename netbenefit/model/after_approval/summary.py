@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..law.labels import money_exact
-from ..law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
-from ..law.rules.reduction import REDUCTION_CLAUSE
-from .actual_scenario import unshared
+from ...labels import money_exact
+from ...law.rules.clawback import RECAPTURE_CLAUSE, RECAPTURE_RANGE_NOTE
+from ...law.rules.reduction import REDUCTION_CLAUSE
+from ..scenario import Scenario
+from ..scenario.paths import key_label
 from .actuals import Actuals
-from .scenario import Scenario
-from .scenario.paths import key_label
+from .rerun_scenario import unshared
 
 if TYPE_CHECKING:
-    from .after_approval import AfterApproval
+    from .pipeline import AfterApproval
 
 
 def summary_lines(after: AfterApproval) -> list[str]:

@@ -1,4 +1,5 @@
-"""Life after approval: annual certification, forfeiture, re-run of the test on actual results.
+"""Life after approval, its pipeline (:func:`follow`, :class:`AfterApproval`): annual certification,
+forfeiture, re-run of the test on actual results.
 
 After an Emerge award is approved, the authority certifies the credit each year against what the
 business actually did. Section 76 of P.L.2020, c.156 (C.34:1B-344), subsections (a)(1) and (a)(2),
@@ -28,14 +29,14 @@ read in a stored public copy [statute], and the authority's Emerge Program rules
 - where a phase's jobs or salaries fall below 80 percent of what it certified in its first credit
   year, C.34:1B-341(a)(4) lets the agreement recapture while the business stays ("significantly
   reduces ...") [statute]; :func:`follow` names it per measure, and recaptures on it only under
-  ``readings.reduction_recapture: pro_rata`` [convention] (:mod:`netbenefit.model.after_approval_reduction`).
+  ``readings.reduction_recapture: pro_rata`` [convention] (:mod:`netbenefit.model.after_approval.reduction`).
   76(b)-(f) and 19:31U-1.14(d)-(f) are not read.
 
 To these this module adds the clawback of :mod:`netbenefit.law.rules.clawback` in the year the
 project stops: recapture within the commitment period and the repayment of the incremental
 credit of an extended commitment, 71(a)(5)(d), both on the credits actually certified, each phase
 on its own clock; the net benefit test re-run on the actual results instead of the projections
-(a variant scenario, :func:`netbenefit.model.actual_scenario.actual_scenario`, evaluated like any other);
+(a variant scenario, :func:`netbenefit.model.after_approval.rerun_scenario.actual_scenario`, evaluated like any other);
 and beside it the credits actually received less recapture and repayment, with the ratio on them
 (labelled, no verdict: :class:`CreditsReceived`).
 
@@ -46,11 +47,12 @@ tests read the project as a whole (76(a)(2) phase by phase under ``readings.reru
 each_phase``); one stop (``maintained_through_year``) ends every phase, and a later phase the
 business left before has no job and no credit in the re-run.
 
-The actual results are read by :mod:`netbenefit.model.actuals` (:class:`Actuals`, :func:`load_actuals`,
-re-exported here); the steps are :mod:`netbenefit.model.after_approval_steps` (the clawback
-:mod:`netbenefit.model.after_approval_clawback`, the floor :mod:`netbenefit.model.after_approval_floor`,
-a reduction :mod:`netbenefit.model.after_approval_reduction`), the tables
-:mod:`netbenefit.model.after_approval_tables`.
+The actual results are read by :mod:`netbenefit.model.after_approval.actuals` (:class:`Actuals`,
+:func:`load_actuals`); the steps are :mod:`netbenefit.model.after_approval.annual_certification`
+(the clawback :mod:`netbenefit.model.after_approval.recapture`, the floor
+:mod:`netbenefit.model.after_approval.floor`, a reduction :mod:`netbenefit.model.after_approval.reduction`),
+the tables :mod:`netbenefit.model.after_approval.tables`; every name is importable from
+:mod:`netbenefit.model.after_approval`.
 
 Every bound comes from the cited parameters file ``after_approval.yaml``.
 """
@@ -60,51 +62,34 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
-from ..law.rules.certification import (
-    certified_credit,
-    fall_share,
-    forfeited_years,
-    more_than,
-    prior_report,
-    retained_first,
-)
-from .actual_scenario import actual_scenario as _actual_scenario
+from ..evaluate import evaluate
+from ..plausibility import PlausibilityWarning, quiet
+from ..result import Result
+from ..scenario import Scenario
 from .actuals import (
-    CSV_OPTIONAL,
-    CSV_REQUIRED,
     Actuals,
-    ActualYear,
-    Count,
-    Money,
-    Share,
-    YearKey,
-    load_actuals,
-    read_actual_years_csv,
     read_inputs,
 )
-from .after_approval_clawback import Clawback, CreditsReceived, credits_received
-from .after_approval_clawback import clawback as _clawback
-from .after_approval_floor import floor_table, floor_warnings
-from .after_approval_reduction import reduction_table, reduction_warnings, unserved_years
-from .after_approval_steps import (
+from .annual_certification import (
     Certification,
-    RerunFlags,
     early_jobs_warnings,
-    extension_repayment,
-    first_report_jobs,
     phase_jobs,
     projection,
 )
-from .after_approval_steps import certification as _certification
-from .after_approval_steps import rerun_flags as _rerun_flags
-from .after_approval_summary import summary_lines, unshared_lines
-from .after_approval_tables import (
-    clawback_rows,
+from .annual_certification import certification as _certification
+from .annual_certification import rerun_flags as _rerun_flags
+from .floor import floor_table, floor_warnings
+from .recapture import Clawback, CreditsReceived, credits_received
+from .recapture import clawback as _clawback
+from .reduction import reduction_table, reduction_warnings, unserved_years
+from .rerun_scenario import actual_scenario as _actual_scenario
+from .summary import summary_lines, unshared_lines
+from .tables import (
     comparison_table,
     phase_years_table,
     phases_table,
@@ -112,74 +97,43 @@ from .after_approval_tables import (
     shown,
     years_table,
 )
-from .evaluate import evaluate
-from .plausibility import PlausibilityWarning, quiet
-from .result import Result
-from .scenario import Scenario
 
-__all__ = [
-    "CSV_OPTIONAL",
-    "CSV_REQUIRED",
-    "ActualYear",
-    "Actuals",
-    "AfterApproval",
-    "Certification",
-    "Clawback",
-    "CreditsReceived",
-    "RerunFlags",
-    "Count",
-    "Money",
-    "Share",
-    "YearKey",
-    "actual_scenario",
-    "certification",
-    "certified_credit",
-    "clawback",
-    "clawback_rows",
-    "comparison_table",
-    "extension_repayment",
-    "fall_share",
-    "first_report_jobs",
-    "follow",
-    "forfeited_years",
-    "load_actuals",
-    "more_than",
-    "prior_report",
-    "read_actual_years_csv",
-    "rerun_flags",
-    "retained_first",
-    "years_table",
-]
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
+    from .annual_certification import PhaseJobs, Projection, RerunFlags
 
 # ----------------------------------------------------------------------------------------------
 # The steps, with the signatures they had before (a scenario, its actual results and its projection)
 # ----------------------------------------------------------------------------------------------
 
 
-def _plan(scenario: Scenario, actuals: Actuals, projected: Result):
+def _plan(scenario: Scenario, actuals: Actuals, projected: Result) -> tuple[Projection, PhaseJobs]:
     plan = projection(scenario, projected, len(actuals.totals()))
     return plan, phase_jobs(scenario, actuals, plan)
 
 
 def actual_scenario(scenario: Scenario, actuals: Actuals, projected: Result) -> Scenario:
-    """The scenario of the test re-run on actual results (:mod:`netbenefit.model.actual_scenario`)."""
+    """The scenario of the test re-run on actual results (:mod:`netbenefit.model.after_approval.rerun_scenario`)."""
     return _actual_scenario(scenario, actuals, projected, *_plan(scenario, actuals, projected))
 
 
 def certification(scenario: Scenario, actuals: Actuals, projected: Result) -> Certification:
-    """Annual certification and forfeiture (:func:`netbenefit.model.after_approval_steps.certification`)."""
+    """Annual certification and forfeiture
+    (:func:`netbenefit.model.after_approval.annual_certification.certification`)."""
     return _certification(scenario, actuals, projected, *_plan(scenario, actuals, projected))
 
 
-def rerun_flags(scenario: Scenario, actuals: Actuals, certified: Certification, projected: Result | None = None):
-    """The re-run flag of 76(a)(2) (:func:`netbenefit.model.after_approval_steps.rerun_flags`)."""
+def rerun_flags(
+    scenario: Scenario, actuals: Actuals, certified: Certification, projected: Result | None = None
+) -> RerunFlags:
+    """The re-run flag of 76(a)(2) (:func:`netbenefit.model.after_approval.annual_certification.rerun_flags`)."""
     projected = evaluate(scenario) if projected is None else projected
     return _rerun_flags(scenario, actuals, certified, projection(scenario, projected, len(actuals.totals())))
 
 
-def clawback(scenario: Scenario, projected: Result, stop: int | None, certified) -> Clawback:
-    """The clawback in the year the project stops (:func:`netbenefit.model.after_approval_steps.clawback`);
+def clawback(scenario: Scenario, projected: Result, stop: int | None, certified: Certification | ArrayLike) -> Clawback:
+    """The clawback in the year the project stops (:func:`netbenefit.model.after_approval.recapture.clawback`);
     ``certified`` is a :class:`Certification`, or (a project without later phases) the credits
     certified in the reported years."""
     if not isinstance(certified, Certification):
@@ -320,7 +274,7 @@ def _records(table: pd.DataFrame | None) -> list[dict[str, Any]]:
     return [] if table is None else pd.DataFrame(table).reset_index().to_dict(orient="records")
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     """JSON-ready values: numpy scalars to Python, NaN to None."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -357,7 +311,7 @@ def follow(scenario: Scenario | str | Path, actuals: Actuals | str | Path) -> Af
         When either input cannot be read or evaluated, or a row names a phase the scenario lacks.
     """
     source = "actual results" if isinstance(actuals, Actuals) else str(actuals)
-    scenario, actuals = read_inputs(scenario, actuals)  # netbenefit.model.actuals
+    scenario, actuals = read_inputs(scenario, actuals)  # netbenefit.model.after_approval.actuals
     projected = evaluate(scenario)
     stop = actuals.maintained_through_year
     plan = projection(scenario, projected, len(actuals.totals()))

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..law import finance
-from ..law.labels import year_list
-from ..law.rules.clawback import extended_years_maintained, incremental_shares, phase_clawback, recapture_rule
-from ..law.rules.reduction import reduction_recapture
-from .after_approval_steps import Certification, Projection, phase_models
-from .result import Result
-from .scenario import Scenario
+from ...labels import year_list
+from ...law import finance
+from ...law.rules.clawback import extended_years_maintained, incremental_shares, phase_clawback, recapture_rule
+from ...law.rules.reduction import reduction_recapture
+from ..result import Result
+from ..scenario import Scenario
+from .annual_certification import Certification, Projection, phase_models
 
 
 @dataclass(frozen=True)
@@ -72,14 +72,14 @@ def clawback(
     certified: Certification,
     plan: Projection,
     unserved: np.ndarray | None = None,
-):
+) -> Clawback:
     """The clawback in the year the project stops (``stop``: the last project year maintained, for
     every phase), on the credits each phase actually received: recapture within the phase's
     commitment period and its interest (C.34:1B-341(a)(4)), and the repayment of the incremental
     credit of an extended commitment, 71(a)(5)(d), each phase on its own clock: years counted from
     the year before its own first credit year (:func:`netbenefit.law.rules.clawback.phase_clawback`).
     ``unserved``: each phase's years of its commitment left unserved by a significant reduction
-    (:func:`netbenefit.model.after_approval_reduction.unserved_years`), recaptured pro rata under
+    (:func:`netbenefit.model.after_approval.reduction.unserved_years`), recaptured pro rata under
     ``readings.reduction_recapture: pro_rata``, on the slice a stop's recapture applies to and
     never beyond what it left, in the year after the stop or the last report."""
     c = projected.computation

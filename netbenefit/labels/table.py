@@ -3,7 +3,7 @@ format beside them where the workbook's Inputs sheet writes the key (with the un
 for a key the table gives none, a date).
 
 :data:`SCENARIO_KEYS` is the table. :data:`SCENARIO_LABELS` (``label [unit]``, read by the charts,
-the HTML report, the notebook views and the command line through :func:`netbenefit.law.labels.label`)
+the HTML report, the notebook views and the command line through :func:`netbenefit.labels.label`)
 and the workbook's Inputs sheet (:data:`WORKBOOK_LABELS` and :func:`table_entry`, by the whole
 dotted key) both read it.
 """
@@ -19,7 +19,7 @@ DATE_FORMAT, NUMBER_FORMAT = "yyyy-mm-dd", "General"
 
 
 #: Units as people write them, for a view that shows the values of a share as percents (the charts,
-#: the workbook's Inputs sheet): :func:`netbenefit.law.labels.spoken`.
+#: the workbook's Inputs sheet): :func:`netbenefit.labels.spoken`.
 SPOKEN_UNITS = {"share/year": "% a year", "share": "%", "USD/year": "USD a year"}
 
 

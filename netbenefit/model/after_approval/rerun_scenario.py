@@ -28,16 +28,20 @@ a constant rate, and constant retained jobs):
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..cashflows.steps import phase_records
+from ..result import Result
+from ..scenario import Scenario
+from ..scenario.paths import plain
 from .actuals import Actuals
-from .after_approval_steps import PhaseJobs, Projection, year_row
-from .cashflows.steps import phase_records
-from .result import Result
-from .scenario import Scenario
-from .scenario.paths import plain
+from .annual_certification import PhaseJobs, Projection, year_row
+
+if TYPE_CHECKING:
+    from ..scenario import Phase
 
 
 def _through_stop(series: np.ndarray, stop: int | None) -> list[float]:
@@ -53,7 +57,7 @@ def _reported(salaries: np.ndarray, start: int) -> list[tuple[int, float]]:
     return [(y - start, float(v)) for y, v in enumerate(salaries, start=1) if y > start and not np.isnan(v)]
 
 
-def _salary(model, salaries: np.ndarray, start: int, growth: float | None = None) -> dict[str, float]:
+def _salary(model: Scenario | Phase, salaries: np.ndarray, start: int, growth: float | None = None) -> dict[str, float]:
     """The median salary of phase year 1 and its growth, from the salaries reported in its years:
     the first reported salary, grown at the constant rate that reaches the last one (``growth``:
     at that rate instead, a growth the phases share)."""
@@ -80,7 +84,9 @@ def unshared(scenario: Scenario, actuals: Actuals) -> tuple[str, ...]:
     return items if any(row.median_salary is not None for row in actuals.years) else ()
 
 
-def _salary_changes(scenario: Scenario, actuals: Actuals, jobs: PhaseJobs, starts, maintained: int) -> dict[str, Any]:
+def _salary_changes(
+    scenario: Scenario, actuals: Actuals, jobs: PhaseJobs, starts: np.ndarray, maintained: int
+) -> dict[str, Any]:
     """The salary keys of the re-run: each phase's own fit; with a salary the phases share
     (``shared``), reported for the project, the shared key set once, fitted to the project's
     reported median; reported by phase, every phase's salary written out and the key unshared."""
@@ -113,12 +119,12 @@ def _salary_changes(scenario: Scenario, actuals: Actuals, jobs: PhaseJobs, start
     return changes
 
 
-def _ended(mapping, last_phase_year: int) -> dict[int, float]:
+def _ended(mapping: Mapping[Any, float], last_phase_year: int) -> dict[int, float]:
     """A year mapping (phase years) without the years after ``last_phase_year``."""
     return {int(year): float(value) for year, value in mapping.items() if int(year) <= last_phase_year}
 
 
-def _streams_through(model, last_phase_year: int) -> list[dict[str, Any]]:
+def _streams_through(model: Scenario | Phase, last_phase_year: int) -> list[dict[str, Any]]:
     """The phase's streams: revenue ones without the years after the stop; cost streams as stated."""
     streams = []
     for stream in model.streams:
@@ -151,7 +157,9 @@ def _business_tax_stream(projected: Result, stop: int) -> dict[str, Any] | None:
     }
 
 
-def _phase_schedule(model, new: np.ndarray, stop: int | None, start: int, reported: int) -> list[float] | None:
+def _phase_schedule(
+    model: Scenario | Phase, new: np.ndarray, stop: int | None, start: int, reported: int
+) -> list[float] | None:
     """The phase's new jobs in its own years 1, 2, ... (project year ``start`` + t), the last
     maintained year held to the stop and nothing after it; None where the phase keeps its
     projection (nothing reported for it and no stop). A phase that has not started by the stop
@@ -167,7 +175,13 @@ def _phase_schedule(model, new: np.ndarray, stop: int | None, start: int, report
 
 
 def _phase_changes(
-    prefix: str, model, k: int, start: int, stop: int | None, whole: bool, context
+    prefix: str,
+    model: Scenario | Phase,
+    k: int,
+    start: int,
+    stop: int | None,
+    whole: bool,
+    context: tuple[Scenario, Result, PhaseJobs, int, bool],
 ) -> dict[str, Any]:
     """The keys of phase ``k`` in the re-run scenario (the conventions of this module)."""
     scenario, projected, jobs, reported, counted_retained = context

@@ -1,6 +1,6 @@
 """Labels with units of the columns of the after-approval tables (``AfterApproval.years``, ``phases``,
 ``phase_years``, ``comparison``, ``rerun_tests``, ``floor``, ``reduction``), part of the one table
-:data:`netbenefit.law.labels.LABELS`: every view (notebook, command line, memo) writes their headers
+:data:`netbenefit.labels.LABELS`: every view (notebook, command line, memo) writes their headers
 and formats their cells by these units."""
 
 from __future__ import annotations

@@ -10,11 +10,16 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ..law.labels import jobs as job_count
-from ..law.labels import money_exact, written_pair, year_list
-from ..law.parameters import parameter
-from ..law.rules.certification import below_floor
-from .after_approval_steps import (
+from ...labels import jobs as job_count
+from ...labels import money_exact, written_pair, year_list
+from ...law.parameters import parameter
+from ...law.rules.certification import below_floor
+from ..cashflows.steps import phase_records
+from ..evaluate import evaluate
+from ..plausibility import PlausibilityWarning, quiet
+from ..result import Result
+from ..scenario import Scenario
+from .annual_certification import (
     Certification,
     Projection,
     RerunFlags,
@@ -24,11 +29,6 @@ from .after_approval_steps import (
     projection,
     year_row,
 )
-from .cashflows.steps import phase_records
-from .evaluate import evaluate
-from .plausibility import PlausibilityWarning, quiet
-from .result import Result
-from .scenario import Scenario
 
 # ----------------------------------------------------------------------------------------------
 # N.J.A.C. 19:31U-1.14(c): the 80 percent floor against the project agreement
