@@ -19,7 +19,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ... import labels
 from ...io.writing import atomic_write, import_held, source_date
@@ -58,12 +58,16 @@ FORMATS = ("png", "svg", "pdf")
 PLAIN_TEXT = {"text.parse_math": False}
 
 
-def plain_text(function: Callable) -> Callable:
+_Arguments = ParamSpec("_Arguments")
+_Drawn = TypeVar("_Drawn")
+
+
+def plain_text(function: Callable[_Arguments, _Drawn]) -> Callable[_Arguments, _Drawn]:
     """``function`` (a chart), drawing with math text off (:data:`PLAIN_TEXT`): every text it makes
     is drawn as written. The charts of :mod:`netbenefit.views.charts` are all wrapped so."""
 
     @functools.wraps(function)
-    def drawn(*args, **kwargs):
+    def drawn(*args: _Arguments.args, **kwargs: _Arguments.kwargs) -> _Drawn:
         chart_library()
         import matplotlib
 
