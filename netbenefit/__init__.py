@@ -7,82 +7,23 @@ Section 71 of P.L.2020, c.156 (C.34:1B-339), as amended, applied to scenario fil
 >>> result = netbenefit.evaluate(scenario)  # doctest: +SKIP
 >>> result.ratio, result.threshold, result.eligible  # doctest: +SKIP
 
-Most public names are imported on first use, so that a command loads only what it needs.
+``evaluate`` and ``compare`` are bound at import; every other public name is imported on first
+use (PEP 562, :func:`__getattr__` below), so that a command loads only what it needs.
 """
 
 from . import _startup
 
 _startup.hold_while_starting()  # the command line: signals held from here (netbenefit._startup)
 
-import sys  # noqa: E402
-import types  # noqa: E402
 from importlib import import_module  # noqa: E402
-from importlib.machinery import ModuleSpec  # noqa: E402
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
-from .version import installed_version  # noqa: E402
-
-#: The public import paths of modules that live in a floor's folder (docs/layout.md): the public
-#: path, and every module under it, is the module of the folder, imported on first use.
-PUBLIC_PATHS: dict[str, str] = {
-    "netbenefit.after_approval": "netbenefit.model.after_approval",
-    "netbenefit.award": "netbenefit.law.award",
-    "netbenefit.charts": "netbenefit.views.charts",
-    "netbenefit.html": "netbenefit.views.html",
-    "netbenefit.methods": "netbenefit.model.methods",
-    "netbenefit.parameters": "netbenefit.law.parameters",
-    "netbenefit.portfolio": "netbenefit.analysis.portfolio",
-    "netbenefit.rules": "netbenefit.law.rules",
-    "netbenefit.scenario": "netbenefit.model.scenario",
-    "netbenefit.workbook": "netbenefit.views.workbook",
-}
-
-
-class _PublicPaths:
-    """Finds ``netbenefit.parameters`` (and every public path above) as the module it names, the
-    same module object, so that a public path and the folder's path are one module, not two."""
-
-    @staticmethod
-    def _real(name: str) -> str | None:
-        for public, real in PUBLIC_PATHS.items():
-            if name == public or name.startswith(public + "."):
-                return real + name[len(public) :]
-        return None
-
-    def find_spec(self, name: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
-        return None if self._real(name) is None else ModuleSpec(name, self)  # type: ignore[arg-type]
-
-    def create_module(self, spec: ModuleSpec) -> types.ModuleType:
-        return import_module(self._real(spec.name))  # type: ignore[arg-type]
-
-    def exec_module(self, module: types.ModuleType) -> None:
-        pass  # the module ran when it was imported by its own path
-
-
-sys.meta_path.insert(0, _PublicPaths())
-
-# Bound now: every command evaluates.
-from .model.compare import compare as compare  # noqa: E402
+from .model.compare import compare as compare  # noqa: E402  (every command evaluates)
 from .model.evaluate import evaluate as evaluate  # noqa: E402
-
-
-class _FrontDoor(types.ModuleType):
-    """The package: the public path ``netbenefit.portfolio`` (a module) never replaces the function
-    ``netbenefit.portfolio`` when it is imported (the import system sets a package's attribute)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name == "portfolio" and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _FrontDoor
+from .version import installed_version  # noqa: E402
 
 #: Public name -> the module that defines it (imported on first use).
 _EXPORTS = {
-    "Actuals": "model.after_approval",
-    "follow": "model.after_approval",
-    "load_actuals": "model.after_approval",
     "break_even_discount_rate": "analysis",
     "cumulative_pv_bands": "analysis",
     "evaluate_variants": "analysis",
@@ -92,29 +33,32 @@ _EXPORTS = {
     "montecarlo": "analysis",
     "sensitivity": "analysis",
     "sweep": "analysis",
-    "tornado": "views.charts",
-    "award_table": "law.award",
-    "Comparison": "model.compare",
     "Diff": "analysis.diff",
     "diff": "analysis.diff",
-    "economist_view": "model.economics",
-    "economist_view_of": "model.economics",
-    "explore": "views.explore",
-    "ScenarioError": "errors",
-    "PARAMETERS": "law.parameters",
-    "parameter": "law.parameters",
-    "PlausibilityWarning": "model.plausibility",
     "Portfolio": "analysis.portfolio",
     "portfolio": "analysis.portfolio",
     "portfolio_montecarlo": "analysis.portfolio",
+    "ScenarioError": "errors",
+    "award_table": "law.award",
+    "PARAMETERS": "law.parameters",
+    "parameter": "law.parameters",
+    "Actuals": "model.after_approval",
+    "follow": "model.after_approval",
+    "load_actuals": "model.after_approval",
+    "Comparison": "model.compare",
+    "economist_view": "model.economics",
+    "economist_view_of": "model.economics",
+    "PlausibilityWarning": "model.plausibility",
     "Result": "model.result",
     "Scenario": "model.scenario",
     "load_scenario": "model.scenario",
+    "tornado": "views.charts",
+    "explore": "views.explore",
 }
 
 __all__ = sorted([*_EXPORTS, "compare", "evaluate"])
 
-if TYPE_CHECKING:  # the public names as a type checker and an editor see them (bound on first use below)
+if TYPE_CHECKING:  # the names an editor and a type checker see; at run time, imported on first use
     from .analysis.bands import cumulative_pv_bands as cumulative_pv_bands
     from .analysis.diff import Diff as Diff
     from .analysis.diff import diff as diff
@@ -148,13 +92,14 @@ if TYPE_CHECKING:  # the public names as a type checker and an editor see them (
 
 
 def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (later lookups find it bound)."""
     if name == "__version__":
-        globals()[name] = value = installed_version()
-        return value
-    if name not in _EXPORTS:
+        value = installed_version()
+    elif name in _EXPORTS:
+        value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    else:
         raise AttributeError(f"module 'netbenefit' has no attribute {name!r}")
-    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
-    globals()[name] = value  # later lookups skip this function
+    globals()[name] = value
     return value
 
 

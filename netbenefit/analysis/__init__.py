@@ -7,12 +7,13 @@ checked against the scenario format first (:mod:`netbenefit.analysis.keys`). See
 
 The analysis floor: many variants of one scenario, two scenarios (``diff``, ``margin``), many
 applications (``portfolio/``). May import the model, the law, ``io`` and ``errors``; never the views
-or the command line, but an analysis object reaches its views through ``netbenefit.views``.
+or the command line, but an analysis object's view methods (``plot``, ``to_pdf``, ``_repr_html_``)
+each import their view in the method (``tests/unit/test_floors.py`` lists them).
 """
 
+import warnings
 from typing import Any
 
-from .. import views
 from .bands import BAND_COLUMNS, cumulative_pv_bands
 from .keys import KeySpec, check_values, key_label, key_spec
 from .montecarlo import DISTRIBUTIONS, MonteCarloResult, MonteCarloSummary, montecarlo, summarise
@@ -48,13 +49,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "tornado":  # the chart lives in netbenefit.charts; this old name still works, with a warning
-        import warnings
-
+    if name == "tornado":  # the chart lives in netbenefit.views.charts; this old name still works, with a warning
         warnings.warn(
-            "netbenefit.analysis.tornado is deprecated; use netbenefit.charts.tornado (or netbenefit.tornado)",
+            "netbenefit.analysis.tornado is deprecated; use netbenefit.views.charts.tornado (or netbenefit.tornado)",
             DeprecationWarning,
             stacklevel=2,
         )
-        return views.chart_module().tornado
+        from ..views.charts import tornado
+
+        return tornado
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .. import views
 from ..errors import ScenarioError
 from ..io.arguments import checked, count, mapping, optional
 from ..model.cashflows import compute
@@ -239,10 +238,15 @@ class MonteCarloResult:
 
     def plot(self, ax: Axes | None = None) -> Axes:
         """:func:`netbenefit.views.charts.montecarlo_distribution` of this run; returns the Axes."""
-        return views.montecarlo_distribution(self, ax=ax)
+        from ..views.charts import montecarlo_distribution
+
+        return montecarlo_distribution(self, ax=ax)
 
     def _repr_html_(self) -> str:
-        return views.montecarlo_html(self)
+        """Rich display in Jupyter: :func:`netbenefit.views.notebook.montecarlo_html`."""
+        from ..views.notebook import montecarlo_html
+
+        return montecarlo_html(self)
 
 
 def _progress_bar(enabled: bool | None, total: int, chunks: int) -> tqdm[Any] | None:
@@ -313,10 +317,7 @@ def montecarlo(
     >>> run.summary.probability_passes  # doctest: +SKIP
     """
     scenario, draws = _checked_run(scenario, draws, seed, chunk_size)  # a path is loaded
-    distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
-    for key in distributions:
-        key_spec(scenario, key)  # unknown or fixed keys fail before any draw
-    warn_distributions(scenario, distributions)  # a percent for a rate: warned (--strict: refused) before any draw
+    distributions = _distributions(scenario, vary)
     seed_sequence = np.random.SeedSequence(seed)  # with seed None, fresh entropy, kept in the result
     generators = [np.random.default_rng(child) for child in seed_sequence.spawn(len(distributions))]
 
@@ -333,14 +334,8 @@ def montecarlo(
 
     base = compute(scenario)  # the conventions and the check ids of the summary
     conventions = Conventions.of_computation(scenario, base, tuple(distributions))
-    check_ids = tuple(base.checks)
-    failures = np.zeros(len(check_ids), dtype=np.int64)
-    columns = allocate(draws if keep_draws else 0)
-    kept_keys: dict[str, list[np.ndarray]] = {key: [] for key in distributions}
-    ratios = np.empty(draws)
-    passes = eligible = undefined = 0
-    chunks = -(-draws // chunk_size)
-    bar = _progress_bar(progress, draws, chunks)
+    tally = _Tally.of(draws, tuple(base.checks), tuple(distributions), keep_draws)
+    bar = _progress_bar(progress, draws, -(-draws // chunk_size))
     try:
         if client is None:
             chunks = _chunks_here(scenario, draws, make_overrides, chunk_size, bar, distributions, use_structure)
@@ -350,29 +345,71 @@ def montecarlo(
                 use_structure,
             )
         for start, stop, overrides, chunk in chunks:
-            ratios[start:stop] = chunk["ratio"]
-            passes += int(np.count_nonzero(chunk["passes"]))
-            eligible += int(np.count_nonzero(chunk["eligible"]))
-            undefined += int(np.count_nonzero(chunk["note"]))
-            failures += list(count_failures(check_ids, chunk["failed_checks"]).values())
-            if keep_draws:
-                for name, values in chunk.items():
-                    columns[name][start:stop] = values
-                for key, values in overrides.items():
-                    kept_keys[key].append(values)
+            tally.add(start, stop, overrides, chunk)
     finally:
         if bar is not None:
             bar.close()
     summary = replace(
-        _summarise(ratios, draws, passes, eligible, undefined),
-        check_failures=dict(zip(check_ids, (int(n) for n in failures), strict=True)),
+        _summarise(tally.ratios, draws, tally.passes, tally.eligible, tally.undefined),
+        check_failures=dict(zip(tally.check_ids, (int(n) for n in tally.failures), strict=True)),
         threshold=float(np.asarray(base.threshold).reshape(-1)[0]),
     )
-    table = None
-    if keep_draws:
-        table = frame({key: table_values(scenario, key, np.concatenate(v)) for key, v in kept_keys.items()}, columns)
     named = key_labels(scenario, distributions)  # each key with its phase
+    table = tally.table(scenario)
     return MonteCarloResult(table, summary, seed_sequence.entropy, distributions, conventions, key_labels=named)
+
+
+@dataclass
+class _Tally:
+    """What a run keeps of its chunks as they come: each draw's ratio, the counts of draws that
+    pass, are eligible or have no ratio, the failures of each check, and (``keep_draws``) every
+    column of the table and the drawn values of each key."""
+
+    check_ids: tuple[str, ...]
+    keep_draws: bool
+    ratios: np.ndarray
+    failures: np.ndarray
+    columns: dict[str, np.ndarray]
+    kept_keys: dict[str, list[np.ndarray]]
+    passes: int = 0
+    eligible: int = 0
+    undefined: int = 0
+
+    @classmethod
+    def of(cls, draws: int, check_ids: tuple[str, ...], keys: tuple[str, ...], keep_draws: bool) -> _Tally:
+        failures = np.zeros(len(check_ids), dtype=np.int64)
+        columns = allocate(draws if keep_draws else 0)
+        return cls(check_ids, keep_draws, np.empty(draws), failures, columns, {key: [] for key in keys})
+
+    def add(self, start: int, stop: int, overrides: Mapping[str, np.ndarray], chunk: Mapping[str, Any]) -> None:
+        """Draws ``start`` to ``stop``: their values (``overrides``) and their results (``chunk``)."""
+        self.ratios[start:stop] = chunk["ratio"]
+        self.passes += int(np.count_nonzero(chunk["passes"]))
+        self.eligible += int(np.count_nonzero(chunk["eligible"]))
+        self.undefined += int(np.count_nonzero(chunk["note"]))
+        self.failures += list(count_failures(self.check_ids, chunk["failed_checks"]).values())
+        if self.keep_draws:
+            for name, values in chunk.items():
+                self.columns[name][start:stop] = values
+            for key, values in overrides.items():
+                self.kept_keys[key].append(values)
+
+    def table(self, scenario: Scenario) -> pd.DataFrame | None:
+        """The table of the draws: the drawn values of each key, then the results (``keep_draws``)."""
+        if not self.keep_draws:
+            return None
+        drawn = {key: table_values(scenario, key, np.concatenate(v)) for key, v in self.kept_keys.items()}
+        return frame(drawn, self.columns)
+
+
+def _distributions(scenario: Scenario, vary: Mapping[str, Any] | None) -> dict[str, Distribution]:
+    """The distributions of ``vary``, before any draw: each key known and variable, and the values
+    typed by hand warned about (a percent for a rate; ``--strict``: refused)."""
+    distributions = {key: parse_distribution(scenario, key, spec) for key, spec in (vary or {}).items()}
+    for key in distributions:
+        key_spec(scenario, key)  # unknown or fixed keys fail before any draw
+    warn_distributions(scenario, distributions)
+    return distributions
 
 
 def _checked_run(scenario: Any, draws: Any, seed: Any, chunk_size: int) -> tuple[Scenario, int]:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .. import views
 from ..errors import ScenarioError
 from ..io.arguments import checked, mapping, number
 from ..law.rules import CHECK_IDS
@@ -57,13 +56,19 @@ class SensitivityTable(pd.DataFrame):
         return pd.DataFrame
 
     def _repr_html_(self) -> str:
+        """Rich display in Jupyter: :func:`netbenefit.views.notebook.sensitivity_html` (a table cut
+        short of its columns: :func:`netbenefit.views.notebook.result_table_html`, as every table)."""
+        from ..views.notebook import result_table_html, sensitivity_html
+
         if not {"key", "low", "high", "ratio_low", "ratio_high", "ratio_base", "threshold"} <= set(self.columns):
-            return views.result_table_html(pd.DataFrame(self))  # the one renderer, as every table
-        return views.sensitivity_html(self)
+            return result_table_html(pd.DataFrame(self))
+        return sensitivity_html(self)
 
     def tornado(self, ax: Axes | None = None) -> Axes:
         """:func:`netbenefit.views.charts.tornado` of this table; returns the Axes."""
-        return views.tornado(self, ax=ax)
+        from ..views.charts import tornado
+
+        return tornado(self, ax=ax)
 
 
 @checked(ranges=mapping, relative=number)  # netbenefit.io.arguments

@@ -23,14 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import views
 from ..errors import ScenarioError
 from ..io import arguments
 from ..labels import money_exact
 from ..law import award
 from ..law.parameters import parameter
 from ..law.rules import section_75
-from ..model.cashflows import Inputs, compute
+from ..model.cashflows import Computation, Inputs, compute
 from ..model.plausibility import warn_entered
 from ..model.scenario import Scenario
 from .columns import result_columns
@@ -69,7 +68,10 @@ class SolverResult:
         return self.status == SOLVED
 
     def _repr_html_(self) -> str:
-        return views.solver_html(self)
+        """Rich display in Jupyter: :func:`netbenefit.views.notebook.solver_html`."""
+        from ..views.notebook import solver_html
+
+        return solver_html(self)
 
     def __str__(self) -> str:
         return self.message
@@ -138,16 +140,9 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
         return no_solution(f"the present values are not linear in {key}; no closed form")
     b = benefits[0]
     labels = [f"phases 1..{k + 1}" if k else "the initial phase" for k in range(len(b))]
-    bounds = []
-    for k in range(len(b)):
-        if slope[k] > 0:
-            bounds.append(((b[k] / threshold - base[k]) / slope[k], k))  # the test's own index k
-        elif not (base[k] > 0 and b[k] >= threshold * base[k]):
-            return no_solution(
-                f"the test of {labels[k]} does not depend on {key} and fails "
-                f"(PV benefits {money_exact(b[k])}, PV credits {money_exact(base[k])}, threshold {threshold:.2f})",
-                threshold=threshold,
-            )
+    bounds = _bounds(b, base, slope, threshold, labels, key)
+    if isinstance(bounds, SolverResult):
+        return bounds
     if not bounds:
         return no_solution(f"{key} does not change the present value of the credits, so it has no largest value")
     best, binding = min(bounds)  # the tightest test, the earliest on a tie
@@ -164,23 +159,12 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
     capped = _capped_by_section_75(scenario, keys, key, retained_eligible, best, threshold, labels[binding], binding)
     if capped is not None:
         return capped
-    # Confirm; the comparison has a relative tolerance, so x* itself passes unless rounding bites.
-    tolerance = parameter("net_benefit_ratio_relative_tolerance")
-    for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
-        check = compute(scenario, dict.fromkeys(keys, np.array([candidate])))
-        if bool(check.column("passes")[0]):
-            best = candidate
-            break
-    else:  # pragma: no cover - closed form and model disagree
-        return no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
+    confirmed = _confirmed(scenario, keys, key, best, float(base[binding]), float(slope[binding]), binding)
+    if isinstance(confirmed, SolverResult):
+        return confirmed
+    best, check = confirmed
     pv_credits = float(check.column("pv_credits")[0])
     binding_credits = float(check.cumulative_pv_credits[0, binding])  # the binding test's own credits
-    predicted = float(base[binding] + best * slope[binding])
-    if not np.isclose(binding_credits, predicted, rtol=1e-10):
-        return no_solution(
-            f"the credits stop growing in step with {key} (a cap per job?) before the test binds: "
-            "the closed form does not apply"
-        )
     unit = "a job a year" if all("per_" in k for k in keys) else "a year"
     common = "largest common value of " if len(keys) > 1 else "largest "
     held = held_awards(scenario, keys)
@@ -203,6 +187,47 @@ def max_award(scenario: Scenario, key: str | None = None, *, keys: Sequence[str]
             "current": scenario.value_at(keys[0]) if len(keys) == 1 else [scenario.value_at(k) for k in keys],
         },
     )
+
+
+def _bounds(
+    b: np.ndarray, base: np.ndarray, slope: np.ndarray, threshold: float, labels: list[str], key: str
+) -> list[tuple[float, int]] | SolverResult:
+    """``(the largest value at which test k passes, k)`` of each cumulative test whose credits grow
+    with the value; no solution where a test that does not depend on it fails."""
+    bounds = []
+    for k in range(len(b)):
+        if slope[k] > 0:
+            bounds.append(((b[k] / threshold - base[k]) / slope[k], k))  # the test's own index k
+        elif not (base[k] > 0 and b[k] >= threshold * base[k]):
+            return no_solution(
+                f"the test of {labels[k]} does not depend on {key} and fails "
+                f"(PV benefits {money_exact(b[k])}, PV credits {money_exact(base[k])}, threshold {threshold:.2f})",
+                threshold=threshold,
+            )
+    return bounds
+
+
+def _confirmed(
+    scenario: Scenario, keys: list[str], key: str, best: float, base: float, slope: float, binding: int
+) -> tuple[float, Computation] | SolverResult:
+    """The closed form's ``best`` evaluated: the value that passes and its computation, or no
+    solution where the model and the closed form disagree. The comparison has a relative
+    tolerance, so ``best`` itself passes unless rounding bites; the binding test's credits must
+    still be ``base + best * slope`` (a cap per job would stop them)."""
+    tolerance = parameter("net_benefit_ratio_relative_tolerance")
+    for candidate in (best, best * (1 - 1e-12), math.nextafter(best * (1 - tolerance), 0)):
+        check = compute(scenario, dict.fromkeys(keys, np.array([candidate])))
+        if bool(check.column("passes")[0]):
+            break
+    else:  # pragma: no cover - closed form and model disagree
+        return no_solution(f"the closed-form {key} {best:,.2f} does not pass when evaluated")
+    binding_credits = float(check.cumulative_pv_credits[0, binding])  # the binding test's own credits
+    if not np.isclose(binding_credits, base + candidate * slope, rtol=1e-10):
+        return no_solution(
+            f"the credits stop growing in step with {key} (a cap per job?) before the test binds: "
+            "the closed form does not apply"
+        )
+    return candidate, check
 
 
 def _capped_by_section_75(

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import views
 from ..io.arguments import checked, iterable, optional
+from ..io.writing import written_file
 from .evaluate import evaluate
 from .result import Result
 from .scenario import Scenario, load_scenario
@@ -81,7 +81,7 @@ def summary_row(result: Result) -> dict:
 
 
 def under_methods(scenario: Scenario, methods: Iterable[str]) -> list[Scenario]:
-    """``scenario`` under each set of conventions of ``methods`` (:mod:`netbenefit.methods`), in
+    """``scenario`` under each set of conventions of ``methods`` (:mod:`netbenefit.model.methods`), in
     that order; with more than one, each variant's name says its method, so that the outputs of a
     comparison stay apart."""
     methods = list(dict.fromkeys(methods))
@@ -134,23 +134,37 @@ class Comparison:
 
     def plot(self, ax: Axes | None = None) -> Axes:
         """:func:`netbenefit.views.charts.compare_ratios` of these results; returns the Axes."""
-        return views.compare_ratios(self.results, ax=ax)
+        from ..views.charts import compare_ratios
+
+        return compare_ratios(self.results, ax=ax)
 
     def _repr_html_(self) -> str:
-        return views.comparison_html(self.results)
+        """Rich display in Jupyter: :func:`netbenefit.views.html.comparison_html`."""
+        from ..views.html import comparison_html
+
+        return comparison_html(self.results)
 
     def to_excel(self, path: str | Path) -> Path:
         """Write the workbook ``netbenefit compare`` writes (``comparison.xlsx``,
         :func:`netbenefit.views.workbook.write_workbook`). Atomic; returns the path; an OSError names the file."""
-        return views.write_workbook(self.results, path)
+        with written_file("to_excel", path) as target:
+            from ..views.workbook import write_workbook
+
+            return write_workbook(self.results, target)
 
     def to_html(self, path: str | Path) -> Path:
         """Write the report ``netbenefit report`` writes for these scenarios
         (:func:`netbenefit.views.html.report_html`): their comparison, then each one. Atomic;
         returns the path; an OSError names the file."""
-        return views.write_report(self.results, path)
+        with written_file("to_html", path) as target:
+            from ..views.html import write_report
+
+            return write_report(self.results, target)
 
     def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write the memo of these scenarios as a PDF: a comparison page, then each one's first
         pages (options as :meth:`Result.to_pdf`; appendices with ``appendix=True``). Returns the path."""
-        return views.write_memo(self.results, path, **options)
+        with written_file("to_pdf", path) as target:
+            from ..views.html.memo import memo_options, write_memo
+
+            return write_memo(self.results, target, **memo_options(options, "to_pdf"))

@@ -44,7 +44,7 @@ class Conventions:
     varied : tuple of str
         Keys an analysis varied (their values differ from row to row).
     method : str
-        The set of conventions, ``netbenefit`` or ``authority`` (:mod:`netbenefit.methods`).
+        The set of conventions, ``netbenefit`` or ``authority`` (:mod:`netbenefit.model.methods`).
     """
 
     discount_rate: float

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field
 from pathlib import Path
@@ -11,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .. import views
-from ..labels import money, money_exact, net_benefit_headline, ratio_verdict, test_name
+from ..io.writing import written_file
+from ..labels import money, net_benefit_headline, ratio_verdict
 from ..law.rules.clawback import SCHEDULE_COLUMNS
 from ..law.rules.net_benefit import meets_threshold
 from .fiscal import by_fiscal_year
 from .on_demand import NO_DEFAULT, OnDemand, TableField
+from .result_summary import summary
 from .scenario import Scenario
 
 if TYPE_CHECKING:
@@ -229,8 +231,6 @@ class Result:
     @property
     def net_benefit_ratio(self) -> float:
         """Deprecated: :attr:`ratio`, the same number."""
-        import warnings
-
         warnings.warn("Result.net_benefit_ratio is deprecated; use Result.ratio", DeprecationWarning, stacklevel=2)
         return self.ratio
 
@@ -361,63 +361,9 @@ class Result:
         return json.dumps(self.to_dict(), indent=indent)
 
     def summary(self) -> str:
-        """A short plain-text account: the ratio against its threshold, then each check."""
-        verdict = "ELIGIBLE" if self.eligible else "NOT ELIGIBLE"
-        lines = [
-            f"{self.name}: {verdict}",
-            f"  net benefit {self.verdict()}",
-        ]
-        if self.extension_decides:
-            lines.append(f"  {self.extension_words()}")
-        if self._phased():
-            test = self.deciding_test
-            row = self.table_rows("phase_tests")[self.net_benefit_decision.deciding]
-            whole, _ = ratio_verdict(self.whole_project_ratio, self.threshold, True, 1)
-            lines += [
-                f"  {test_name(test.what)} (the test that decides): PV net benefits {money_exact(row.pv_benefits)}; "
-                f"PV credits {money_exact(row.pv_credits)}",
-                f"  whole project: PV net benefits {money_exact(self.pv_benefits)}; PV credits "
-                f"{money_exact(self.pv_credits)}; whole-project ratio {whole}",
-            ]
-        else:
-            lines.append(
-                f"  PV net benefits {money_exact(self.pv_benefits)}; PV credits {money_exact(self.pv_credits)}"
-            )
-        lines.append(
-            f"  requested credits scaled alike until every test passes, PV {money_exact(self.max_credit_pv)} "
-            f"({self.currency}, PV at approval)" + (f": {self.max_credit_pv_note}" if self.max_credit_pv_note else "")
-        )
-        if self.ratio_as_given is not None and self.ratio_as_given != self.ratio:
-            lines.append(
-                f"  over the commitment period as the scenario states it (not set by the authority, so not counted, "
-                f"71(a)(5)): ratio {self.ratio_as_given:.1%}"
-            )
-        for row in self.table_rows("benefits_by_tax"):
-            tax = row.tax.replace("_", " ")
-            lines.append(f"  benefits, {tax}: {money_exact(row.nominal)} counted, PV {money_exact(row.pv)}")
-        if self._has_indirect_jobs():
-            peak = self.cashflows["indirect_and_induced_jobs"].max()
-            direct = self.cashflows["full_time_jobs"].max()
-            lines.append(
-                f"  jobs at their peak: {direct:,.0f} direct, {peak:,.0f} indirect and induced (employment multiplier)"
-            )
-        lines.append(f"  method: {self.scenario.method} (netbenefit.methods)")
-        for note in self.conventions:
-            lines.append(f"  convention: {note}")
-        if self._phased():
-            for test in self.net_benefit_decision.comparisons:  # written true to each test's verdict
-                written, _ = ratio_verdict(test.value, test.limit, test.holds, 1)
-                lines.append(f"  {test_name(test.what)}: ratio {written} {'passes' if test.holds else 'fails'}")
-        if self.infrastructure_fund_donation > 0:
-            lines.append(f"  infrastructure fund donation, 71(b)(2): {money_exact(self.infrastructure_fund_donation)}")
-        if self.excluded_streams:
-            lines.append(f"  excluded as abated, 71(a)(5)(e): {', '.join(self.excluded_streams)}")
-        lines.extend(_clawback_lines(self.table_rows("clawback_schedule")))
-        if self.clawback_note:
-            lines.append(f"  clawback: {self.clawback_note}")
-        for row in self.table_rows("checks"):
-            lines.append(f"  [{'pass' if row.passed else 'FAIL'}] {row.id:<9} {row.message}")
-        return "\n".join(lines)
+        """A short plain-text account: the ratio against its threshold, then each check
+        (:func:`netbenefit.model.result_summary.summary`)."""
+        return summary(self)
 
     def __str__(self) -> str:
         return self.summary()
@@ -435,26 +381,37 @@ class Result:
 
     def _repr_html_(self) -> str:
         """Rich display in Jupyter: :func:`netbenefit.views.html.result_html`."""
-        return views.result_html(self)
+        from ..views.html import result_html
+
+        return result_html(self)
 
     def to_excel(self, path: str | Path) -> Path:
         """Write the workbook of this result (:mod:`netbenefit.views.workbook`): inputs, cash flows whose
         discount factors, present values and ratio are Excel formulas on the ``discount_rate`` cell,
         checks, phase tests. Atomic; returns the path; an OSError names the file."""
-        return views.write_workbook([self], path, comparison=False)
+        with written_file("to_excel", path) as target:
+            from ..views.workbook import write_workbook
+
+            return write_workbook([self], target, comparison=False)
 
     def to_html(self, path: str | Path) -> Path:
         """Write the self-contained HTML report of ``netbenefit report``. Atomic; returns the path;
         an OSError names the file."""
-        return views.write_report(self, path)
+        with written_file("to_html", path) as target:
+            from ..views.html import write_report
+
+            return write_report(self, target)
 
     def to_pdf(self, path: str | Path, **options: Any) -> Path:
         """Write the memo of this result as a PDF (:func:`netbenefit.views.html.memo.memo_html`: the
         verdict, the deciding test and its margin, the award, the break-even rate and the drivers
         on a first page; the appendix after). ``options``: ``date``, ``preparer``, ``appendix``,
         ``sensitivity``, ``montecarlo``, ``draws``, ``seed``, ``diff``, ``actuals``, ``paper``.
-        Needs WeasyPrint (the pdf extra). Returns the path."""
-        return views.write_memo(self, path, **options)
+        Needs WeasyPrint (the pdf extra). Returns the path; the path and every option checked first."""
+        with written_file("to_pdf", path) as target:
+            from ..views.html.memo import memo_options, write_memo
+
+            return write_memo(self, target, **memo_options(options, "to_pdf"))
 
     def plot(self, kind: str = "cumulative_pv", ax: Axes | None = None) -> Axes:
         """A chart of this result; returns the Axes.
@@ -463,12 +420,13 @@ class Result:
         default), ``benefit_streams``, ``benefits_by_tax``, ``phase_ratios``,
         ``repayment_schedule``, ``clawback_schedule`` or ``scorecard``.
         """
-        charts = views.scenario_charts()
+        from ..views.charts import SCENARIO_CHARTS
+
         if not isinstance(kind, str):  # plot(ax) as before: the Axes given first
             kind, ax = "cumulative_pv", kind
-        if kind not in charts:
-            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
-        return charts[kind](self, ax=ax)
+        if kind not in SCENARIO_CHARTS:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(SCENARIO_CHARTS)}")
+        return SCENARIO_CHARTS[kind](self, ax=ax)
 
     def table_rows(self, name: str) -> list:
         """The rows of the table ``name`` (attributes named by its columns), read from its columns
@@ -492,14 +450,6 @@ class Result:
             frame = frame.reset_index()
         return list(frame.columns), list(frame.itertuples(index=False, name=None))
 
-    def _has_indirect_jobs(self) -> bool:
-        """Whether the scenario has an employment multiplier above 1 (indirect and induced jobs)."""
-        revenue = self.scenario.revenue
-        if revenue is None:
-            return False
-        multipliers = self.scenario.multipliers or {}
-        return max(revenue.employment_multiplier, float(multipliers.get("employment_multiplier") or 1.0)) > 1.0
-
 
 #: Columns of the clawback schedule, in the order of the JSON rows (one list: the rule's).
 CLAWBACK_COLUMNS = SCHEDULE_COLUMNS
@@ -511,21 +461,6 @@ def _clawback_rows(rows: list) -> list[dict[str, Any]]:
         {"years_maintained": int(row.years_maintained)}
         | {name: float(getattr(row, name)) for name in CLAWBACK_COLUMNS if name != "years_maintained"}
         for row in rows
-    ]
-
-
-def _clawback_lines(rows: list) -> list[str]:
-    """A compact account of the clawback schedule: the amount at risk by years maintained."""
-    at_risk = [row for row in rows if row.total > 0]
-    if not at_risk:
-        return []
-    shown = ", ".join(f"{int(row.years_maintained)}: {money_exact(row.total)}" for row in rows)
-    last = max(int(row.years_maintained) for row in at_risk)
-    return [
-        f"  clawback if the project stops after m years maintained (recapture + interest + extension repayment; "
-        f"the recapture may be none ... all of the credits received, C.34:1B-341(a)(4)), "
-        f"nothing after {last + 1} years:",
-        f"    {shown}",
     ]
 
 

@@ -1,9 +1,11 @@
-"""Tables as a notebook shows them: headers in words with units, money as dollars, ratios as
-percents, the values kept as they are (numbers, for computation).
+"""The table netbenefit returns: :class:`ResultTable`, a DataFrame that carries the unit of each of
+its columns, the values kept as they are (numbers, for computation). Its views draw it by unit: a
+notebook (:func:`netbenefit.views.notebook.result_table_html`) with headers in words, money as
+dollars and ratios as percents, the command line (:func:`netbenefit.views.tables.table_text`) as text.
 
 :class:`ResultTable` is every table the Python API returns (a :class:`Result`'s tables,
 :func:`netbenefit.compare`, the portfolio's tables, the tables of sweeps and Monte Carlo runs);
-a table sliced, filtered or computed from one is one too, so it keeps its display. :func:`shown`
+a table sliced, filtered or computed from one is one too, so it keeps its units. :func:`shown`
 gives a table a user builds the same display. pandas' own display options are never changed.
 
 >>> import pandas as pd
@@ -14,12 +16,9 @@ gives a table a user builds the same display. pandas' own display options are ne
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
-
-from .. import labels, views
 
 
 class ResultTable(pd.DataFrame):
@@ -47,45 +46,23 @@ class ResultTable(pd.DataFrame):
         return table
 
     def _repr_html_(self) -> str:
-        return views.result_table_html(self, unknown=self._unknown_unit, units=self._units)
+        """Rich display in Jupyter: :func:`netbenefit.views.notebook.result_table_html`."""
+        from ..views.notebook import result_table_html
 
-    def to_text(self, columns=None) -> str:
-        """The table as the command line prints it: column names as they are, cells by the unit of
-        each column's label (dollars to the dollar, shares and ratios as percents, jobs as counts),
-        never in scientific notation; the values themselves unchanged.
+        return result_table_html(self, unknown=self._unknown_unit, units=self._units)
+
+    def to_text(self, columns: Sequence[str] | None = None) -> str:
+        """The table as the command line prints it (:func:`netbenefit.views.tables.table_text`): column
+        names as they are, cells by the unit of each column's label (dollars to the dollar, shares and
+        ratios as percents, jobs as counts), never in scientific notation; the values themselves unchanged.
 
         >>> print(shown(pd.DataFrame({"pv_benefits": [14397130.0], "ratio": [1.175576]})).to_text())
           pv_benefits   ratio
         0 $14,397,130 117.56%
         """
-        frame = pd.DataFrame(self if columns is None else self[list(columns)])
-        formatters = {column: _text_formatter(str(column), self._units, self._unknown_unit) for column in frame}
-        return frame.to_string(formatters=formatters, na_rep="")
+        from ..views.tables import table_text
 
-
-def _text_formatter(column: str, units: Mapping[str, str], unknown: str):
-    """How the command line writes a cell of ``column``, by its unit (:func:`ResultTable.to_text`)."""
-    try:
-        unit = units[column] if column in units else labels.unit(column)
-    except KeyError:
-        unit = unknown
-
-    def cell(value) -> str:
-        if isinstance(value, list | tuple):
-            return " + ".join(str(item) for item in value)
-        if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
-            return str(value)
-        if labels.missing(float(value)):
-            return ""
-        if unit.startswith("USD"):
-            return labels.money_exact(float(value))
-        if unit.startswith("share") or unit in ("%", "ratio"):
-            return f"{float(value):.2%}"
-        if unit == "jobs":
-            return labels.jobs(float(value))
-        return labels.number(float(value))
-
-    return cell
+        return table_text(self, columns, units=self._units, unknown=self._unknown_unit)
 
 
 def shown(frame: pd.DataFrame, *, units: Mapping[str, str] | None = None, unknown: str = "") -> ResultTable:

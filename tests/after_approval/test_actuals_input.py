@@ -129,7 +129,7 @@ def test_from_dict_names_its_source():
 
 
 def test_the_steps_keep_their_earlier_signatures():
-    # netbenefit.after_approval's steps as they were called before follow() took them over: each
+    # netbenefit.model.after_approval's steps as they were called before follow() took them over: each
     # agrees with follow() on the bundled office scenario and its actual results
     import numpy as np
 

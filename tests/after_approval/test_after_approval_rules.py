@@ -306,7 +306,10 @@ def test_no_repayment_without_an_extension_or_while_maintained():
 
 
 def test_extension_repayment_function_is_deprecated_and_gives_the_same_values():
-    use_instead = r"rules\.clawback\.extended_years_maintained and netbenefit\.rules\.clawback\.extension_repayment"
+    use_instead = (
+        r"netbenefit\.law\.rules\.clawback\.extended_years_maintained and "
+        r"netbenefit\.law\.rules\.clawback\.extension_repayment"
+    )
     with pytest.warns(DeprecationWarning, match=use_instead):
         assert extension_repayment(300.0, 3, 10.5, 12) == (1, 200.0)
     with pytest.warns(DeprecationWarning, match="after_approval.extension_repayment is deprecated"):

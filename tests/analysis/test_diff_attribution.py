@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import netbenefit
-import netbenefit.analysis.diff
-from netbenefit.analysis.diff import MAX_PLAYERS, changed_inputs
+import netbenefit.analysis.shapley
+from netbenefit.analysis.diff import changed_inputs
+from netbenefit.analysis.shapley import MAX_PLAYERS
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFICE = netbenefit.load_scenario(ROOT / "scenarios" / "office_hq_default_area.yaml")
@@ -71,13 +72,13 @@ def test_an_input_that_does_not_move_the_ratio_gets_zero():
 
 def test_numeric_changes_are_evaluated_in_one_batch(monkeypatch):
     calls = []
-    compute = netbenefit.analysis.diff.compute  # the diff module's own name for it, where it is looked up
+    compute = netbenefit.analysis.shapley.compute  # the attribution module's own name for it, where it is looked up
 
     def counting(scenario, overrides=None):
         calls.append(0 if overrides is None else len(next(iter(overrides.values()))))
         return compute(scenario, overrides)
 
-    monkeypatch.setattr(netbenefit.analysis.diff, "compute", counting)
+    monkeypatch.setattr(netbenefit.analysis.shapley, "compute", counting)
     changes = {"discount_rate": 0.05, "jobs.new": 200, "jobs.median_salary": 90_000, "award.annual_credit": 800_000}
     d = netbenefit.diff(OFFICE, OFFICE.replace(changes))
     assert calls == [2**4]  # every coalition of the four changes at once

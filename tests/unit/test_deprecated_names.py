@@ -21,7 +21,7 @@ def test_analysis_tornado_warns_and_is_the_chart():
     from netbenefit import analysis
     from netbenefit.views import charts
 
-    with pytest.warns(DeprecationWarning, match="netbenefit.charts.tornado"):
+    with pytest.warns(DeprecationWarning, match="netbenefit.views.charts.tornado"):
         assert analysis.tornado is charts.tornado
 
 

@@ -12,7 +12,8 @@ import yaml
 from support import base_scenario_dict, scenario
 
 import netbenefit
-from netbenefit.analysis.diff import Diff, _by_tax, changed_inputs, shapley_values
+from netbenefit.analysis.diff import Diff, _by_tax, changed_inputs
+from netbenefit.analysis.shapley import shapley_values
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,12 @@ from the ground up:
 - cli: the parser and the commands.
 
 ``errors``, ``version`` and ``_startup`` stay at the package's root, below every floor. A module
-may import its own floor or a lower one, never a higher one. A model object reaches its views
-only through the one door, :func:`netbenefit.views.view`.
+may import its own floor or a lower one, never a higher one, with one kind of exception, listed
+here by name (:data:`VIEW_METHODS`): a view method of a model or analysis object (``to_excel``,
+``to_html``, ``to_pdf``, ``plot``, ``_repr_html_``, ...) imports its view in the method, one
+import of one view module, as pandas' ``DataFrame.to_excel`` imports its formatter. Any other
+import up the floors fails, at a module's top or in a function. The front door (``__init__.py``)
+and the old public paths kept as deprecated shims (:data:`OLD_PATHS`) are on no floor.
 """
 
 from __future__ import annotations
@@ -29,8 +33,6 @@ from pathlib import Path
 
 import pytest
 
-import netbenefit.views as door
-
 PACKAGE = Path(__file__).resolve().parents[2] / "netbenefit"
 
 #: The floors, from the ground up: each is a folder of the package (its ``__init__`` says what
@@ -42,15 +44,49 @@ ROOT_FILES = {"__init__.py", "__main__.py", "_startup.py", "version.py", "errors
 BELOW = -1
 #: The package's front door imports whatever it exports, on first use; it is on no floor.
 FRONT_DOOR = ""
-#: The one door from a model object to its views (``netbenefit/views/__init__.py``).
-DOOR = "views"
+#: The old public paths, each a deprecated shim module (or package of them) at the package's root
+#: that imports its new place (docs/layout.md): on no floor, and imported by no module.
+OLD_PATHS = ("after_approval", "award", "charts", "html", "methods", "parameters", "rules", "scenario", "workbook")
+#: The one module the shims share: the deprecation warning, and the version that removes them.
+SHIM_HELPER = "_moved"
+
+#: The only imports up the floors: ``"module:Class.method"`` -> the view module it imports, in the
+#: method, once. Each view method of a model or analysis object reaches its view so.
+VIEW_METHODS = {
+    "model.result:Result._repr_html_": "views.html",
+    "model.result:Result.to_excel": "views.workbook",
+    "model.result:Result.to_html": "views.html",
+    "model.result:Result.to_pdf": "views.html.memo",
+    "model.result:Result.plot": "views.charts",
+    "model.compare:Comparison.plot": "views.charts",
+    "model.compare:Comparison._repr_html_": "views.html",
+    "model.compare:Comparison.to_excel": "views.workbook",
+    "model.compare:Comparison.to_html": "views.html",
+    "model.compare:Comparison.to_pdf": "views.html.memo",
+    "model.scenario.format:Scenario._repr_html_": "views.notebook",
+    "model.tables:ResultTable._repr_html_": "views.notebook",
+    "model.tables:ResultTable.to_text": "views.tables",
+    "analysis:__getattr__": "views.charts",  # the deprecated name netbenefit.analysis.tornado
+    "analysis.solvers:SolverResult._repr_html_": "views.notebook",
+    "analysis.diff:Diff._repr_html_": "views.notebook",
+    "analysis.diff:Diff.plot": "views.charts",
+    "analysis.diff:Diff.to_pdf": "views.html.memo",
+    "analysis.montecarlo:MonteCarloResult.plot": "views.charts",
+    "analysis.montecarlo:MonteCarloResult._repr_html_": "views.notebook",
+    "analysis.sensitivity:SensitivityTable._repr_html_": "views.notebook",
+    "analysis.sensitivity:SensitivityTable.tornado": "views.charts",
+    "analysis.portfolio.book:Portfolio._repr_html_": "views.portfolio_files",
+    "analysis.portfolio.book:Portfolio.plot": "views.charts.portfolio",
+    "analysis.portfolio.book:Portfolio.to_excel": "views.portfolio_files",
+    "analysis.portfolio.book:Portfolio.to_html": "views.portfolio_files",
+}
 
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 100
-#: Imports of the package inside a function (the door's included): at most this many, each one
+#: Imports of the package inside a function (the listed view methods' apart): at most this many, each one
 #: deferring past start-up (``import netbenefit``, ``netbenefit --help``) a module start-up does not
 #: load, with its reason on its line.
-MAX_DEFERRED_IMPORTS = 80
+MAX_DEFERRED_IMPORTS = 40
 
 
 def _modules() -> dict[str, Path]:
@@ -72,9 +108,12 @@ def tree(module: str) -> ast.Module:
     return ast.parse(MODULES[module].read_text(encoding="utf-8"))
 
 
+def on_no_floor(module: str) -> bool:
+    """The front door and the deprecated shims of the old public paths."""
+    return module == FRONT_DOOR or module == SHIM_HELPER or module.split(".")[0] in OLD_PATHS
+
+
 def floor(module: str) -> int:
-    if module == DOOR:
-        return BELOW  # the door itself imports no view at module level: every floor may reach it
     top = module.split(".")[0]
     if top == "__main__":
         return FLOORS.index("cli")
@@ -120,20 +159,44 @@ def _target(module: str, path: Path, node: ast.ImportFrom | ast.Import) -> list[
     return found
 
 
+def _enclosing(tree: ast.Module) -> dict[int, str]:
+    """Each statement's place in its module: the dotted name of the class and function it stands
+    in (``Result.to_excel``), or ``""`` at the module's top."""
+    places: dict[int, str] = {}
+
+    def visit(node: ast.AST, place: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = place
+            if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                inner = f"{place}.{child.name}" if place else child.name
+            places[id(child)] = place
+            visit(child, inner)
+
+    visit(tree, "")
+    return places
+
+
 @cache
-def imports() -> dict[str, list[tuple[str, str | None, int]]]:
-    """Module -> the netbenefit modules it imports: ``(module, name imported or None, line)``."""
-    graph: dict[str, list[tuple[str, str | None, int]]] = defaultdict(list)
+def imports() -> dict[str, list[tuple[str, str | None, int, str]]]:
+    """Module -> the netbenefit modules it imports: ``(module, name imported or None, line, the
+    class and function the import stands in, "" at the module's top)``."""
+    graph: dict[str, list[tuple[str, str | None, int, str]]] = defaultdict(list)
     for module, path in MODULES.items():
         skipped = _type_checking_only(tree(module))
+        places = _enclosing(tree(module))
         for node in ast.walk(tree(module)):
             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped:
                 for target, name in _target(module, path, node):
                     while target not in MODULES and "." in target:
                         target = target.rsplit(".", 1)[0]
                     if target != module and target in MODULES:
-                        graph[module].append((target, name, node.lineno))
+                        graph[module].append((target, name, node.lineno, places[id(node)]))
     return graph
+
+
+def is_view_method_import(module: str, target: str, where: str) -> bool:
+    """Whether an import of ``target`` in ``where`` of ``module`` is a listed view method's."""
+    return VIEW_METHODS.get(f"{module}:{where}") == target
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -170,18 +233,58 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found, key=len, reverse=True)
 
 
-def test_no_module_imports_a_higher_floor():
+def upward_imports() -> list[str]:
+    """Every import of a higher floor, at a module's top or in a function, but the listed view methods'."""
     upward = []
     for module, targets in imports().items():
-        if module in (FRONT_DOOR, DOOR):  # the door's functions are the one way up, each one import
+        if on_no_floor(module):
             continue
-        for target, _, line in targets:
-            if target != FRONT_DOOR and floor(target) > floor(module):
+        for target, _, line, where in targets:
+            if on_no_floor(target) or floor(target) <= floor(module):
+                continue
+            if not is_view_method_import(module, target, where):
                 upward.append(
                     f"netbenefit/{MODULES[module].relative_to(PACKAGE)}:{line}: {module} "
-                    f"({floor_name(module)}) imports {target} ({floor_name(target)})"
+                    f"({floor_name(module)}) imports {target} ({floor_name(target)}) in {where or 'its top'}"
                 )
+    return upward
+
+
+def test_no_module_imports_a_higher_floor_but_the_listed_view_methods():
+    upward = upward_imports()
     assert not upward, "\n".join(upward)
+
+
+def test_an_upward_import_not_listed_is_found(monkeypatch):
+    # the check itself: a listed view method's import passes; the same import elsewhere fails
+    assert is_view_method_import("model.result", "views.workbook", "Result.to_excel")
+    assert not is_view_method_import("model.result", "views.workbook", "")  # at the module's top
+    assert not is_view_method_import("model.result", "views.workbook", "Result.summary")
+    assert not is_view_method_import("model.result", "views.html", "Result.to_excel")  # another view
+    graph = dict(imports())
+    graph["model.result"] = [*graph["model.result"], ("views.workbook", None, 1, ""), ("views.html", None, 2, "f")]
+    monkeypatch.setattr(sys.modules[__name__], "imports", lambda: graph)
+    found = upward_imports()
+    assert len(found) == 2 and "in its top" in found[0] and "in f" in found[1], found
+
+
+@pytest.mark.parametrize("where", sorted(VIEW_METHODS))
+def test_each_view_method_imports_its_view_once(where):
+    # each listed method exists, is a method of the class named (or the module's __getattr__), and
+    # imports its one view module once, by an import statement in its own body
+    module, place = where.split(":")
+    found = sorted(
+        {
+            (target, line)
+            for target, _, line, inside in imports()[module]
+            if inside == place and floor(target) == FLOORS.index("views")
+        }
+    )
+    assert [target for target, _ in found] == [VIEW_METHODS[where]], f"{where}: imports {found}"
+    owner, _, method = place.rpartition(".")
+    classes = {node.name: node for node in tree(module).body if isinstance(node, ast.ClassDef)}
+    body = classes[owner].body if owner else tree(module).body
+    assert any(isinstance(node, ast.FunctionDef) and node.name == method for node in body), where
 
 
 def test_no_module_imports_the_front_door():
@@ -190,28 +293,29 @@ def test_no_module_imports_the_front_door():
     found = [
         f"{module}:{line}"
         for module, targets in imports().items()
-        for target, _, line in targets
-        if target == FRONT_DOOR
+        for target, _, line, _ in targets
+        if target == FRONT_DOOR or (on_no_floor(target) and not on_no_floor(module))
     ]
     assert not found, found
 
 
 def test_import_circles_have_at_most_two_modules():
-    # the door's own imports (one per view, each on first call) are the one way up, left out here
+    # the view methods' imports (each on first call) are the one way up, left out here
     graph = {
-        module: {target for target, _, _ in targets} - {FRONT_DOOR}
+        module: {target for target, _, _, where in targets if not is_view_method_import(module, target, where)}
+        - {FRONT_DOOR}
         for module, targets in imports().items()
-        if module != DOOR
+        if not on_no_floor(module)
     }
     largest = _cycles(graph)[0]
     assert len(largest) <= 2, f"an import circle of {len(largest)} modules: {largest}"
 
 
-def test_only_the_views_module_and_the_front_door_import_by_name():
-    # views.view() is the one way up the floors; importlib elsewhere would hide an import
+def test_only_the_front_door_and_the_shims_import_by_name():
+    # importlib elsewhere would hide an import from the floors' reader
     found = []
     for module in MODULES:
-        if module in ("views", FRONT_DOOR):
+        if on_no_floor(module):
             continue
         for node in ast.walk(tree(module)):
             if isinstance(node, ast.Call) and ast.unparse(node.func) in (
@@ -229,7 +333,7 @@ def test_no_private_name_is_imported_from_another_module():
     found = [
         f"{module}:{line}: {name} from {target}"
         for module, targets in imports().items()
-        for target, name, line in targets
+        for target, name, line, _ in targets
         if name is not None and name.startswith("_") and not name.startswith("__")
     ]
     assert not found, "\n".join(found)
@@ -250,9 +354,10 @@ def test_module_and_function_sizes(module):
 
 
 def test_every_folder_of_the_package_is_one_floor_and_few_files_stay_at_its_root():
+    # beside them, the old public paths' deprecated shims (OLD_PATHS) and the module they share
     folders = {path.name for path in PACKAGE.iterdir() if path.is_dir() and (path / "__init__.py").exists()}
-    assert folders == set(FLOORS), sorted(folders ^ set(FLOORS))
-    files = {path.name for path in PACKAGE.glob("*.py")}
+    assert folders - set(OLD_PATHS) == set(FLOORS), sorted((folders - set(OLD_PATHS)) ^ set(FLOORS))
+    files = {path.name for path in PACKAGE.glob("*.py") if path.stem not in (*OLD_PATHS, SHIM_HELPER)}
     assert files <= ROOT_FILES and len(files) <= 6, sorted(files - ROOT_FILES)
     for name in FLOORS:  # each floor says what lives there and what it may import
         docstring = ast.get_docstring(tree(name)) or ""
@@ -268,47 +373,17 @@ def test_a_cycle_and_an_upward_import_are_found():
     assert floor("labels.written") == 0 and floor("labels") < floor("io") < floor("law")
 
 
-DOOR_FUNCTIONS = sorted(
-    node.name
-    for node in ast.parse((PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")).body
-    if isinstance(node, ast.FunctionDef)
-)
-
-
-def test_the_door_names_no_view_by_a_string():
-    # each door function reaches its view by an import statement the import reader follows
-    source = (PACKAGE / "views" / "__init__.py").read_text(encoding="utf-8")
-    assert "import_module" not in source and "__import__" not in source and "getattr(" not in source
-    assert len(DOOR_FUNCTIONS) >= 20
-
-
-@pytest.mark.parametrize("name", DOOR_FUNCTIONS)
-def test_every_door_function_imports_its_view_from_the_views_floor(name):
-    function = next(node for node in tree(DOOR).body if isinstance(node, ast.FunctionDef) and node.name == name)
-    imported = [node for node in ast.walk(function) if isinstance(node, ast.ImportFrom)]
-    assert len(imported) == 1 and imported[0].level == 1, f"{name}: one relative import of a view module"
-    target = f"views.{imported[0].module}" if imported[0].module else f"views.{imported[0].names[0].name}"
-    assert target in MODULES and floor(target) == FLOORS.index("views"), f"{name}: {target}"
-    assert callable(getattr(door, name))
-
-
-def test_views_are_reached_only_through_the_door():
-    # below the views floor, a module names a view only as ``views.<function>`` of the door
-    found = []
-    for module in MODULES:
-        if floor(module) >= FLOORS.index("views") or module == DOOR:
-            continue
-        for node in ast.walk(tree(module)):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "views":
-                if node.attr not in DOOR_FUNCTIONS:
-                    found.append(f"{module}:{node.lineno}: views.{node.attr}")
-    assert not found, found
-
-
 def deferred_imports() -> list[tuple[str, int, list[str], str]]:
-    """Every import of a netbenefit module inside a function: ``(module, line, the modules it
-    loads, the source of its first line)``."""
+    """Every import of a netbenefit module inside a function, but the listed view methods' (which
+    stand there to keep the floors, not start-up): ``(module, line, the modules it loads, the
+    source of its first line)``."""
     found = []
+    view_methods = {
+        (module, line)
+        for module, targets in imports().items()
+        for target, _, line, where in targets
+        if is_view_method_import(module, target, where)
+    }
     for module, path in MODULES.items():
         lines = path.read_text(encoding="utf-8").splitlines()
         for function in ast.walk(tree(module)):
@@ -317,7 +392,7 @@ def deferred_imports() -> list[tuple[str, int, list[str], str]]:
             for node in _own_statements(function):
                 if isinstance(node, (ast.Import, ast.ImportFrom)):
                     targets = sorted({target for target, _ in _target(module, path, node) if target in MODULES})
-                    if targets:
+                    if targets and (module, node.lineno) not in view_methods:
                         found.append((module, node.lineno, targets, lines[node.lineno - 1]))
     return sorted(found)
 
@@ -366,3 +441,4 @@ def test_each_import_inside_a_function_keeps_a_module_out_of_start_up():
         needless
     )
     assert "model.tables" not in loaded and "views.html" not in loaded and "views.explore" not in loaded
+    assert not [name for name in loaded if on_no_floor(name) and name], "a deprecated path loaded at start-up"

@@ -22,8 +22,8 @@ def test_every_public_name_resolves(name):
         "netbenefit.model.compare",
         "netbenefit.cli",
         "netbenefit.analysis",
-        "netbenefit.portfolio",
-        "netbenefit.portfolio.montecarlo",
+        "netbenefit.analysis.portfolio",
+        "netbenefit.analysis.portfolio.montecarlo",
         "netbenefit.views.explore",
     ],
 )

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ... import views
 from ...errors import ScenarioError
+from ...io.writing import written_file
 from ...labels import money_exact
 from ...law.parameters import PARAMETERS, parameter
 from ...model.evaluate import evaluate
@@ -422,22 +422,32 @@ class Portfolio:
 
     # --- views ---------------------------------------------------------------------------------
     def _repr_html_(self) -> str:
-        return views.portfolio_html(self)
+        """Rich display in Jupyter: :func:`netbenefit.views.portfolio_files.portfolio_html`."""
+        from ...views.portfolio_files import portfolio_html
+
+        return portfolio_html(self)
 
     def plot(self, kind: str = "credits_by_application", ax: Axes | None = None) -> Axes:
         """A chart of :data:`netbenefit.views.charts.portfolio.PORTFOLIO_CHARTS`; returns the Axes."""
-        charts = views.portfolio_charts()
-        if kind not in charts:
-            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(charts)}")
-        return charts[kind](self, ax=ax)
+        from ...views.charts.portfolio import PORTFOLIO_CHARTS
+
+        if kind not in PORTFOLIO_CHARTS:
+            raise ValueError(f"unknown chart {kind!r}; use one of {', '.join(PORTFOLIO_CHARTS)}")
+        return PORTFOLIO_CHARTS[kind](self, ax=ax)
 
     def to_excel(self, path: str | Path) -> Path:
         """The workbook of :func:`netbenefit.views.portfolio_files.write_portfolio_workbook`. Atomic."""
-        return views.write_portfolio_workbook(self, path)
+        with written_file("to_excel", path) as target:
+            from ...views.portfolio_files import write_portfolio_workbook
+
+            return write_portfolio_workbook(self, target)
 
     def to_html(self, path: str | Path) -> Path:
         """The self-contained page of :func:`netbenefit.views.portfolio_files.write_portfolio_page`. Atomic."""
-        return views.write_portfolio_page(self, path)
+        with written_file("to_html", path) as target:
+            from ...views.portfolio_files import write_portfolio_page
+
+            return write_portfolio_page(self, target)
 
 
 def _check_finite(by_application: pd.DataFrame, applications: pd.DataFrame) -> None:

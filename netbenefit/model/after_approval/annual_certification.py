@@ -396,7 +396,7 @@ def extension_repayment(
     """
     warnings.warn(
         "netbenefit.model.after_approval.extension_repayment is deprecated and will be removed: use "
-        "netbenefit.rules.clawback.extended_years_maintained and netbenefit.rules.clawback.extension_repayment "
+        "netbenefit.law.rules.clawback.extended_years_maintained and netbenefit.law.rules.clawback.extension_repayment "
         "(which follow() applies)",
         DeprecationWarning,
         stacklevel=2,

@@ -14,7 +14,6 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import Field, PrivateAttr, Strict, ValidationError
 
-from ... import views
 from ...errors import ScenarioError
 from ...io.arguments import checked, mapping, optional, output_file, path, path_kind
 from ...io.arguments import plain as plain_data
@@ -316,8 +315,11 @@ class Scenario(Block):
         return self.revenue.multiplier_table if self.revenue is not None else None
 
     def _repr_html_(self) -> str:
-        """Rich display in Jupyter: the inputs as written, with their labels."""
-        return views.scenario_html(self)
+        """Rich display in Jupyter: the inputs as written, with their labels
+        (:func:`netbenefit.views.notebook.scenario_html`)."""
+        from ...views.notebook import scenario_html
+
+        return scenario_html(self)
 
     def value_at(self, key: str) -> Any:
         """The value at a dotted key path (``jobs.new``, ``phases.0.award.annual_credit``)."""

@@ -6,7 +6,7 @@ figure when none is given, and returns the Axes. The charts read the results onl
 apply a rule of s.71 themselves, so a chart always agrees with :meth:`Result.summary`.
 
 >>> import netbenefit
->>> from netbenefit import charts
+>>> from netbenefit.views import charts
 >>> result = netbenefit.evaluate("scenarios/party_city.yaml")  # doctest: +SKIP
 >>> ax = charts.cumulative_pv(result)  # doctest: +SKIP
 >>> charts.save_figure(ax.figure, "party_city.png")  # doctest: +SKIP
@@ -16,6 +16,10 @@ and comparisons), :mod:`.award` (award build-up, life after approval, the econom
 :mod:`.analysis` (sensitivity, sweeps), :mod:`.montecarlo` (the Monte Carlo distribution, percentile
 bands), :mod:`.cumulative` (the cumulative PV of the test that decides), :mod:`.schedules` (benefits
 by tax, the clawback schedule, the ratio waterfall of a Diff).
+
+Every chart is a plain function, one object whichever path names it (``charts.cumulative_pv is
+charts.cumulative.cumulative_pv``), drawn with math text off: each is defined under
+:func:`~netbenefit.views.charts.style.plain_text`, so a dollar sign in a name is drawn as written.
 """
 
 from .analysis import sweep, sweep_keys, tornado
@@ -54,32 +58,6 @@ from .style import (
     plain_text,
 )
 
-#: The charts, each drawn with math text off (netbenefit.views.charts.style.PLAIN_TEXT): a dollar sign in
-#: a name is drawn as written, whatever chart draws it and whoever calls it.
-_CHARTS = (
-    "award_waterfall",
-    "benefit_streams",
-    "benefits_by_tax",
-    "clawback_schedule",
-    "compare_ratios",
-    "credits_by_year",
-    "cumulative_pv",
-    "draw",
-    "economist_view_chart",
-    "fan",
-    "montecarlo_distribution",
-    "phase_ratios",
-    "ratio_waterfall",
-    "repayment_schedule",
-    "scorecard",
-    "sweep",
-    "tornado",
-)
-for _name in _CHARTS:
-    globals()[_name] = plain_text(globals()[_name])
-SCENARIO_CHARTS.update({_kind: plain_text(_chart) for _kind, _chart in SCENARIO_CHARTS.items()})
-del _name
-
 __all__ = [
     "FAIL_COLOUR",
     "FAIL_HATCH",
@@ -114,6 +92,7 @@ __all__ = [
     "meaningful_charts",
     "new_figure",
     "phase_ratios",
+    "plain_text",
     "repayment_schedule",
     "save_figure",
     "scorecard",

@@ -29,6 +29,7 @@ from .style import (
     characters_across,
     conventions_footnote,
     percent_axis,
+    plain_text,
 )
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ def _value(key: str, value: Any) -> str:
 # ----------------------------------------------------------------------------------------------
 
 
+@plain_text
 def tornado(sensitivity_table: pd.DataFrame, ax: Axes | None = None, *, threshold: bool = True) -> Axes:
     """A tornado chart of a one-way sensitivity table (:func:`~netbenefit.analysis.sensitivity`).
 
@@ -221,6 +223,7 @@ def sweep_keys(table: pd.DataFrame) -> list[str]:
     return [column for column in table.columns if column not in _RESULT_COLUMNS]
 
 
+@plain_text
 def sweep(
     table: pd.DataFrame,
     x: str | None = None,

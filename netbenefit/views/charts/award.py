@@ -27,6 +27,7 @@ from .style import (
     pass_fail,
     pass_fail_handles,
     percent_axis,
+    plain_text,
     scenario_label,
     set_title,
     tick_text,
@@ -35,6 +36,7 @@ from .style import (
 _STEP_COLOURS = {"base": PALETTE[0], "bonus": PALETTE[2], "cap": FAIL_COLOUR, "labor_harmony": PALETTE[4]}
 
 
+@plain_text
 def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, result: Any = None):
     """The credit per job per year built up step by step: base, bonuses, cap, labor harmony.
 
@@ -111,6 +113,7 @@ def award_waterfall(award_calculation, ax=None, phase: int | None = None, *, res
     return ax
 
 
+@plain_text
 def credits_by_year(after, ax=None):
     """Approved and certified credits by project year (certified stacked by phase for a phased
     project), what was forfeited (only where something was), and what was given back: the
@@ -229,6 +232,7 @@ _VIEW_NAMES = {
 }
 
 
+@plain_text
 def economist_view_chart(table, ax=None):
     """Net benefit ratio of each view (statutory, but-for, net of the cost of growth) against the
     statutory threshold and break-even, the but-for share in the title.

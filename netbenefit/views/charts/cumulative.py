@@ -25,6 +25,7 @@ from .style import (
     conventions_footnote,
     figure_size,
     money_axis,
+    plain_text,
     scenario_label,
     year_axis,
 )
@@ -134,6 +135,7 @@ def cumulative_pv_note(result: Result) -> str:
     )
 
 
+@plain_text
 def cumulative_pv(result: Result, ax: Axes | None = None) -> Axes:
     """Cumulative present value of the net benefits of the test that decides 71(a)(5), year by year,
     against the threshold multiple of that test's credits.

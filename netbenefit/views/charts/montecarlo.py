@@ -23,6 +23,7 @@ from .style import (
     money_axis,
     pass_fail,
     percent_axis,
+    plain_text,
     points_axis,
     scenario_label,
     set_title,
@@ -38,6 +39,7 @@ KEYS_NAMED_IN_TITLE = 3  # not a statutory number: what a title line holds
 # ----------------------------------------------------------------------------------------------
 
 
+@plain_text
 def montecarlo_distribution(run, ax: Any = None, *, bins: int = 40):
     """The distribution of the net benefit ratio of the test that decides 71(a)(5), over the draws of
     a Monte Carlo run.
@@ -197,6 +199,7 @@ FAN_NOTE = (
 )
 
 
+@plain_text
 def fan(bands, ax: Any = None):
     """A fan chart of the cumulative PV of net benefits of all phases: percentile bands year by year.
 

@@ -26,6 +26,7 @@ from .style import (
     money_axis,
     new_figure,
     percent_axis,
+    plain_text,
     scenario_label,
     text_width,
     verdict,
@@ -50,9 +51,7 @@ STREAM_CATEGORIES = (
 COST_LABEL, COST_COLOUR = "Costs to the State", "#d62728"
 
 
-# ----------------------------------------------------------------------------------------------
-# One scenario
-# ----------------------------------------------------------------------------------------------
+# --- one scenario -----------------------------------------------------------------------------
 
 
 def stream_categories(result: Result):
@@ -80,6 +79,7 @@ def stream_categories(result: Result):
     return pd.DataFrame(columns, index=years)
 
 
+@plain_text
 def benefit_streams(result: Result, ax: Axes | None = None) -> Axes:
     """Counted benefits by year, stacked by kind: operations, one-time construction, explicit.
 
@@ -140,6 +140,7 @@ def _phase_label(phases) -> str:
     return f"Phase {phases[0]}" if len(phases) == 1 else f"Phases {phases[0]}-{phases[-1]}"
 
 
+@plain_text
 def phase_ratios(result: Result, ax: Axes | None = None) -> Axes:
     """The net benefit ratio of the initial phase, then of phases 1..k cumulatively, 71(a)(5).
 
@@ -249,6 +250,7 @@ def chart_note(chart: str, result: Result) -> str | None:
     return note(result) if note is not None else None
 
 
+@plain_text
 def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     """Repayment owed if the project is not maintained through the extended commitment, 71(a)(5)(d).
 
@@ -311,6 +313,7 @@ def repayment_schedule(result: Result, ax: Axes | None = None) -> Axes:
     return ax
 
 
+@plain_text
 def scorecard(result: Result, ax: Axes | None = None) -> Axes:
     """The eligibility scorecard: each s.71 check of ``result.checks``, passed or failed.
 
@@ -361,11 +364,10 @@ def scorecard(result: Result, ax: Axes | None = None) -> Axes:
     return ax
 
 
-# ----------------------------------------------------------------------------------------------
-# Several scenarios
-# ----------------------------------------------------------------------------------------------
+# --- several scenarios ------------------------------------------------------------------------
 
 
+@plain_text
 def compare_ratios(results: Sequence[Result], ax: Axes | None = None) -> Axes:
     """Net benefit ratio of each scenario against its own threshold, sorted, pass or fail.
 
@@ -485,6 +487,7 @@ def meaningful_charts(result: Result) -> list[str]:
     return names
 
 
+@plain_text
 def draw(chart: str, results, *, size: tuple[float, float] | None = None) -> Figure:
     """A new pyplot-free figure with ``chart`` (a key of :data:`SCENARIO_CHARTS` or
     ``"compare_ratios"``) drawn for ``results``."""

@@ -24,6 +24,7 @@ from .style import (
     money_axis,
     pass_fail,
     pass_fail_handles,
+    plain_text,
     points_axis,
     scenario_label,
     set_title,
@@ -47,6 +48,7 @@ def _note(ax: Axes, text: str) -> None:
     ax.set_yticks([])
 
 
+@plain_text
 def benefits_by_tax(result: Result, ax: Axes | None = None) -> Axes:
     """Counted benefits by year, stacked by tax (gross income, sales and use, CBT, other).
 
@@ -119,6 +121,7 @@ _OWED_FONTSIZE = 7
 _OWED_GAP = 4
 
 
+@plain_text
 def clawback_schedule(result: Result, ax: Axes | None = None) -> Axes:
     """The amount at risk if the project is not maintained: by years maintained.
 
@@ -285,6 +288,7 @@ def _points(value: float, passes: bool | None = None) -> str:
     return f"{text[1:] if float(text) == 0 else text} pts"
 
 
+@plain_text
 def ratio_waterfall(diff: Any, ax: Axes | None = None) -> Axes:
     """How the margin over the threshold moves from scenario A to scenario B, input by input.
 

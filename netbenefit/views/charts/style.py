@@ -21,7 +21,7 @@ import sys
 import textwrap
 import warnings
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ... import labels
 from ...io.writing import import_held
@@ -57,12 +57,16 @@ FOOTNOTE_GID = "netbenefit-conventions"
 PLAIN_TEXT = {"text.parse_math": False}
 
 
-def plain_text(function: Callable) -> Callable:
+_Arguments = ParamSpec("_Arguments")
+_Drawn = TypeVar("_Drawn")
+
+
+def plain_text(function: Callable[_Arguments, _Drawn]) -> Callable[_Arguments, _Drawn]:
     """``function`` (a chart), drawing with math text off (:data:`PLAIN_TEXT`): every text it makes
     is drawn as written. The charts of :mod:`netbenefit.views.charts` are all wrapped so."""
 
     @functools.wraps(function)
-    def drawn(*args, **kwargs):
+    def drawn(*args: _Arguments.args, **kwargs: _Arguments.kwargs) -> _Drawn:
         chart_library()
         import matplotlib
 

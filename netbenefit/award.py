@@ -1,0 +1,5 @@
+"""Deprecated in 0.2.0, removed in 0.3.0: this module is :mod:`netbenefit.law.award`."""
+
+from . import _moved
+
+__getattr__, __dir__, __all__ = _moved.moved(__name__, "netbenefit.law.award")
