@@ -3,7 +3,7 @@
     python benchmarks/bench_chart_types.py [--rounds N] [--smoke]
 
 One process draws the charts of a cold ``compare`` of the bundled scenarios, in compare's
-order, as its workers draw them (started as they are; :func:`netbenefit.views.charts.style.figure_bytes`:
+order, as its workers draw them (started as they are; :func:`netbenefit.views.charts.printing.figure_bytes`:
 Matplotlib's own Agg canvas, 150 dpi, the same PNG writer), for ``N`` rounds after a warm-up round;
 beside each chart, the minimal chart of ``bench_compare.py``'s floor (one line of 11 points, a title,
 two axis labels) at the same pixel size, drawn the same way. CPU milliseconds per chart, the mean of the rounds:
@@ -35,7 +35,8 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine
 import netbenefit
 from netbenefit.views import charts
 from netbenefit.views.chart_cache import warm_up
-from netbenefit.views.charts.style import figure_bytes, figure_size
+from netbenefit.views.charts.printing import figure_bytes
+from netbenefit.views.charts.style import figure_size
 from netbenefit.views.result_files import _chart_jobs, _chart_worker_started
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -45,7 +45,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from netbenefit.views.charts.style import figure_bytes, new_figure
+from netbenefit.views.charts.printing import figure_bytes
+from netbenefit.views.charts.style import new_figure
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITED = "office_hq_default_area.yaml"
@@ -54,7 +55,7 @@ EDITED = "office_hq_default_area.yaml"
 def minimal_chart(size: tuple[float, float], index: int = 0) -> bytes:
     """The floor's chart ``index`` as a PNG: the least a reader needs (one line of 11 points, a title
     of two lines, two axis labels and the tick labels), ``size`` inches, printed as the scenario
-    charts are (:func:`netbenefit.views.charts.style.figure_bytes`)."""
+    charts are (:func:`netbenefit.views.charts.printing.figure_bytes`)."""
     figure, ax = new_figure(size)
     ax.plot(range(1, 12), [index + k * k for k in range(11)], marker="o")
     ax.set_title(f"Chart {index}\nNet benefit ratio")

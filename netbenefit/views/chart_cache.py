@@ -17,7 +17,7 @@ from ..io.run_folder import current_run, relative_name
 from ..io.writing import CHART_FILE_STEMS, import_held, source_date
 from ..model.result import Result
 from .chart_keys import NotDigestible, chart_key, result_digest, style_digest
-from .charts.style import DPI, PNG_OPTIONS, figure_bytes
+from .charts.printing import DPI, PNG_OPTIONS, figure_bytes
 
 
 def _options(image_format: str) -> dict:

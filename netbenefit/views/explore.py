@@ -10,18 +10,22 @@ each key moved by +/-20%); the ``count`` with the largest swing get a slider ove
 verdict, the ratio against its threshold and the cumulative PV chart. "Export YAML" writes the
 current variant as a scenario file (:meth:`Scenario.to_yaml`).
 
-The chart is drawn once (:class:`LiveChart`); a move updates its lines, title, legend, scale and
-footnote and prints it again, so a move costs little more than one evaluation and one print of the
-figure. The sliders update while dragged (``continuous_update=True``).
+The chart is drawn once (:class:`~netbenefit.views.live_chart.LiveChart`); a move updates its
+lines, title, legend, scale and footnote and prints again only the artists a move changes, over the
+rest kept from the previous print: the same bytes as a whole print, for less than one evaluation
+and one new minimal chart.
+The sliders update while dragged (``continuous_update=True``).
 
 Optional: ``pip install 'netbenefit[explore]'`` (ipywidgets). Without it, :func:`explore`
 returns :class:`Unavailable`, which shows a one-line message saying so.
 
-This module imports nothing heavy at its top: ``import netbenefit`` binds :func:`explore`.
+This module imports neither ipywidgets nor matplotlib at its top: ``import netbenefit`` binds :func:`explore`.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,16 +37,8 @@ from ..io.safe_text import html
 from ..model.evaluate import evaluate
 from ..model.scenario import Scenario, load_scenario
 from ..model.scenario.shared import covered
-from .charts import cumulative_pv
-from .charts.cumulative import (
-    cumulative_pv_labels,
-    cumulative_pv_note,
-    cumulative_pv_title,
-    cumulative_pv_values,
-    in_benefit_window,
-)
-from .charts.style import FOOTNOTE_GID, conventions_footnote, figure_bytes, money_axis, new_figure
 from .decision_words import other_checks_words
+from .live_chart import LiveChart
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -130,8 +126,6 @@ def slider_label(scenario: Scenario, key: str) -> str:
 def slider_range(scenario: Scenario, key: str, span: float = SLIDER_SPAN) -> tuple[float, float, float]:
     """``(low, high, step)`` of a key's slider: ``base x (1 -/+ span)`` inside its valid range; a
     count of jobs or a whole-number key in whole steps between whole ends."""
-    import math
-
     spec = key_spec(scenario, key)
     base = float(spec.base)
     low, high = sorted((base * (1 - span), base * (1 + span)))
@@ -270,89 +264,6 @@ class Explorer:
         return f"<Explorer of {self.scenario.name!r}: {', '.join(self.sliders)}; {self.result!r}>"
 
 
-#: The size of the explorer's chart [inches] and its print resolution [dots per inch].
-CHART_SIZE, CHART_DPI = (9.0, 4.2), 80  # not statutory numbers: a view's choices
-
-
-class LiveChart:
-    """The explorer's cumulative PV chart (:func:`netbenefit.views.charts.cumulative_pv`), drawn once:
-    :meth:`update` sets the new values on its artists (the three lines, the title, the legend's
-    words, the scale and the footnote) and :meth:`png` prints it. Where the chart's make-up
-    changes (other years, the year the benefits reach the threshold multiple appearing or going,
-    another benefit window), it is drawn again whole."""
-
-    def __init__(self, result: Result, size: tuple[float, float] = CHART_SIZE, dpi: float = CHART_DPI) -> None:
-        self.figure, self.ax = new_figure(size)
-        self.dpi = dpi
-        self._draw(result)
-
-    @staticmethod
-    def _make_up(result: Result) -> tuple:
-        """What the artists cannot follow by their values alone: the years, whether the benefits
-        reach the threshold multiple, the benefit window and the test that decides."""
-        return (
-            tuple(result.cashflows.index),
-            result.first_year_test_met is None,
-            tuple(in_benefit_window(result, deciding=True)),
-            tuple(result.deciding_phases),
-            len(result.net_benefit_decision.comparisons),
-        )
-
-    @staticmethod
-    def _footnote(result: Result) -> str:
-        return conventions_footnote(result, extra=cumulative_pv_note(result))
-
-    def _draw(self, result: Result) -> None:
-        self.ax.clear()
-        self.figure.set_layout_engine("constrained")
-
-        cumulative_pv(result, ax=self.ax)
-        self.shape = self._make_up(result)
-        self.footnote = self._footnote(result)
-        self._laid_out = False
-
-    def update(self, result: Result) -> None:
-        """Show ``result``: its values set on the drawn artists, or the chart drawn again where its
-        make-up changed. The values, words and title are those :func:`cumulative_pv` draws
-        (:func:`~netbenefit.views.charts.cumulative.cumulative_pv_values`, ``..._labels``, ``..._title``):
-        the deciding test's, as a chart drawn anew."""
-        import numpy as np
-
-        if self._make_up(result) != self.shape:
-            self._draw(result)
-            return
-        ax = self.ax
-        _, benefits, credits, multiple = cumulative_pv_values(result)
-        lines = ax.get_lines()
-        for line, values in zip(lines[:3], (benefits, credits, multiple), strict=True):
-            line.set_ydata(values)
-        met = result.first_year_test_met
-        legend_texts = ax.get_legend().get_texts()
-        for text, words in zip(legend_texts, cumulative_pv_labels(result), strict=False):
-            text.set_text(words)
-        if met is not None and len(lines) > 3:
-            lines[3].set_xdata([met, met])
-        top = float(np.nanmax(np.concatenate([benefits, multiple, credits])))
-        money_axis(ax.yaxis, top)
-        ax.set_ylim(min(0.0, float(np.nanmin(benefits)) * 1.1), top * 1.4)
-        ax.set_title(cumulative_pv_title(result))  # the title of a chart drawn anew
-        if self._footnote(result) != self.footnote:  # a new discount rate: the footnote says it
-            for text in list(ax.texts):
-                if text.get_gid() == FOOTNOTE_GID:
-                    text.remove()
-            conventions_footnote(result, ax, extra=cumulative_pv_note(result))
-            self.footnote = self._footnote(result)
-
-    def png(self) -> bytes:
-        """The chart printed as a PNG. The layout is found on the first print and kept after it, so
-        that a move does not lay the figure out again."""
-        data = figure_bytes(self.figure, "png", dpi=self.dpi)
-        if not self._laid_out:
-            self.figure.set_layout_engine("none")  # the axes keep the place the first print gave them
-            self._laid_out = True
-        return data
-
-
 def verdict_html(result: Result) -> str:
     """The verdict and a bar of the ratio against its threshold (HTML, text escaped)."""
     passes = bool(result.passes)
@@ -377,8 +288,6 @@ def _escape(text: Any) -> str:
 
 
 def _default_path(scenario: Scenario) -> str:
-    import re
-
     stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(str(scenario.source)).stem or scenario.name).strip("_") or "scenario"
     return f"{stem}_variant.yaml"
 

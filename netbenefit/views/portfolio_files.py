@@ -19,7 +19,8 @@ from ..io.writing import NO_DATE, source_date, write_file
 from ..labels import money_exact as money
 from ..model.fiscal import BENEFIT_COLUMNS
 from .charts.portfolio import PORTFOLIO_CHARTS
-from .charts.style import new_figure, save_figure
+from .charts.printing import save_figure
+from .charts.style import new_figure
 from .html import figure_png_base64
 from .html.table import Cell, table_html
 from .result_files import csv_bytes, write_named_bytes

@@ -22,7 +22,7 @@ from ..model.result import Result
 from . import charts
 from .chart_cache import charts_may_be_kept, kept_charts, warm_up
 from .charts import meaningful_charts
-from .charts.style import figure_bytes
+from .charts.printing import figure_bytes
 from .workbook import write_workbook
 
 

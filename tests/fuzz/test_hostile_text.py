@@ -189,7 +189,7 @@ def test_diff_prints_through_the_terminal_writer(tmp_path):
 def test_a_bonus_named_with_dollar_signs_is_drawn_as_written():
     # Was: a section 75 bonus named "$\\frac{$" raised a mathtext ValueError (traceback).
     from netbenefit.views import charts
-    from netbenefit.views.charts.style import figure_bytes
+    from netbenefit.views.charts.printing import figure_bytes
 
     data = yaml.safe_load((ROOT / "scenarios" / "award_calculator.yaml").read_text(encoding="utf-8"))
     data["award"]["section_75"]["bonuses"][0]["name"] = "$\\frac{$ site $x^2$"
@@ -205,7 +205,7 @@ def test_a_bonus_named_with_dollar_signs_is_drawn_as_written():
 
 def test_a_stream_named_with_dollar_signs_is_drawn_by_every_scenario_chart():
     from netbenefit.views import charts
-    from netbenefit.views.charts.style import figure_bytes
+    from netbenefit.views.charts.printing import figure_bytes
 
     result = netbenefit.evaluate(
         Scenario.from_dict(with_changes(base_scenario_dict(), {"streams.0.name": "$1M to $2M \\frac{$"}))

@@ -54,7 +54,7 @@ def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
 
     result = evaluate(FILES[1])
     charts.save_figure(charts.draw("phase_ratios", result), tmp_path / "once.png")
-    from netbenefit.views.charts.style import PNG_OPTIONS
+    from netbenefit.views.charts.printing import PNG_OPTIONS
 
     figure = charts.draw("phase_ratios", result)
     figure.savefig(tmp_path / "savefig.png", format="png", dpi=150, pil_kwargs=PNG_OPTIONS)
@@ -70,7 +70,8 @@ def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas(
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from netbenefit.views import charts
-    from netbenefit.views.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
+    from netbenefit.views.charts.printing import DPI, PNG_OPTIONS, figure_bytes
+    from netbenefit.views.charts.style import new_figure
 
     results = [evaluate(path) for path in FILES[:2]]
     for result in results:  # charts of the same size, with other texts, printed before it
@@ -98,7 +99,8 @@ def test_a_png_of_many_texts_is_the_bytes_savefig_prints():
     import io
     import warnings
 
-    from netbenefit.views.charts.style import DPI, PNG_OPTIONS, figure_bytes, new_figure
+    from netbenefit.views.charts.printing import DPI, PNG_OPTIONS, figure_bytes
+    from netbenefit.views.charts.style import new_figure
 
     def figure():
         drawn, ax = new_figure((5.0, 3.0))

@@ -108,7 +108,7 @@ def test_the_sliders_are_live_while_dragged_and_the_figure_is_drawn_once(explore
 
 def test_an_updated_chart_says_what_a_new_one_says():
     from netbenefit.views.charts.style import FOOTNOTE_GID
-    from netbenefit.views.explore import LiveChart
+    from netbenefit.views.live_chart import LiveChart
 
     scenario = netbenefit.load_scenario(SCENARIO)
     live = LiveChart(netbenefit.evaluate(scenario))
@@ -136,7 +136,8 @@ def test_after_every_move_the_title_and_the_line_are_those_of_a_cold_draw():
     life-sciences campus with its discount rate dragged to 3% says its deciding test, phase 1 alone,
     273% (fails), never the whole project's 338%."""
     from netbenefit.views import charts
-    from netbenefit.views.explore import LiveChart, verdict_html
+    from netbenefit.views.explore import verdict_html
+    from netbenefit.views.live_chart import LiveChart
 
     scenario = netbenefit.load_scenario(ROOT / "scenarios" / "life_sciences_phased.yaml")
     shown = explore(scenario, keys=["discount_rate", "jobs.new", "award.annual_credit"])
@@ -167,3 +168,52 @@ def test_after_every_move_the_title_and_the_line_are_those_of_a_cold_draw():
             assert cold.whole_project_ratio == pytest.approx(3.376, abs=1e-3)
             assert "272.7% vs 300% threshold (71(a)(5)(a)): fails" in shown.verdict.value
     shown.reset()
+
+
+@pytest.mark.slow  # 21 prints
+@pytest.mark.filterwarnings("ignore::netbenefit.PlausibilityWarning")
+def test_a_print_after_a_move_is_a_whole_print_of_the_same_chart(monkeypatch):
+    """A move prints the chart over the background kept from the previous print, drawing only what
+    a move changes; its bytes are those of a whole print of the same figure, move after move: the
+    scale and the ratio changed, the footnote changed (another discount rate), the make-up changed
+    (the year the benefits reach the threshold multiple gone), a phased project (two lines of
+    footnote). The first print is a cold chart's, byte for byte."""
+    from netbenefit.views import live_chart as module
+    from netbenefit.views.charts import cumulative_pv, new_figure
+    from netbenefit.views.charts.printing import figure_bytes
+    from netbenefit.views.live_chart import CHART_DPI, CHART_SIZE, LiveChart
+
+    whole_prints, make_ups = [], set()
+    monkeypatch.setattr(module, "figure_bytes", lambda *a, **k: whole_prints.append(1) or figure_bytes(*a, **k))
+    for name, moves in (
+        ("05_ridgeway_fintech.yaml", [{"jobs.new": 81}, {"jobs.new": 80}, {"award.annual_credit": 630_000}]),
+        (
+            "05_ridgeway_fintech.yaml",
+            [
+                {"jobs.new": 81},
+                {"discount_rate": 0.05},
+                {"discount_rate": 0.05, "jobs.new": 9},
+            ],
+        ),
+        ("05_ridgeway_fintech.yaml", [{"award.annual_credit": 630_000}, {"award.annual_credit": 2_000_000}]),
+        ("../life_sciences_phased.yaml", [{"jobs.new": 240}, {"discount_rate": 0.03}, {"jobs.new": 150}]),
+    ):
+        scenario = netbenefit.load_scenario(SCENARIO.parent / name)
+        result = netbenefit.evaluate(scenario)
+        live = LiveChart(result)
+        cold_figure, cold_ax = new_figure(CHART_SIZE)
+        cumulative_pv(result, ax=cold_ax)
+        assert live.png() == figure_bytes(cold_figure, "png", dpi=CHART_DPI)
+        for changes in moves:
+            whole_prints.clear()
+            shape = live.shape
+            live.update(netbenefit.evaluate(scenario.replace(changes)))
+            shown = live.png()
+            assert bool(whole_prints) == (live.shape != shape), changes  # a whole print only for a new make-up
+            make_ups.add(live.shape != shape)
+            assert shown == figure_bytes(live.figure, "png", dpi=CHART_DPI), (name, changes)
+            if live.shape != shape:  # drawn anew: a cold chart of the variant
+                cold_figure, cold_ax = new_figure(CHART_SIZE)
+                cumulative_pv(netbenefit.evaluate(scenario.replace(changes)), ax=cold_ax)
+                assert shown == figure_bytes(cold_figure, "png", dpi=CHART_DPI), (name, changes)
+    assert make_ups == {True, False}

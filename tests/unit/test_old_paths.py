@@ -120,3 +120,17 @@ def test_every_chart_is_one_object_whatever_path_names_it():
         assert getattr(charts, chart.__name__) is chart, kind
     assert charts.cumulative_pv is charts.cumulative.cumulative_pv is charts.results.cumulative_pv
     assert charts.tornado.__wrapped__ is not charts.tornado  # drawn with math text off (charts.style.plain_text)
+
+
+def test_the_old_style_path_still_gives_what_printing_a_figure_took_from_it():
+    from netbenefit.views.charts import printing, style
+
+    sys.modules.pop("netbenefit.charts.style", None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        shim = importlib.import_module("netbenefit.charts.style")
+    for name in ("save_figure", "figure_bytes", "DPI", "FORMATS", "PNG_OPTIONS", "SVG_HASH_SALT"):
+        assert getattr(shim, name) is getattr(printing, name), name
+    assert shim.new_figure is style.new_figure and shim.PLAIN_TEXT is style.PLAIN_TEXT
+    with pytest.raises(AttributeError):
+        shim.no_such_name  # noqa: B018

@@ -25,6 +25,7 @@ charts.cumulative.cumulative_pv``), drawn with math text off: each is defined un
 from .analysis import sweep, sweep_keys, tornado
 from .award import award_waterfall, credits_by_year, economist_view_chart
 from .montecarlo import fan, montecarlo_distribution
+from .printing import FORMATS, save_figure
 from .results import (
     COST_COLOUR,
     COST_LABEL,
@@ -46,7 +47,6 @@ from .style import (
     FAIL_COLOUR,
     FAIL_HATCH,
     FOOTNOTE_GID,
-    FORMATS,
     PALETTE,
     PASS_COLOUR,
     THRESHOLD_COLOUR,
@@ -56,7 +56,6 @@ from .style import (
     footnote_of,
     new_figure,
     plain_text,
-    save_figure,
 )
 
 __all__ = [

@@ -5,7 +5,7 @@
 phases 1..k of the deciding test otherwise), the PV of that test's requested credits and the
 threshold multiple of it, so that the year the benefits reach the line is
 ``Result.first_year_test_met`` and the ratio in the title is the one the benefits end at. The
-explorer (:class:`netbenefit.views.explore.LiveChart`) updates the same artists with
+explorer (:class:`netbenefit.views.live_chart.LiveChart`) updates the same artists with
 :func:`cumulative_pv_values`, :func:`cumulative_pv_labels` and :func:`cumulative_pv_title`, so
 that a chart updated after a move says what a chart drawn anew says.
 """

@@ -1,4 +1,5 @@
-"""The house style of every chart: palette, hatching, formatters, figures and saving.
+"""The house style of every chart: palette, hatching, formatters, figures, text fitted to them and
+the conventions footnote (printing a figure: :mod:`netbenefit.views.charts.printing`).
 
 Backend: when no ``ax`` is given, a new figure is made with ``matplotlib.pyplot``. If pyplot has
 not been imported yet and the ``MPLBACKEND`` environment variable is not set, the headless
@@ -15,14 +16,15 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sys
 import textwrap
+import warnings
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from ... import labels
-from ...io.writing import atomic_write, import_held, source_date
+from ...io.writing import import_held
 from ...model.conventions import Conventions
 
 if TYPE_CHECKING:  # matplotlib is imported only when a chart is drawn
@@ -43,9 +45,6 @@ PALETTE = ("#1f77b4", "#9ecae1", "#2ca02c", "#8c564b", "#9467bd", "#d7b5a6", "#7
 RATIO_AXIS_LABEL = "Net benefit ratio of the test that decides, 71(a)(5) [%]"
 #: The gid of the conventions footnote of a chart (tests and tools find it by this id).
 FOOTNOTE_GID = "netbenefit-conventions"
-
-#: Image formats that :func:`save_figure` writes.
-FORMATS = ("png", "svg", "pdf")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -129,94 +128,6 @@ def new_figure(size: tuple[float, float] = (10.0, 5.5)) -> tuple[Figure, Axes]:
     return figure, figure.add_subplot()
 
 
-#: The resolution every chart file is printed at, unless a caller gives another. [dots per inch]
-DPI = 150
-
-
-def save_figure(figure: Figure, path: str | Path, *, dpi: float = DPI) -> Path:
-    """Write ``figure`` to ``path`` atomically (a temporary file, then a rename).
-
-    The format is read from the extension of ``path``: one of :data:`FORMATS`.
-
-    Parameters
-    ----------
-    figure : matplotlib.figure.Figure
-    path : str or Path
-        ``.png``, ``.svg`` or ``.pdf``.
-    dpi : float
-        Resolution of a PNG. [dots per inch]
-
-    Returns
-    -------
-    Path
-        The path written.
-    """
-    path = Path(path)
-    image_format = path.suffix.lstrip(".").lower()
-    if image_format not in FORMATS:
-        raise ValueError(f"{path}: the image format must be one of {FORMATS}")
-    atomic_write(path, lambda temporary: _print_once(figure, temporary, image_format, dpi))
-    return path
-
-
-def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = DPI) -> bytes:
-    """The file :func:`save_figure` writes for ``figure`` in ``image_format``, as bytes."""
-    if image_format not in FORMATS:
-        raise ValueError(f"the image format must be one of {FORMATS}")
-    import io
-
-    buffer = io.BytesIO()
-    _print_once(figure, buffer, image_format, dpi)
-    return buffer.getvalue()
-
-
-#: How a PNG is compressed: zlib level 1 (of 9), lossless like the others and the cheapest level
-#: that still compresses (docs/charts-and-reports.md, "Performance notes").
-PNG_OPTIONS = {"compress_level": 1}
-
-
-#: The salt of the ids of an SVG's elements, unless ``rcParams["svg.hashsalt"]`` sets one:
-#: Matplotlib salts them with a random value otherwise, so that no two files are alike.
-SVG_HASH_SALT = "netbenefit"
-
-
-@plain_text  # tick labels made while printing are drawn as written too
-def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
-    """Draw ``figure`` into ``path`` once, as ``figure.savefig(path, format=..., dpi=dpi)`` would
-    (the same bytes; for a PNG, with ``pil_kwargs=PNG_OPTIONS``), without its first pass:
-    ``Figure.draw`` runs the constrained layout itself, so the pass ``savefig`` makes beforehand to
-    lay the figure out is a second draw.
-
-    The same figure always gives the same bytes: an SVG's ids are salted with
-    :data:`SVG_HASH_SALT`, and an SVG or PDF records the date of
-    :func:`netbenefit.io.writing.source_date` (``SOURCE_DATE_EPOCH``), or none."""
-    chart_library()
-    if image_format == "png":
-        from matplotlib.backends.backend_agg import FigureCanvasAgg as Canvas
-    elif image_format == "svg":
-        from matplotlib.backends.backend_svg import FigureCanvasSVG as Canvas
-    else:
-        from matplotlib.backends.backend_pdf import FigureCanvasPdf as Canvas
-    import matplotlib
-
-    date = None if image_format == "png" else source_date()  # checked before anything is drawn
-    canvas, original_dpi = figure.canvas, figure.dpi
-    try:
-        printer = Canvas(figure)
-        figure.set_dpi(dpi)
-        target = path if hasattr(path, "write") else str(path)
-        if image_format == "png":
-            printer.print_png(target, pil_kwargs=dict(PNG_OPTIONS))  # a copy: Matplotlib may add to it
-        elif image_format == "svg":
-            salt = matplotlib.rcParams["svg.hashsalt"]
-            with matplotlib.rc_context({"svg.hashsalt": SVG_HASH_SALT if salt is None else salt}):
-                printer.print_svg(target, metadata={"Date": date})
-        else:
-            printer.print_pdf(target, metadata={"CreationDate": date})
-    finally:
-        figure.set_canvas(canvas)
-        figure.set_dpi(original_dpi)
-
 
 def figure_size(chart: str, results: Result | Sequence[Result]) -> tuple[float, float]:
     """A readable size for ``chart`` (a function name of this module) drawn for ``results``. [inches]"""
@@ -289,9 +200,6 @@ def drawable(text: str) -> str:
     script such as Chinese or Japanese, where no font with it is installed) drawn as
     :data:`MISSING_GLYPHS` instead of empty boxes, and said once, by a :class:`MissingGlyphsWarning`
     naming the text (install a font with the script, such as Noto Sans CJK, to draw it)."""
-    import re
-    import warnings
-
     covered = _drawable_codepoints()
     if all(ord(c) in covered or c.isspace() for c in text):
         return text

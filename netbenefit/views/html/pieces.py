@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from ...io.safe_text import html as escape  # one rule for user text in HTML
 from ...labels import label
-from ..charts.style import figure_bytes
+from ..charts.printing import figure_bytes
 from .table import frame_html
 
 if TYPE_CHECKING:
