@@ -69,6 +69,7 @@ def after(request):
     return follow(scenario, Actuals.from_dict({"workforce_before_approval": 1000.0, **facts}))
 
 
+@pytest.mark.slow
 def test_credits_by_year_draws(after):
     ax = charts.credits_by_year(after)
     assert ax.get_title()
@@ -76,6 +77,7 @@ def test_credits_by_year_draws(after):
 
 
 @pytest.mark.parametrize("kind", sorted(charts.SCENARIO_CHARTS))
+@pytest.mark.slow
 def test_every_scenario_chart_draws_the_rerun(after, kind):
     ax = charts.SCENARIO_CHARTS[kind](after.actual)
     plt.close(ax.figure)

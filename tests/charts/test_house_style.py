@@ -367,6 +367,7 @@ def test_clawback_schedule(extended, ax):
 
 
 @pytest.mark.parametrize("name", ["extended_commitment", "party_city", "mega_project"])
+@pytest.mark.slow
 def test_no_line_crosses_a_label_of_the_clawback_chart(name):
     """Read back from the drawn figure: no line (credits received, the recapture's range) passes
     through or behind any amount the chart writes; each amount stands over its own column, above

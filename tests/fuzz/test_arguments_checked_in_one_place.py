@@ -104,6 +104,7 @@ def test_every_writer_refuses_a_file_whose_folder_is_missing_and_makes_none(tmp_
 
 
 @pytest.mark.parametrize("writer", ["Result.to_excel", "Diff.to_pdf", "Scenario.to_yaml", "Portfolio.to_html"])
+@pytest.mark.slow
 def test_a_writer_still_writes_into_a_folder_that_exists(tmp_path, objects, writer):
     owner, method, suffix = WRITERS[writer]
     written = getattr(objects[owner], method)(tmp_path / f"out{suffix}")

@@ -49,6 +49,7 @@ PLACERS = {
 
 
 @pytest.mark.parametrize("placer", list(PLACERS), ids=list(PLACERS))
+@pytest.mark.slow
 def test_an_approval_on_the_calendar_s_last_day_is_accepted_everywhere(tmp_path, capsys, placer):
     outcome = PLACERS[placer](_late(tmp_path), tmp_path)
     assert outcome is not None and not (isinstance(outcome, int) and outcome != 0)

@@ -203,6 +203,7 @@ def test_a_bonus_named_with_dollar_signs_is_drawn_as_written():
     assert figure_bytes(ax.figure, "png")[:4] == b"\x89PNG"
 
 
+@pytest.mark.slow
 def test_a_stream_named_with_dollar_signs_is_drawn_by_every_scenario_chart():
     from netbenefit.views import charts
     from netbenefit.views.charts.printing import figure_bytes

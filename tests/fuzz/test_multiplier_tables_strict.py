@@ -132,6 +132,7 @@ def test_the_limits_checker_finds_what_excel_refuses():
 
 
 @pytest.mark.parametrize("kind, count", [("phases", 300), ("streams", 2000)])
+@pytest.mark.slow
 def test_a_workbook_of_many_phases_or_streams_is_within_excel_limits(tmp_path, kind, count):
     # Was: =AND() over 301 phase cells (#N/A in passes); a formula of over 10,000 characters
     # adding up 2,000 streams.

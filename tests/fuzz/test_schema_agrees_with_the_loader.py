@@ -128,6 +128,7 @@ def changed(draw):
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(changed())
+@pytest.mark.slow
 def test_a_generated_file_is_accepted_by_both_or_refused_by_both(data):
     assert _loader_accepts(data) == _schema_accepts(data), (
         [e.message for e in VALIDATOR.iter_errors(_plain(data))][:3],

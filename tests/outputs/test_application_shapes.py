@@ -116,6 +116,7 @@ def test_the_result_and_its_text(shape, results):
 
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("chart", sorted(set(SCENARIO_CHARTS)))
+@pytest.mark.slow
 def test_every_chart_draws(shape, chart, results):
     import matplotlib.pyplot as plt
 
@@ -162,6 +163,7 @@ def test_montecarlo_sensitivity_and_solver(shape):
 
 
 @pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.slow
 def test_explore_opens(shape):
     pytest.importorskip("ipywidgets")
     shown = netbenefit.explore(scenario_of(shape), keys=["discount_rate"])

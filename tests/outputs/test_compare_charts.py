@@ -61,6 +61,7 @@ def test_a_chart_saved_once_is_the_image_savefig_writes(tmp_path):
     assert (tmp_path / "once.png").read_bytes() == (tmp_path / "savefig.png").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas():
     """A PNG printed after others of the same size, with other texts, is the PNG Matplotlib's own
     canvas prints of it alone: nothing of an earlier chart is left in it, even where it is
@@ -92,6 +93,7 @@ def test_a_chart_printed_after_others_of_its_size_is_printed_as_by_a_new_canvas(
         assert once == new.getvalue()
 
 
+@pytest.mark.slow
 def test_a_png_of_many_texts_is_the_bytes_savefig_prints():
     """Texts in regular, bold and italic at several sizes and angles, one text at many places a
     fraction of a pixel apart, and a glyph the first font lacks (drawn from a fallback, with

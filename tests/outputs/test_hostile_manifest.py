@@ -89,6 +89,7 @@ def test_a_planted_manifest_is_read_as_none_at_once(tmp_path, planted):
 
 @pytest.mark.parametrize("planted", list(PLANTED), ids=list(PLANTED))
 @pytest.mark.parametrize("command", list(COMMANDS))
+@pytest.mark.slow
 def test_a_planted_manifest_makes_a_cold_run_of_every_command(tmp_path, command, planted):
     out = tmp_path / "out"
     out.mkdir()

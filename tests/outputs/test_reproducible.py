@@ -118,12 +118,14 @@ def test_dates_fixed_keeps_a_date_that_is_set(monkeypatch):
 
 
 @pytest.mark.parametrize("image_format", ["png", "svg", "pdf"])
+@pytest.mark.slow
 def test_a_chart_is_the_same_bytes_each_time(result, tmp_path, image_format):
     first = charts.save_figure(charts.draw("phase_ratios", result), tmp_path / f"first.{image_format}")
     second = charts.save_figure(charts.draw("phase_ratios", result), tmp_path / f"second.{image_format}")
     assert first.read_bytes() == second.read_bytes()
 
 
+@pytest.mark.slow
 def test_an_svg_or_pdf_records_no_date_unless_asked(result, tmp_path, monkeypatch):
     svg = charts.save_figure(charts.draw("phase_ratios", result), tmp_path / "chart.svg").read_text()
     pdf = charts.save_figure(charts.draw("phase_ratios", result), tmp_path / "chart.pdf").read_bytes()

@@ -36,6 +36,7 @@ def test_a_share_s_slider_stays_inside_its_valid_range():
     assert low == pytest.approx(0.425) and high == 1.0
 
 
+@pytest.mark.slow
 def test_moving_a_slider_re_evaluates_and_redraws(explorer):
     assert not explorer.result.passes
     image = explorer.chart.value
@@ -130,6 +131,7 @@ def test_an_updated_chart_says_what_a_new_one_says():
     assert notes[0] == notes[1] and "5%" in notes[0][0]
 
 
+@pytest.mark.slow
 def test_after_every_move_the_title_and_the_line_are_those_of_a_cold_draw():
     """The title and the line above the sliders read the deciding test's ratio and verdict after
     every move, exactly as the chart drawn anew for evaluate(scenario.replace(...)) does: the bundled

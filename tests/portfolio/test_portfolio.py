@@ -172,6 +172,7 @@ def test_the_workbook_recomputes_to_the_totals(book, tmp_path):
     assert values.cell("Benefits by tax", f"F{last}") == pytest.approx(book.counted_benefits, abs=CENT)
 
 
+@pytest.mark.slow
 def test_the_charts_end_with_the_fiscal_year_placement_and_the_cap(book):
     from netbenefit.views.charts.portfolio import PORTFOLIO_CHARTS
     from netbenefit.views.charts.style import footnote_of, new_figure
