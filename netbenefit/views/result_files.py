@@ -87,14 +87,15 @@ _PR_SET_PDEATHSIG = 1
 
 
 def _stop_with_parent(parent: int) -> None:
-    """Have the system send this process SIGTERM when its parent ends (Linux's
-    ``prctl(PR_SET_PDEATHSIG)``, through the C library); then, if the parent ``parent`` has already
-    ended meanwhile, end now. Elsewhere the worker ends when it next reads the pool's closed pipe."""
+    """Have the system kill this process (SIGKILL, which it cannot ignore) when its parent ends
+    (Linux's ``prctl(PR_SET_PDEATHSIG)``, through the C library); then, if the parent ``parent`` has
+    already ended meanwhile, end now. Elsewhere the worker ends when it next reads the pool's closed
+    pipe."""
     if not sys.platform.startswith("linux"):
         return
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+        libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
     except (OSError, AttributeError):  # no C library to ask: the pool's pipe ends the worker
         return
     if os.getppid() != parent:  # the parent ended before the request: nothing would be sent
@@ -108,17 +109,16 @@ def _chart_worker_started(parent: int) -> None:
     is the same, later; the bytes are the same). What it saves is measured in
     docs/charts-and-reports.md.
 
-    Signals: the worker leaves the stop to the command (its parent), which reports it in one line
-    and cancels the charts not yet drawn. Ctrl-C, which the terminal sends to every process of the
-    group, is ignored here (the parent waits for the chart being drawn); SIGTERM and SIGHUP end the
-    worker at once, as by default, never raising the command's stop inside the pool's machinery
-    (where it could leave a lock held and the parent waiting for ever). And the worker stops with
-    its parent: when the parent ends, however it ends (a SIGHUP or SIGKILL sent to it alone), the
-    system sends the worker SIGTERM (:func:`_stop_with_parent`), so no worker goes on drawing."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
+    Signals: the worker leaves the stop to the command (its parent), which reports it in one line,
+    cancels the charts not yet drawn and waits for the chart being drawn. SIGINT, SIGTERM and SIGHUP,
+    which a terminal or a ``kill`` of the process group sends to every process of the group, are
+    ignored here: a worker ended by one while it sent a chart back would leave half a message in
+    the pool's pipe, and the parent's reader waiting for the rest for ever. And the worker stops
+    with its parent: when the parent ends, however it ends (a SIGKILL sent to it alone included),
+    the system kills the worker (:func:`_stop_with_parent`), so no worker goes on drawing."""
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
     _stop_with_parent(parent)
     gc.freeze()
     gc.set_threshold(10_000)  # the older generations' thresholds as they were

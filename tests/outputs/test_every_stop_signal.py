@@ -120,10 +120,11 @@ def _ended(child: subprocess.Popen, workers: list[int]) -> tuple[str, str]:
     try:
         out, err = child.communicate(timeout=60)  # the workers hold its pipes while they run
     except subprocess.TimeoutExpired:
-        for pid in workers:
-            os.kill(pid, signal.SIGKILL)
+        for pid in [*workers, child.pid]:  # the parent too: a run that hangs must not hang the tests
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
         child.communicate()
-        pytest.fail("the run went on after the signal: its chart workers kept going")
+        pytest.fail("the run went on after the signal (its chart workers kept going, or it hung)")
     deadline = time.monotonic() + 10
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
