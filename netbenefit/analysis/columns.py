@@ -9,20 +9,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from ..model.cashflows import Computation, compute
+from ..model.columns import RESULT_COLUMNS as RESULT_COLUMNS  # the names, with the result's other columns
 from ..model.scenario import Scenario
 
-#: Result columns, after one column per varied key: the whole project's present values and their
-#: quotient, then the ratio of the test that decides 71(a)(5) beside the threshold, the verdicts and a note.
-RESULT_COLUMNS = (
-    "pv_benefits",
-    "pv_credits",
-    "whole_project_ratio",
-    "ratio",
-    "threshold",
-    "passes",
-    "eligible",
-    "note",
-)
 #: The float columns among them.
 FLOAT_COLUMNS = ("pv_benefits", "pv_credits", "whole_project_ratio", "ratio", "threshold")
 #: Values of the ``note`` column; "" for a row that evaluates normally.

@@ -1,7 +1,9 @@
-"""The built-in names of a result's table: its benefit streams and its cash-flow columns.
+"""The built-in names of a result's tables: its benefit streams, its cash-flow columns and the
+result columns of a table of variants.
 
-A ground-floor module: the scenario format (which refuses a stream named like a column) and the
-cash flows (which build the columns) both read these names from here."""
+A ground-floor module: the scenario format (which refuses a stream named like a column), the cash
+flows (which build the columns), the analyses and the charts of their tables read these names from
+here, without loading a table library."""
 
 #: Built-in benefit streams (docs/scenario-format.md, "Benefit streams"), in the order results list them.
 BUILT_IN_STREAMS = (
@@ -36,3 +38,17 @@ CASHFLOW_COLUMNS = (
     "year",
 )
 RESERVED_STREAM_NAMES = frozenset(BUILT_IN_STREAMS) | frozenset(CASHFLOW_COLUMNS)
+
+#: The result columns of a table of variants (sweeps, Monte Carlo draws, sensitivity), after one
+#: column per varied key: the whole project's present values and their quotient, then the ratio of
+#: the test that decides 71(a)(5) beside the threshold, the verdicts and a note.
+RESULT_COLUMNS = (
+    "pv_benefits",
+    "pv_credits",
+    "whole_project_ratio",
+    "ratio",
+    "threshold",
+    "passes",
+    "eligible",
+    "note",
+)

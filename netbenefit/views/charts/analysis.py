@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ... import labels
+from ...model.columns import RESULT_COLUMNS
 from .montecarlo import FAN_NOTE, fan, montecarlo_distribution  # noqa: F401  (their names here too)
 from .style import (
     FAIL_COLOUR,
@@ -41,17 +42,7 @@ if TYPE_CHECKING:
 #: Font size of the labels at the ends of a tornado's bars. [pt]
 _END_FONTSIZE = 8
 #: Columns of an analysis table that are results, not varied keys.
-_RESULT_COLUMNS = (
-    "pv_benefits",
-    "pv_credits",
-    "whole_project_ratio",
-    "ratio",
-    "threshold",
-    "passes",
-    "eligible",
-    "note",
-    "failed_checks",
-)
+_RESULT_COLUMNS = (*RESULT_COLUMNS, "failed_checks")
 
 
 def _key_label(key: str, known: Any = None, keys: Any = ()) -> str:
