@@ -22,7 +22,7 @@ from ..model.result import Result
 from . import charts
 from .chart_cache import charts_may_be_kept, kept_charts, warm_up
 from .charts import meaningful_charts
-from .charts.printing import figure_bytes
+from .charts.printing import canvases_kept, figure_bytes, keep_canvases
 from .workbook import write_workbook
 
 
@@ -129,7 +129,9 @@ def _forked_chart_images(
 ) -> tuple[list[tuple[str, bytes]], list[tuple[str, type]]]:
     """The images of one chart: of the result ``_CHART_JOBS[index]``, or of them all (index None);
     and the warnings drawing it gave (message, category), which the parent gives in its own
-    process (:func:`_warned_again`): a worker writes nothing on stderr itself."""
+    process (:func:`_warned_again`): a worker writes nothing on stderr itself. A worker prints
+    its charts on the canvases it keeps (:func:`~netbenefit.views.charts.printing.keep_canvases`)."""
+    keep_canvases()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         images = _chart_images(_CHART_JOBS if index is None else _CHART_JOBS[index], chart, formats)
@@ -244,12 +246,13 @@ def _charts_drawn(results: Sequence[Result], folder: Path, formats: Sequence[str
 
         def in_this_process(progress) -> list[Path]:
             written: list[Path] = []
-            for (index, chart), place, keep in zip(jobs, places, kept, strict=True):
-                if keep is not None:
-                    written.extend(_kept_images(keep, progress))
-                    continue
-                images = _chart_images(results if index is None else results[index], chart, formats)
-                written.extend(_write_images(place, images, progress))
+            with canvases_kept():
+                for (index, chart), place, keep in zip(jobs, places, kept, strict=True):
+                    if keep is not None:
+                        written.extend(_kept_images(keep, progress))
+                        continue
+                    images = _chart_images(results if index is None else results[index], chart, formats)
+                    written.extend(_write_images(place, images, progress))
             return written
 
         yield in_this_process

@@ -8,7 +8,9 @@ salted (:data:`SVG_HASH_SALT`) and an SVG or PDF records the date of ``SOURCE_DA
 
 from __future__ import annotations
 
+import contextlib
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,6 +68,64 @@ def figure_bytes(figure: Figure, image_format: str = "png", *, dpi: float = DPI)
 PNG_OPTIONS = {"compress_level": 1}
 
 
+#: The Agg canvases a run that prints many charts in a row keeps, one for each figure size, resolution
+#: and text settings (:func:`canvases_kept`); None when none is kept: a new canvas for each print.
+_KEPT_CANVASES: dict[tuple, object] | None = None
+
+#: The prefixes of the settings (``rcParams``) that can change how a text measures: a canvas kept
+#: for one value of them is not used for another.
+_TEXT_SETTINGS = ("font.", "text.", "mathtext.")
+
+
+@contextlib.contextmanager
+def canvases_kept() -> Iterator[None]:
+    """Within the block, each PNG of a figure is printed on the Agg canvas kept for the figure's size,
+    resolution and text settings, instead of a new one: its renderer is kept with it, so a text that
+    several charts draw (a tick label, an axis label, the footnote) is measured once per canvas,
+    by Matplotlib's own cache of text sizes for a renderer. The bytes are the same (a renderer is
+    cleared before each print; ``tests/outputs/test_compare_charts.py`` compares them). Used where
+    one process prints a run's charts one after another (:func:`netbenefit.views.result_files.write_charts`);
+    in a block already within one, nothing more. The canvases are let go at the end of the block.
+    Matplotlib warns of a glyph a font lacks where it measures a text: on a kept canvas, the first
+    time the text is measured there, not at each print."""
+    global _KEPT_CANVASES
+    if _KEPT_CANVASES is not None:
+        yield
+        return
+    _KEPT_CANVASES = {}
+    try:
+        yield
+    finally:
+        _KEPT_CANVASES = None
+
+
+def keep_canvases() -> None:
+    """From now on in this process, print as within :func:`canvases_kept`: for a process that
+    prints charts until it ends (a chart worker of ``compare``)."""
+    global _KEPT_CANVASES
+    if _KEPT_CANVASES is None:
+        _KEPT_CANVASES = {}
+
+
+def _png_canvas(figure: Figure, canvas_class, dpi: float):
+    """The canvas to print ``figure`` as a PNG on, at ``dpi``: a new one, or,
+    within :func:`canvases_kept`, the one kept for its size, resolution and text settings, now
+    showing ``figure`` (``canvas.figure``, ``figure.set_canvas``)."""
+    if _KEPT_CANVASES is None:
+        return canvas_class(figure)
+    import matplotlib
+
+    settings = tuple((key, repr(value)) for key, value in matplotlib.rcParams.items() if key.startswith(_TEXT_SETTINGS))
+    key = (tuple(figure.get_size_inches()), dpi, settings)
+    canvas = _KEPT_CANVASES.get(key)
+    if canvas is None:
+        canvas = _KEPT_CANVASES[key] = canvas_class(figure)
+    else:
+        canvas.figure = figure
+        figure.set_canvas(canvas)
+    return canvas
+
+
 #: The salt of the ids of an SVG's elements, unless ``rcParams["svg.hashsalt"]`` sets one:
 #: Matplotlib salts them with a random value otherwise, so that no two files are alike.
 SVG_HASH_SALT = "netbenefit"
@@ -93,7 +153,7 @@ def _print_once(figure: Figure, path, image_format: str, dpi: float) -> None:
     date = None if image_format == "png" else source_date()  # checked before anything is drawn
     canvas, original_dpi = figure.canvas, figure.dpi
     try:
-        printer = Canvas(figure)
+        printer = _png_canvas(figure, Canvas, dpi) if image_format == "png" else Canvas(figure)
         figure.set_dpi(dpi)
         target = path if hasattr(path, "write") else str(path)
         if image_format == "png":
