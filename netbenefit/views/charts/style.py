@@ -102,19 +102,32 @@ def _use_headless_backend_unless_chosen() -> None:
         matplotlib.use("Agg")
 
 
+#: The title of an Axes a chart makes sits at the top of the Axes (``axes.titley`` 1.0, and the
+#: title's pad above it), where Matplotlib would otherwise search for a place clear of what stands
+#: above the Axes: the charts put nothing there (no tick labels, axis label or offset text at the
+#: top), so the search always found the top, and it measured every tick label of the y axis for
+#: each title at every layout pass and print (docs/charts-and-reports.md, "Performance notes"). A
+#: chart drawn on an Axes of yours (``ax=``) keeps the search.
+TITLE_AT_THE_TOP = {"axes.titley": 1.0}
+
+
 def axes_or_new(ax: Axes | None, size: tuple[float, float]) -> Axes:
-    """``ax`` itself, or the Axes of a new pyplot figure of ``size`` [inches]."""
+    """``ax`` itself, or the Axes of a new pyplot figure of ``size`` [inches], its title at the top
+    (:data:`TITLE_AT_THE_TOP`)."""
     if ax is not None:
         return ax
     _use_headless_backend_unless_chosen()
+    import matplotlib
     import matplotlib.pyplot as plt
 
-    _, new = plt.subplots(figsize=size, layout="constrained")
+    with matplotlib.rc_context(TITLE_AT_THE_TOP):
+        _, new = plt.subplots(figsize=size, layout="constrained")
     return new
 
 
 def new_figure(size: tuple[float, float] = (10.0, 5.5)) -> tuple[Figure, Axes]:
-    """A figure and its Axes, made without pyplot (no backend, nothing kept in memory).
+    """A figure and its Axes, made without pyplot (no backend, nothing kept in memory), the Axes'
+    title at its top (:data:`TITLE_AT_THE_TOP`).
 
     Parameters
     ----------
@@ -122,10 +135,12 @@ def new_figure(size: tuple[float, float] = (10.0, 5.5)) -> tuple[Figure, Axes]:
         Width and height. [inches]
     """
     chart_library()
+    import matplotlib
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=size, layout="constrained")
-    return figure, figure.add_subplot()
+    with matplotlib.rc_context(TITLE_AT_THE_TOP):
+        return figure, figure.add_subplot()
 
 
 
