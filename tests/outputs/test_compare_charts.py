@@ -140,12 +140,12 @@ def test_a_png_of_many_texts_is_the_bytes_savefig_prints(kept):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 printed.append(print_png(figure()))
-            warned.append(sorted({str(w.message) for w in caught}))
+            warned.append(sorted({str(w.message) for w in caught if not issubclass(w.category, DeprecationWarning)}))
     assert printed[0] == printed[1] == printed[2]
     assert warned[0] == warned[1] and any("missing" in message for message in warned[0])
-    # Matplotlib warns of a missing glyph where it measures a text: on a kept canvas, the first
-    # time (a run's charts warn of it once in each process that draws them), else at each print
-    assert warned[2] == ([] if kept else warned[0])
+    # Matplotlib 3.11 warns of a missing glyph where it measures a text (3.7 also where it draws
+    # it): on a kept canvas, which measures a text once, it may have warned of it already
+    assert warned[2] in (([], warned[0]) if kept else (warned[0],))
 
 
 @pytest.mark.slow

@@ -86,8 +86,8 @@ def canvases_kept() -> Iterator[None]:
     cleared before each print; ``tests/outputs/test_compare_charts.py`` compares them). Used where
     one process prints a run's charts one after another (:func:`netbenefit.views.result_files.write_charts`);
     in a block already within one, nothing more. The canvases are let go at the end of the block.
-    Matplotlib warns of a glyph a font lacks where it measures a text: on a kept canvas, the first
-    time the text is measured there, not at each print."""
+    Matplotlib (3.11) warns of a glyph a font lacks where it measures a text: on a kept canvas, it
+    may warn the first time the text is measured there only, not at each print."""
     global _KEPT_CANVASES
     if _KEPT_CANVASES is not None:
         yield
