@@ -23,7 +23,9 @@ all of them; each ratio is given of the minimum (the least noisy) and of the med
   the chart's artists updated and the chart printed again, as a drag does (the artists a move
   changes drawn over the background kept from the previous print; after each round the script
   checks that the image shown is byte for byte a whole print of the same figure). Floor: one
-  evaluation of the same variant and one minimal chart of the same pixel size. Goal: at most 0.85x
+  evaluation of the same variant and one minimal chart of the same pixel size (a plain Matplotlib
+  figure; beside it, the move against the floor's chart made as netbenefit's charts are, their
+  title at the top of the Axes, for comparison). Goal: at most 0.85x
   the floor (min and median) and a median under 50 ms on a quiet machine. The ratio to the floor is
   the main figure (a busy machine slows both sides). Beside them, the drawing the explorer did
   before it kept its figure (a new figure for each move: the variant evaluated, the cumulative PV
@@ -62,11 +64,13 @@ def timed(work) -> tuple[float, float]:
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
-def floor_chart() -> bytes:
+def floor_chart(as_the_charts: bool = False) -> bytes:
     """The floor's minimal chart at the pixel size of the explorer's chart (printed at 150 dpi by
-    ``minimal_chart``, so its size in inches is scaled from the explorer's resolution)."""
+    ``minimal_chart``, so its size in inches is scaled from the explorer's resolution): a plain
+    Matplotlib figure, or with ``as_the_charts`` one made as netbenefit's charts are (its title at the
+    top of the Axes)."""
     scale = CHART_DPI / 150
-    return minimal_chart((CHART_SIZE[0] * scale, CHART_SIZE[1] * scale))
+    return minimal_chart((CHART_SIZE[0] * scale, CHART_SIZE[1] * scale), as_the_charts=as_the_charts)
 
 
 #: The two sides of the first open, each run in a new process; each prints its own seconds.
@@ -126,7 +130,7 @@ def main() -> None:
     for _ in range(args.repeat):
         cold.append(first_open(OPEN_WORK))
         cold_floor.append(first_open(FLOOR_WORK))
-    opening, opening_floor, moving, moving_floor, before = [], [], [], [], []
+    opening, opening_floor, moving, moving_floor, before, floor_as_the_charts = [], [], [], [], [], []
     for _ in range(args.repeat):
         holder = {}
         opening.append(timed(lambda h=holder: h.setdefault("explorer", Explorer(scenario))))
@@ -141,6 +145,7 @@ def main() -> None:
             variant = scenario.replace({key: value})
             moving_floor.append(timed(lambda v=variant: (netbenefit.evaluate(v), floor_chart())))
             before.append(timed(lambda v=variant: new_figure_move(v)))
+            floor_as_the_charts.append(timed(lambda v=variant: (netbenefit.evaluate(v), floor_chart(True))))
         assert explorer.live is not None and explorer.result.ratio > 0
         assert explorer.chart.value == figure_bytes(explorer.live.figure, "png", dpi=CHART_DPI), "not a whole print"
     print(f"{SCENARIO.name}: {args.repeat} rounds, {args.moves} moves of {KEY} a round, interleaved")
@@ -153,6 +158,7 @@ def main() -> None:
     summary("open", opening, opening_floor, "under 1 s on a quiet machine")
     summary("move", moving, moving_floor, "at most 0.85x the floor; a median under 50 ms on a quiet machine")
     summary("new figure each move (before)", before, moving_floor, "(for comparison)")
+    summary("move / the floor made as the charts", moving, floor_as_the_charts, "(for comparison)")
 
 
 if __name__ == "__main__":
