@@ -49,6 +49,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from matplotlib.figure import Figure
+
 from netbenefit.views.charts.printing import figure_bytes
 from netbenefit.views.charts.style import new_figure
 
@@ -69,8 +71,6 @@ def minimal_chart(size: tuple[float, float], index: int = 0, *, as_the_charts: b
     if as_the_charts:
         figure, ax = new_figure(size)
     else:
-        from matplotlib.figure import Figure
-
         figure = Figure(figsize=size, layout="constrained")
         ax = figure.add_subplot()
     ax.plot(range(1, 12), [index + k * k for k in range(11)], marker="o")
