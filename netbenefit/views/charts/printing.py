@@ -92,7 +92,7 @@ def canvases_kept() -> Iterator[None]:
     if _KEPT_CANVASES is not None:
         yield
         return
-    _KEPT_CANVASES = {}
+    keep_canvases()
     try:
         yield
     finally:
